@@ -1,0 +1,117 @@
+# course_add_lesson() and course_add_planted_kernel(): everything a lesson needs from CMake.
+#
+# A lesson NN_name is three folders:
+#   lessons/NN_name/    the text, the interface header, the baseline kernels, demo.cpp, grader.cpp
+#   exercises/NN_name/  the student's kernels (the STUDENT_SOURCES, starter versions)
+#   solutions/NN_name/  the same files, reference versions
+# and one line in lessons/CMakeLists.txt. From those it makes, with N = the two digits:
+#   lessonN_demo,   lessonN_demo_solution     the demo against the student's / the reference kernels
+#   lessonN_grader, lessonN_grader_solution   the grader against the same two
+# and registers the graders' test cases with CTest (labels lessonN plus exercise or solution), and
+# a self-test that the unmodified starter fails its grader for the reason the lesson expects.
+
+set(COURSE_GRADER_TIMEOUT 600 CACHE STRING "CTest timeout of one grader test case, in seconds")
+
+# Labels: "exercise" marks the student's grading (./course grade); everything else is the
+# course's own suite (./course test).
+function(_course_register_grader target lesson_id variant)
+  doctest_discover_tests(${target}
+    TEST_PREFIX "${lesson_id}.${variant}/"
+    TEST_LIST ${target}_TESTS
+    PROPERTIES TIMEOUT ${COURSE_GRADER_TIMEOUT} SKIP_RETURN_CODE 77)
+  # The discovered tests exist only once CTest has read doctest's generated file, so their labels
+  # are set by a second script CTest reads right after it.
+  set(label_script "${CMAKE_CURRENT_BINARY_DIR}/${target}_labels.cmake")
+  file(WRITE "${label_script}"
+    "if(DEFINED ${target}_TESTS)\n"
+    "  set_tests_properties(\${${target}_TESTS} PROPERTIES LABELS \"${lesson_id};${variant}\")\n"
+    "endif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${label_script}")
+endfunction()
+
+function(_course_add_kernel_library name lesson_base)
+  add_library(${name} STATIC ${ARGN})
+  target_link_libraries(${name} PUBLIC ${lesson_base})
+endfunction()
+
+function(_course_add_grader target lesson_base kernels grader_source)
+  add_executable(${target} ${grader_source})
+  target_link_libraries(${target} PRIVATE ${kernels} course::grader_main)
+endfunction()
+
+function(course_add_lesson lesson)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH" "LESSON_SOURCES;STUDENT_SOURCES")
+  if(NOT arg_STUDENT_SOURCES OR NOT arg_STARTER_FAILS_WITH)
+    message(FATAL_ERROR "course_add_lesson(${lesson}): STUDENT_SOURCES and STARTER_FAILS_WITH are required")
+  endif()
+  string(SUBSTRING "${lesson}" 0 2 number)
+  set(id "lesson${number}")
+  set(lesson_dir "${PROJECT_SOURCE_DIR}/lessons/${lesson}")
+
+  # What both the exercise and the solution builds share: baseline kernels, registry, interface.
+  # An object library: its objects go into each kernel library below, whose registry refers to
+  # the student's launchers, so no static-library link order can split them.
+  add_library(${id}_base OBJECT ${arg_LESSON_SOURCES})
+  target_include_directories(${id}_base PUBLIC "${lesson_dir}")
+  target_link_libraries(${id}_base PUBLIC course::common)
+
+  foreach(variant exercise solution)
+    set(folder "${PROJECT_SOURCE_DIR}/${variant}s/${lesson}")
+    list(TRANSFORM arg_STUDENT_SOURCES PREPEND "${folder}/" OUTPUT_VARIABLE sources)
+    set(suffix "")
+    if(variant STREQUAL "solution")
+      set(suffix "_solution")
+    endif()
+    _course_add_kernel_library(${id}_kernels${suffix} ${id}_base ${sources})
+
+    add_executable(${id}_demo${suffix} "${lesson_dir}/demo.cpp")
+    target_link_libraries(${id}_demo${suffix} PRIVATE ${id}_kernels${suffix})
+    target_compile_definitions(${id}_demo${suffix} PRIVATE
+      COURSE_PROGRAM="${id}_demo${suffix}" COURSE_STUDENT_FOLDER="${variant}s/${lesson}")
+
+    _course_add_grader(${id}_grader${suffix} ${id}_base ${id}_kernels${suffix} "${lesson_dir}/grader.cpp")
+    _course_register_grader(${id}_grader${suffix} ${id} ${variant})
+  endforeach()
+
+  # The starter, unmodified, must fail its grader for the lesson's reason and no other.
+  add_test(NAME ${id}.starter_fails_as_expected COMMAND ${id}_grader)
+  set_tests_properties(${id}.starter_fails_as_expected PROPERTIES
+    LABELS "${id};selftest"
+    TIMEOUT ${COURSE_GRADER_TIMEOUT}
+    SKIP_RETURN_CODE 77
+    PASS_REGULAR_EXPRESSION "${arg_STARTER_FAILS_WITH}"
+    FAIL_REGULAR_EXPRESSION "wrong result:|not written:|CUDA error|timeout:")
+
+  set_property(GLOBAL PROPERTY COURSE_${id}_LESSON "${lesson}")
+  set_property(GLOBAL PROPERTY COURSE_${id}_STUDENT_SOURCES "${arg_STUDENT_SOURCES}")
+  set_property(GLOBAL APPEND PROPERTY COURSE_LESSONS "${lesson}")
+endfunction()
+
+# course_add_planted_kernel(<NN_name> <name> REPLACES <student file> SOURCE <file> FAILS_WITH <regex>)
+# Builds lesson NN's grader with one student file swapped for a deliberately wrong version (the
+# rest from solutions/) and checks that the grader rejects it with a message matching <regex>.
+function(course_add_planted_kernel lesson name)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "REPLACES;SOURCE;FAILS_WITH" "")
+  string(SUBSTRING "${lesson}" 0 2 number)
+  set(id "lesson${number}")
+  get_property(student_sources GLOBAL PROPERTY COURSE_${id}_STUDENT_SOURCES)
+  if(NOT arg_REPLACES IN_LIST student_sources)
+    message(FATAL_ERROR "planted kernel ${name}: ${arg_REPLACES} is not a student source of ${lesson}")
+  endif()
+  set(sources "${CMAKE_CURRENT_SOURCE_DIR}/${arg_SOURCE}")
+  foreach(file IN LISTS student_sources)
+    if(NOT file STREQUAL arg_REPLACES)
+      list(APPEND sources "${PROJECT_SOURCE_DIR}/solutions/${lesson}/${file}")
+    endif()
+  endforeach()
+
+  set(target ${id}_planted_${name})
+  _course_add_kernel_library(${target}_kernels ${id}_base ${sources})
+  _course_add_grader(${target} ${id}_base ${target}_kernels "${PROJECT_SOURCE_DIR}/lessons/${lesson}/grader.cpp")
+  add_test(NAME ${id}.planted.${name} COMMAND ${target})
+  set_tests_properties(${id}.planted.${name} PROPERTIES
+    LABELS "${id};planted"
+    TIMEOUT ${COURSE_GRADER_TIMEOUT}
+    SKIP_RETURN_CODE 77
+    PASS_REGULAR_EXPRESSION "${arg_FAILS_WITH}")
+endfunction()

@@ -1,0 +1,26 @@
+# Finds the course's third-party pieces. Each one missing stops the configure step with the exact
+# command that installs it, instead of a long CMake error about a missing *Config.cmake file.
+
+find_package(CUDAToolkit 12.0 REQUIRED)
+
+set(_course_missing_packages "")
+macro(_course_find package debian_package)
+  find_package(${package} CONFIG QUIET)
+  if(NOT ${package}_FOUND)
+    list(APPEND _course_missing_packages ${debian_package})
+  endif()
+endmacro()
+
+_course_find(doctest doctest-dev)
+_course_find(CLI11 libcli11-dev)
+_course_find(nlohmann_json nlohmann-json3-dev)
+
+if(_course_missing_packages)
+  list(JOIN _course_missing_packages " " _course_missing_list)
+  message(FATAL_ERROR
+    "missing libraries; install them with:\n"
+    "  sudo apt-get install -y ${_course_missing_list}\n"
+    "(or point CMAKE_PREFIX_PATH at a prefix that holds them)")
+endif()
+
+include(doctest)  # doctest_discover_tests()

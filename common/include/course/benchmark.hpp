@@ -1,0 +1,49 @@
+#pragma once
+/// @file benchmark.hpp
+/// @brief Timing kernels side by side with CUDA events, the way the course's graders compare them.
+///
+/// Each case has a setup (restoring an in-place input, for instance) and a run. For every timed
+/// run the harness does, on one stream: setup, L2 flush, start event, run, stop event. Only the
+/// run lies between the events. Cases are interleaved (A B A B ...) so that a clock or thermal
+/// drift hits them alike, and the loop stops once every case's timings are stable.
+
+#include "course/stats.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// One thing to time.
+struct BenchmarkCase {
+    std::string name;
+    std::function<void(cudaStream_t)> setup;  ///< untimed, before each run; may be empty
+    std::function<void(cudaStream_t)> run;    ///< timed; must enqueue its work on the stream
+};
+
+struct BenchmarkOptions {
+    int warmup_runs = 2;          ///< per case, untimed (module load, first-touch, clocks)
+    int min_runs = 11;            ///< per case, before stability is judged
+    int max_runs = 101;           ///< per case, at most
+    double stable_spread = 0.03;  ///< stop once every case's relative spread is below this
+    bool flush_l2 = true;         ///< evict the L2 cache before each timed run
+};
+
+struct BenchmarkResult {
+    std::string name;
+    std::vector<float> milliseconds;  ///< every timed run, in order
+    TimingSummary summary;
+};
+
+/// Times `cases` interleaved on one stream; results in the order of `cases`.
+[[nodiscard]] std::vector<BenchmarkResult> run_interleaved(std::span<const BenchmarkCase> cases,
+                                                           const BenchmarkOptions& options = {});
+
+/// True once every result has a relative spread below `stable_spread` (pure; unit-tested).
+[[nodiscard]] bool timings_are_stable(std::span<const BenchmarkResult> results, double stable_spread);
+
+}  // namespace course

@@ -1,0 +1,63 @@
+#pragma once
+/// @file cli.hpp
+/// @brief The demos' command line: --n, --block, --reps, --seed, --kernel, --json.
+///
+/// Every bad value is answered with one line that names the option, the value and what is
+/// allowed, and exit code 2 (kBadUsage); --help prints the options and exits 0.
+
+#include "course/device.hpp"
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace course {
+
+/// Exit code for a bad command line.
+inline constexpr int kBadUsage = 2;
+
+/// What a lesson's demo accepts.
+struct DemoSpec {
+    std::string program;                 ///< e.g. "lesson03_demo"
+    std::string description;             ///< one line for --help
+    std::uint64_t default_n = 1u << 24;
+    unsigned default_block = 512;
+    std::vector<unsigned> allowed_blocks;
+    std::string allowed_blocks_text;     ///< e.g. "a power of two from 32 to 1024"
+    std::vector<std::string> kernels;    ///< names --kernel accepts (plus "all")
+    int default_reps = 21;
+};
+
+/// A valid command line.
+struct DemoOptions {
+    std::uint64_t n = 0;
+    unsigned block = 0;
+    int reps = 0;
+    std::uint64_t seed = 0;
+    std::string kernel = "all";
+    std::string json_path;  ///< empty: no JSON report
+};
+
+/// Either options to run with, or the exit code to stop with (0 after --help, kBadUsage).
+struct ParsedDemoOptions {
+    std::optional<DemoOptions> options;
+    int exit_code = 0;
+};
+
+/// Parses argv; messages go to `out` (help) and `err` (one line per problem).
+[[nodiscard]] ParsedDemoOptions parse_demo_options(const DemoSpec& spec, int argc, const char* const* argv,
+                                                   std::ostream& out, std::ostream& err);
+
+/// A count written as digits ("16777216") or as a power of two ("2^24"); empty if it is neither
+/// or does not fit in 64 bits.
+[[nodiscard]] std::optional<std::uint64_t> parse_count(std::string_view text);
+
+/// Why `n` elements of `bytes_per_element` bytes do not fit in the device's free memory, or
+/// nothing if they fit. `bytes_per_element` counts every buffer the demo allocates per element.
+[[nodiscard]] std::optional<std::string> check_fits_device(std::uint64_t n, double bytes_per_element,
+                                                           const DeviceInfo& device);
+
+}  // namespace course

@@ -1,0 +1,56 @@
+#pragma once
+/// @file grading.hpp
+/// @brief Helpers for the lessons' doctest graders: the run's seed and device, size sweeps,
+/// correctness sweeps of block reductions, and speedup checks that print what they measured.
+///
+/// Every failure message starts with a fixed word so that a reader (and the course's self-tests)
+/// can tell why a grader failed: "wrong result:", "not written:", "too slow:". A CUDA error
+/// (a faulting kernel) surfaces as "CUDA error <name> ...".
+
+#include "course/device.hpp"
+#include "course/reduction.hpp"
+#include "course/stats.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace course::grading {
+
+/// The seed of this grader run (printed at start; --seed=N or COURSE_SEED=N repeats it).
+[[nodiscard]] std::uint64_t run_seed();
+void set_run_seed(std::uint64_t seed);
+
+/// The device the grader runs on (set up by the grader's main before any test case).
+[[nodiscard]] const DeviceInfo& device();
+void set_device(const DeviceInfo& device);
+
+/// Sizes that catch the usual indexing bugs: 1, around warp and block multiples, primes, large.
+[[nodiscard]] std::vector<std::size_t> awkward_sizes();
+/// 32, 64, ..., 1024.
+[[nodiscard]] std::vector<unsigned> power_of_two_blocks();
+
+/// Runs `launch` on fresh random input for every n in `sizes` and every block in `blocks`, with
+/// poisoned partials; fails one check per wrong case, naming n, block, seed and the first bad block.
+void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel,
+                           const std::vector<std::size_t>& sizes, const std::vector<unsigned>& blocks);
+
+/// Timings of a candidate against a baseline on the same input, interleaved.
+struct Comparison {
+    TimingSummary baseline;
+    TimingSummary candidate;
+    [[nodiscard]] double speedup() const { return baseline.median / candidate.median; }
+};
+
+/// Times `candidate` against `baseline` on one fresh random input of n ints (input restored and L2
+/// flushed before each run), then checks both results once more.
+[[nodiscard]] Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate,
+                                                  std::size_t n, unsigned block);
+
+/// Passes when `speedup` >= `threshold`; prints the measured ratio, the threshold and the device
+/// either way. `hint` is appended to the failure message: what usually makes the kernel slow.
+void check_speedup(const Comparison& comparison, double threshold, std::string_view candidate,
+                   std::string_view baseline, std::string_view hint);
+
+}  // namespace course::grading

@@ -1,0 +1,34 @@
+#include "course/cuda_check.hpp"
+
+#include <iostream>
+#include <sstream>
+
+namespace course {
+
+std::string describe_cuda_error(cudaError_t code, const char* call, const char* file, int line)
+{
+    std::ostringstream text;
+    text << "CUDA error " << cudaGetErrorName(code) << " (" << cudaGetErrorString(code) << ") in `"
+         << call << "` at " << file << ':' << line;
+    return text.str();
+}
+
+CudaError::CudaError(cudaError_t code, const char* call, const char* file, int line)
+    : std::runtime_error(describe_cuda_error(code, call, file, line)), code_(code)
+{
+}
+
+namespace detail {
+
+void throw_cuda_error(cudaError_t code, const char* call, const char* file, int line)
+{
+    throw CudaError(code, call, file, line);
+}
+
+void report_cuda_error(cudaError_t code, const char* call, const char* file, int line) noexcept
+{
+    std::cerr << describe_cuda_error(code, call, file, line) << '\n';
+}
+
+}  // namespace detail
+}  // namespace course

@@ -1,0 +1,70 @@
+#include "course/data.hpp"
+
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+namespace course {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& state)
+{
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+std::uint64_t fresh_seed()
+{
+    std::random_device entropy;
+    return (std::uint64_t(entropy()) << 32 | entropy()) % 1'000'000'000ull;
+}
+
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream)
+{
+    std::uint64_t state = seed ^ (stream * 0xD1B54A32D192ED03ull);
+    return splitmix64(state);
+}
+
+std::vector<int> random_ints(std::size_t count, std::uint64_t seed, int lo, int hi)
+{
+    if (lo > hi)
+        throw std::invalid_argument("random_ints: lo > hi");
+    const auto range = std::uint64_t(std::int64_t(hi) - lo) + 1;
+    std::vector<int> values(count);
+    std::uint64_t state = seed;
+    for (auto& value : values) {
+        // Multiply-shift maps 32 random bits onto the range without division; the bias is below
+        // range / 2^32, far too small to matter for test data.
+        const std::uint64_t bits = splitmix64(state) >> 32;
+        value = int(std::int64_t(lo) + std::int64_t((bits * range) >> 32));
+    }
+    return values;
+}
+
+std::int64_t exact_sum(std::span<const int> values)
+{
+    return std::accumulate(values.begin(), values.end(), std::int64_t{0});
+}
+
+std::int64_t recursive_reduce(std::span<const int> values)
+{
+    std::vector<std::int64_t> work(values.begin(), values.end());
+    std::size_t size = work.size();
+    if (size == 0)
+        return 0;
+    while (size > 1) {
+        const std::size_t half = size / 2;
+        for (std::size_t i = 0; i < half; ++i)
+            work[i] += work[i + half];
+        if (size % 2 == 1)
+            work[0] += work[size - 1];  // the odd one out joins the first element
+        size = half;
+    }
+    return work[0];
+}
+
+}  // namespace course

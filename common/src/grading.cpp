@@ -1,0 +1,106 @@
+#include "course/grading.hpp"
+
+#include "course/benchmark.hpp"
+#include "course/data.hpp"
+#include "course/table.hpp"
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+namespace course::grading {
+namespace {
+
+std::uint64_t g_seed = 0;
+DeviceInfo g_device;
+
+/// Grader inputs: signed and wide, so that a wrong element or a lost sign changes the sum, yet a
+/// block of 1024 cannot overflow an int (1024 * 2^16 < 2^31).
+constexpr int kInputMagnitude = 1 << 16;
+
+std::string case_text(std::size_t n, unsigned block, std::uint64_t seed)
+{
+    return "n = " + std::to_string(n) + ", block = " + std::to_string(block) + " (input seed " + std::to_string(seed) +
+           ")";
+}
+
+/// "wrong result: ..." or "not written: ..." for a mismatch found by compare_partials.
+std::string failure_text(std::string_view kernel, const std::string& where, const std::string& mismatch)
+{
+    const bool unwritten = mismatch.find("never written") != std::string::npos;
+    return std::string(unwritten ? "not written: " : "wrong result: ") + std::string(kernel) + ", " + where + ": " +
+           mismatch;
+}
+
+}  // namespace
+
+std::uint64_t run_seed() { return g_seed; }
+void set_run_seed(std::uint64_t seed) { g_seed = seed; }
+const DeviceInfo& device() { return g_device; }
+void set_device(const DeviceInfo& device) { g_device = device; }
+
+std::vector<std::size_t> awkward_sizes()
+{
+    return {1, 31, 32, 33, 511, 512, 513, 1023, 1024, 1025, 4097, 65'537, 1'000'003, (1u << 20) + 7, 1u << 24};
+}
+
+std::vector<unsigned> power_of_two_blocks() { return {32, 64, 128, 256, 512, 1024}; }
+
+void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel,
+                           const std::vector<std::size_t>& sizes, const std::vector<unsigned>& blocks)
+{
+    std::uint64_t case_index = 0;
+    for (const std::size_t n : sizes) {
+        for (const unsigned block : blocks) {
+            const std::uint64_t seed = derive_seed(run_seed(), ++case_index);
+            const auto input = random_ints(n, seed, -kInputMagnitude, kInputMagnitude);
+            BlockReductionBench bench(input, block);
+            const auto partials = bench.run_once(launch);
+            const auto mismatch = compare_partials(partials, expected_block_sums(input, block), block, n);
+            if (mismatch)
+                FAIL_CHECK(failure_text(kernel, case_text(n, block, seed), *mismatch));
+        }
+    }
+}
+
+Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
+                                    unsigned block)
+{
+    const std::uint64_t seed = derive_seed(run_seed(), 0xBE7C4);
+    const auto input = random_ints(n, seed, -kInputMagnitude, kInputMagnitude);
+    BlockReductionBench bench(input, block);
+    const auto restore = [&bench](cudaStream_t s) { bench.restore(s); };
+    const std::vector<BenchmarkCase> cases = {
+        {"baseline", restore, [&](cudaStream_t s) { bench.launch(baseline, s); }},
+        {"candidate", restore, [&](cudaStream_t s) { bench.launch(candidate, s); }},
+    };
+    BenchmarkOptions options;
+    options.min_runs = 21;
+    options.max_runs = 201;
+    options.stable_spread = 0.02;
+    const auto results = run_interleaved(cases, options);
+
+    // A fast kernel only counts if it is still right after all those runs.
+    const auto expected = expected_block_sums(input, block);
+    if (const auto mismatch = compare_partials(bench.run_once(candidate), expected, block, n))
+        FAIL_CHECK(failure_text("after the timed runs", case_text(n, block, seed), *mismatch));
+    return {results[0].summary, results[1].summary};
+}
+
+void check_speedup(const Comparison& comparison, double threshold, std::string_view candidate,
+                   std::string_view baseline, std::string_view hint)
+{
+    std::ostringstream measured;
+    measured << fixed(comparison.speedup(), 2) << "x over " << baseline << " (median " << fixed(comparison.baseline.median, 3)
+             << " ms -> " << fixed(comparison.candidate.median, 3) << " ms, spread "
+             << fixed(100 * comparison.baseline.relative_spread(), 1) << "% / "
+             << fixed(100 * comparison.candidate.relative_spread(), 1) << "%, " << comparison.candidate.runs
+             << " runs each), threshold " << fixed(threshold, 2) << "x, on " << device().name;
+    if (comparison.speedup() >= threshold) {
+        MESSAGE("fast enough: " << candidate << " runs " << measured.str());
+    } else {
+        FAIL_CHECK("too slow: " << candidate << " runs " << measured.str() << ". " << hint);
+    }
+}
+
+}  // namespace course::grading

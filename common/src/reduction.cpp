@@ -1,0 +1,78 @@
+#include "course/reduction.hpp"
+
+#include "course/cuda_check.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace course {
+
+std::vector<std::int64_t> expected_block_sums(std::span<const int> input, unsigned block)
+{
+    std::vector<std::int64_t> sums(blocks_for(input.size(), block), 0);
+    for (std::size_t i = 0; i < input.size(); ++i)
+        sums[i / block] += input[i];
+    return sums;
+}
+
+std::optional<std::string> compare_partials(std::span<const int> got, std::span<const std::int64_t> expected,
+                                            unsigned block, std::size_t n)
+{
+    std::size_t wrong = 0;
+    std::size_t first = 0;
+    for (std::size_t b = 0; b < expected.size(); ++b) {
+        if (got[b] != expected[b] && wrong++ == 0)
+            first = b;
+    }
+    if (wrong == 0)
+        return std::nullopt;
+
+    const std::size_t begin = first * block;
+    const std::size_t end = std::min(n, begin + block) - 1;
+    std::ostringstream text;
+    text << "block " << first << " (elements " << begin << ".." << end << ") ";
+    if (got[first] == kPoisonInt)
+        text << "was never written (partials[" << first << "] still holds the poison value " << kPoisonInt << ")";
+    else
+        text << "holds " << got[first] << ", expected " << expected[first];
+    text << "; " << wrong << " of " << expected.size() << (expected.size() == 1 ? " block is" : " blocks are")
+         << " wrong";
+    return text.str();
+}
+
+namespace {
+
+std::vector<int> with_guard(std::span<const int> input)
+{
+    std::vector<int> padded(input.begin(), input.end());
+    padded.resize(input.size() + kGuardElements, kPoisonInt);
+    return padded;
+}
+
+}  // namespace
+
+BlockReductionBench::BlockReductionBench(std::span<const int> input, unsigned block)
+    : pristine_(std::span<const int>(with_guard(input))),
+      working_(input.size() + kGuardElements),
+      partials_(blocks_for(input.size(), block)),
+      n_(input.size()),
+      block_(block)
+{
+}
+
+void BlockReductionBench::launch(BlockReduceLauncher launch, cudaStream_t stream)
+{
+    launch(working_.data(), partials_.data(), n(), block_, stream);
+    COURSE_CHECK_LAUNCH();
+}
+
+std::vector<int> BlockReductionBench::run_once(BlockReduceLauncher launch)
+{
+    restore(nullptr);
+    poison(nullptr);
+    this->launch(launch, nullptr);
+    COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+    return partials();
+}
+
+}  // namespace course

@@ -1,0 +1,151 @@
+#include "course/reduction_demo.hpp"
+
+#include "course/benchmark.hpp"
+#include "course/cli.hpp"
+#include "course/cuda_check.hpp"
+#include "course/data.hpp"
+#include "course/device.hpp"
+#include "course/report.hpp"
+#include "course/table.hpp"
+
+#include <chrono>
+#include <iostream>
+
+namespace course {
+namespace {
+
+/// The seeds' input: small non-negative integers, so that the CPU row looks like theirs.
+constexpr int kInputMax = 255;
+
+DemoSpec spec_of(const BlockReductionDemo& demo)
+{
+    DemoSpec spec;
+    spec.program = demo.program;
+    spec.description = demo.title;
+    spec.allowed_blocks = {32, 64, 128, 256, 512, 1024};
+    spec.allowed_blocks_text = "a power of two from 32 to 1024";
+    for (const auto& kernel : demo.kernels)
+        spec.kernels.push_back(kernel.name);
+    return spec;
+}
+
+std::string row_name(const BlockReduceKernel& kernel, const std::string& student_folder)
+{
+    return kernel.written_by_student ? kernel.name + " (" + student_folder + ")" : kernel.name;
+}
+
+/// The first launch of a program pays for loading the module; the seeds show it as a warm-up row.
+double time_first_launch(BlockReductionBench& bench, BlockReduceLauncher launch)
+{
+    cudaEvent_t start = nullptr;
+    cudaEvent_t stop = nullptr;
+    COURSE_CUDA_CHECK(cudaEventCreate(&start));
+    COURSE_CUDA_CHECK(cudaEventCreate(&stop));
+    bench.restore(nullptr);
+    COURSE_CUDA_CHECK(cudaEventRecord(start));
+    bench.launch(launch, nullptr);
+    COURSE_CUDA_CHECK(cudaEventRecord(stop));
+    COURSE_CUDA_CHECK(cudaEventSynchronize(stop));
+    float milliseconds = 0;
+    COURSE_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start, stop));
+    COURSE_CUDA_CHECK(cudaEventDestroy(start));
+    COURSE_CUDA_CHECK(cudaEventDestroy(stop));
+    return milliseconds;
+}
+
+int run(const BlockReductionDemo& demo, const DemoOptions& options, const DeviceInfo& device)
+{
+    std::cout << demo.program << ": " << demo.title << '\n'
+              << "device " << device.id << ": " << banner(device) << '\n'
+              << "array: " << options.n << " ints (" << fixed(double(options.n) * sizeof(int) / 1e6, 1)
+              << " MB), values 0.." << kInputMax << ", seed " << options.seed << " (--seed " << options.seed
+              << " repeats it)\n"
+              << "grid " << blocks_for(options.n, options.block) << ", block " << options.block
+              << "; student kernels from " << demo.student_folder << "/\n";
+
+    const auto input = random_ints(options.n, options.seed, 0, kInputMax);
+    const auto cpu_start = std::chrono::steady_clock::now();
+    const std::int64_t cpu_sum = recursive_reduce(input);
+    const std::chrono::duration<double, std::milli> cpu_time = std::chrono::steady_clock::now() - cpu_start;
+    const std::int64_t expected = exact_sum(input);
+    std::cout << "cpu reduce: " << fixed(cpu_time.count(), 3) << " ms, sum " << cpu_sum
+              << (cpu_sum == expected ? "" : " (WRONG)") << "\n\n";
+
+    std::vector<const BlockReduceKernel*> chosen;
+    for (const auto& kernel : demo.kernels)
+        if (options.kernel == "all" || options.kernel == kernel.name)
+            chosen.push_back(&kernel);
+
+    BlockReductionBench bench(input, options.block);
+    const double warmup_ms = time_first_launch(bench, chosen.front()->launch);
+
+    std::vector<BenchmarkCase> cases;
+    for (const auto* kernel : chosen)
+        cases.push_back({kernel->name, [&bench](cudaStream_t s) { bench.restore(s); },
+                         [&bench, kernel](cudaStream_t s) { bench.launch(kernel->launch, s); }});
+    BenchmarkOptions bench_options;
+    bench_options.max_runs = options.reps;
+    bench_options.min_runs = std::min(options.reps, bench_options.min_runs);
+    const auto timings = run_interleaved(cases, bench_options);
+
+    RunReport report{demo.lesson, device, options.n, options.block, options.seed, expected, {}};
+    const double bytes = double(options.n) * sizeof(int);
+    const bool baseline_chosen = chosen.front() == &demo.kernels.front();
+    Table table({"kernel", "median ms", "min ms", "spread", "GB/s", "speedup", "correct"});
+    table.add_row({"warm-up (first launch, " + chosen.front()->name + ")", fixed(warmup_ms, 3), "", "", "", "", ""});
+    bool all_correct = true;
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+        // Re-run once more untimed and check: the result must hold after the timed runs too.
+        const auto partials = bench.run_once(chosen[i]->launch);
+        const bool correct = !compare_partials(partials, expected_block_sums(input, options.block), options.block,
+                                               options.n);
+        all_correct = all_correct && correct;
+        const auto& summary = timings[i].summary;
+        const double speedup = baseline_chosen ? timings[0].summary.median / summary.median : 0;
+        report.rows.push_back({chosen[i]->name, summary.median, summary.min, summary.relative_spread(), summary.runs,
+                               gigabytes_per_second(bytes, summary.median), speedup, correct});
+        table.add_row({row_name(*chosen[i], demo.student_folder), fixed(summary.median, 3), fixed(summary.min, 3),
+                       fixed(100 * summary.relative_spread(), 1) + "%",
+                       fixed(gigabytes_per_second(bytes, summary.median), 1),
+                       baseline_chosen ? fixed(speedup, 2) + "x" : "", correct ? "yes" : "NO"});
+    }
+    table.print(std::cout);
+    std::cout << "\nmedian of up to " << options.reps << " runs per kernel, interleaved, L2 flushed and input "
+              << "restored before each (untimed); GB/s counts the input read once\n";
+    if (!options.json_path.empty()) {
+        write_json(report, options.json_path);
+        std::cout << "results written to " << options.json_path << '\n';
+    }
+    if (!all_correct)
+        std::cout << "some kernels gave wrong partial sums: run the grader for the failing case\n";
+    return all_correct ? 0 : 1;
+}
+
+}  // namespace
+
+int run_block_reduction_demo(const BlockReductionDemo& demo, int argc, const char* const* argv)
+{
+    const auto parsed = parse_demo_options(spec_of(demo), argc, argv, std::cout, std::cerr);
+    if (!parsed.options)
+        return parsed.exit_code;
+    const auto& options = *parsed.options;
+
+    const auto probe = probe_device();
+    if (!probe.device) {
+        std::cerr << demo.program << ": " << probe.reason << '\n';
+        return 1;
+    }
+    // Per element: the pristine input, the working copy, and a share of the partials.
+    if (const auto problem = check_fits_device(options.n, 2 * sizeof(int) + double(sizeof(int)) / 32, *probe.device)) {
+        std::cerr << demo.program << ": " << *problem << '\n';
+        return kBadUsage;
+    }
+    try {
+        return run(demo, options, *probe.device);
+    } catch (const std::exception& error) {
+        std::cerr << demo.program << ": " << error.what() << '\n';
+        return 1;
+    }
+}
+
+}  // namespace course

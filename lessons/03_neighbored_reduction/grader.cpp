@@ -1,0 +1,47 @@
+// Lesson 03 grader: is reduce_neighbored_less right for every n and block size, and faster than
+// reduce_neighbored?
+//
+//   ./course grade 03                    # builds and runs this against exercises/
+//   build/gpu/lessons/lesson03_grader --seed=1234   # repeat a run with its printed seed
+
+#include "neighbored_reduction.hpp"
+
+#include "course/grading.hpp"
+
+#include <doctest/doctest.h>
+
+namespace {
+
+// Calibrated on an H100 (lessons/03_neighbored_reduction/README.md): the reference runs about
+// 1.8x faster than the baseline at 2^24 ints, the unchanged starter about 1.0x.
+constexpr double kSpeedupThreshold = 1.4;
+constexpr std::size_t kTimedSize = std::size_t{1} << 24;
+constexpr unsigned kTimedBlock = 512;
+
+}  // namespace
+
+TEST_SUITE("lesson03")
+{
+    TEST_CASE("reduce_neighbored (the baseline) gives exact block sums")
+    {
+        course::grading::check_block_reduction(lesson03::launch_reduce_neighbored, "reduce_neighbored",
+                                               {1, 33, 513, 1'000'003}, course::grading::power_of_two_blocks());
+    }
+
+    TEST_CASE("reduce_neighbored_less gives exact block sums for every size and block size")
+    {
+        course::grading::check_block_reduction(lesson03::launch_reduce_neighbored_less, "reduce_neighbored_less",
+                                               course::grading::awkward_sizes(),
+                                               course::grading::power_of_two_blocks());
+    }
+
+    TEST_CASE("reduce_neighbored_less is faster than reduce_neighbored")
+    {
+        const auto comparison = course::grading::compare_block_reductions(
+            lesson03::launch_reduce_neighbored, lesson03::launch_reduce_neighbored_less, kTimedSize, kTimedBlock);
+        course::grading::check_speedup(
+            comparison, kSpeedupThreshold, "reduce_neighbored_less", "reduce_neighbored",
+            "The working threads are probably still spread over every warp: pick the pair a thread adds from "
+            "index = 2 * stride * tid, so that threads 0, 1, 2, ... do the work and whole warps fall idle.");
+    }
+}
