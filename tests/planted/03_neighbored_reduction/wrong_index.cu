@@ -1,4 +1,4 @@
-// Planted bug for lesson 03's grader: index = stride * tid instead of 2 * stride * tid: pairs overlap and elements are counted twice or lost.
+// Planted bug for lesson 03's grader: index = 2 * tid, the stride forgotten: from the second step on, threads add the wrong pairs.
 // The grader must reject this kernel (tests/CMakeLists.txt says with which message).
 
 #include "neighbored_reduction.hpp"
@@ -14,7 +14,7 @@ __global__ void reduce_neighbored_less(int* data, int* partials, std::size_t n)
     const unsigned count = n - first < blockDim.x ? unsigned(n - first) : blockDim.x;
 
     for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
-        const unsigned index = stride * tid;
+        const unsigned index = 2 * tid;
         if (index + stride < count)
             block_data[index] += block_data[index + stride];
         __syncthreads();
