@@ -44,7 +44,7 @@ struct Comparison {
 };
 
 /// Times `candidate` against `baseline` on one fresh random input of n ints (input restored and L2
-/// flushed before each run), then checks both results once more.
+/// flushed before each run), then checks the candidate's result once more.
 [[nodiscard]] Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate,
                                                   std::size_t n, unsigned block);
 
