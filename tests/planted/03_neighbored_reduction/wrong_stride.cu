@@ -1,4 +1,4 @@
-// Planted bug for lesson 03's grader: index = 2 * tid, the stride forgotten: from the second step on, threads add the wrong pairs.
+// Planted bug for lesson 03's grader: the partner is taken 2 * stride away instead of stride, so the odd elements are never added.
 // The grader must reject this kernel (tests/CMakeLists.txt says with which message).
 
 #include "neighbored_reduction.hpp"
@@ -14,9 +14,9 @@ __global__ void reduce_neighbored_less(int* data, int* partials, std::size_t n)
     const unsigned count = n - first < blockDim.x ? unsigned(n - first) : blockDim.x;
 
     for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
-        const unsigned index = 2 * tid;
-        if (index + stride < count)
-            block_data[index] += block_data[index + stride];
+        const unsigned index = 2 * stride * tid;
+        if (index + 2 * stride < count)
+            block_data[index] += block_data[index + 2 * stride];
         __syncthreads();
     }
     if (tid == 0)
