@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <sstream>
+#include <utility>
 
 namespace course::grading {
 namespace {
@@ -88,14 +89,46 @@ Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLau
     return {results[0].summary, results[1].summary};
 }
 
+namespace {
+
+/// The threshold that applies to `check` of the running lesson, and " (from FILE; the course's
+/// is X)" when a thresholds file replaced the grader's own.
+std::pair<double, std::string> applied_threshold(double threshold, std::string_view check, std::string_view suffix)
+{
+    const auto& overrides = results::threshold_overrides();
+    const auto value = overrides.find(results::recorder().current_lesson(), check);
+    if (!value)
+        return {threshold, ""};
+    std::ostringstream note;
+    note << " (from " << overrides.source() << "; the course's is " << fixed(threshold, 2) << suffix << ")";
+    return {*value, note.str()};
+}
+
+}  // namespace
+
+void check_at_least(double measured, double threshold, std::string_view check, std::string_view unit,
+                    std::string_view hint)
+{
+    const auto [applied, note] = applied_threshold(threshold, check, "");
+    const bool passed = measured >= applied;
+    std::ostringstream text;
+    text << check << ": " << fixed(measured, 2) << ' ' << unit << ", threshold " << fixed(applied, 2) << note << ", on "
+         << device().name;
+    results::recorder().add_speed({std::string(check), std::string(unit), measured, applied, threshold,
+                                   note.empty() ? std::string("grader") : results::threshold_overrides().source(),
+                                   passed, "figure"});
+    if (passed) {
+        MESSAGE("fast enough: " << text.str());
+    } else {
+        FAIL_CHECK("too slow: " << text.str() << ". " << hint);
+    }
+}
+
 void check_speedup(const Comparison& comparison, double threshold, std::string_view candidate,
                    std::string_view baseline, std::string_view hint)
 {
     // A class on other GPUs may override the threshold per lesson and check (COURSE_THRESHOLDS).
-    auto& recorder = results::recorder();
-    const auto& overrides = results::threshold_overrides();
-    const auto override_value = overrides.find(recorder.current_lesson(), candidate);
-    const double applied = override_value.value_or(threshold);
+    const auto [applied, note] = applied_threshold(threshold, candidate, "x");
     const double speedup = comparison.speedup();
     const bool passed = speedup >= applied;
 
@@ -104,13 +137,11 @@ void check_speedup(const Comparison& comparison, double threshold, std::string_v
              << " ms -> " << fixed(comparison.candidate.median, 3) << " ms, spread "
              << fixed(100 * comparison.baseline.relative_spread(), 1) << "% / "
              << fixed(100 * comparison.candidate.relative_spread(), 1) << "%, " << comparison.candidate.runs
-             << " runs each), threshold " << fixed(applied, 2) << "x";
-    if (override_value)
-        measured << " (from " << overrides.source() << "; the course's is " << fixed(threshold, 2) << "x)";
-    measured << ", on " << device().name;
+             << " runs each), threshold " << fixed(applied, 2) << "x" << note << ", on " << device().name;
 
-    recorder.add_speed({std::string(candidate), std::string(baseline), speedup, applied, threshold,
-                        override_value ? overrides.source() : std::string("grader"), passed});
+    results::recorder().add_speed({std::string(candidate), std::string(baseline), speedup, applied, threshold,
+                                   note.empty() ? std::string("grader") : results::threshold_overrides().source(),
+                                   passed});
     if (passed) {
         MESSAGE("fast enough: " << candidate << " runs " << measured.str());
     } else {

@@ -162,7 +162,8 @@ std::string Recorder::to_json() const
                              {"threshold", s.threshold},
                              {"default_threshold", s.default_threshold},
                              {"threshold_source", s.threshold_source},
-                             {"passed", s.passed}});
+                             {"passed", s.passed},
+                             {"kind", s.kind}});
         }
         json["cases"].push_back({{"name", c.name},
                                  {"suite", c.suite},

@@ -82,13 +82,18 @@ class Status(unittest.TestCase):
             (state / "results" / "lesson03.json").write_text(json.dumps({"status": "finished", "seed": 11, "cases": [
                 {"name": "exact sums", "verdict": "pass", "failures": [], "speed": []},
                 {"name": "is faster", "verdict": "fail", "failures": ["too slow: k runs 1.02x"],
-                 "speed": [{"check": "k", "ratio": 1.02, "threshold": 1.4, "threshold_source": "grader"}]}]}))
+                 "speed": [{"check": "k", "ratio": 1.02, "threshold": 1.4, "threshold_source": "grader"}]},
+                {"name": "bandwidth", "verdict": "pass", "failures": [],
+                 "speed": [{"check": "bw", "ratio": 0.81, "threshold": 0.7, "threshold_source": "/x/t.json",
+                            "kind": "figure"}]}]}))
             result = run_course("status", env={"COURSE_STATE_DIR": tmp})
         self.assertEqual(result.returncode, 0, result.stdout)
         lines = result.stdout.splitlines()
         self.assertTrue(lines[0].startswith("lesson"))
         self.assertTrue(any("exact sums" in line and "pass" in line for line in lines))
         self.assertTrue(any("is faster" in line and "FAIL" in line and "1.02x / 1.40x" in line for line in lines))
+        self.assertTrue(any("bandwidth" in line and "0.81 / 0.70*" in line for line in lines))
+        self.assertIn("threshold from a thresholds file", result.stdout)
         self.assertTrue(any("seed 11" in line for line in lines))
         self.assertIn("lessons passed", lines[-1])
 

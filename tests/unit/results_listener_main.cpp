@@ -54,6 +54,10 @@ TEST_SUITE("fake_grader")
     {
         course::grading::check_speedup(comparison(2.0, 1.0), 1.5, "slow_kernel", "baseline", "make it faster");
     }
+    TEST_CASE("a figure that is not a ratio of times")
+    {
+        course::grading::check_at_least(0.62, 0.7, "bandwidth", "of the copy bandwidth", "read more per thread");
+    }
 }
 
 int main(int argc, char** argv)
@@ -89,8 +93,8 @@ int main(int argc, char** argv)
     expect(json["seed"] == 1234 && json["status"] == "finished" && json["exit_code"] == 1, "run fields");
     expect(json["thresholds_file"] == thresholds, "the thresholds file is recorded");
     const auto& cases = json["cases"];
-    expect(cases.size() == 4, "four cases recorded");
-    if (cases.size() == 4) {
+    expect(cases.size() == 5, "five cases recorded");
+    if (cases.size() == 5) {
         expect(cases[0]["verdict"] == "pass" && cases[0]["failures"].empty(), "the correct kernel passes");
         expect(cases[1]["verdict"] == "fail" && cases[1]["failures"].size() == 1 &&
                    cases[1]["failures"][0].get<std::string>().starts_with("wrong result: my_kernel, n = 33"),
@@ -109,6 +113,14 @@ int main(int argc, char** argv)
         expect(message.starts_with("too slow: slow_kernel runs 2.00x") &&
                    message.find("threshold 3.00x (from " + thresholds) != std::string::npos,
                "the too-slow message names the overriding file: " + message);
+        const auto& figure = cases[4]["speed"][0];
+        expect(cases[4]["verdict"] == "fail" && figure["ratio"] == 0.62 && figure["threshold"] == 0.7 &&
+                   figure["baseline"] == "of the copy bandwidth" && figure["passed"] == false &&
+                   figure["kind"] == "figure" && fast["kind"] == "speedup",
+               "check_at_least records its figure");
+        expect(cases[4]["failures"][0].get<std::string>().starts_with(
+                   "too slow: bandwidth: 0.62 of the copy bandwidth, threshold 0.70, on"),
+               "check_at_least's message: " + cases[4]["failures"][0].get<std::string>());
     }
     std::cout << (g_failures == 0 ? "results file: all checks passed\n" : "results file: checks failed\n");
     return g_failures == 0 ? 0 : 1;

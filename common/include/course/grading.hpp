@@ -56,4 +56,12 @@ struct Comparison {
 void check_speedup(const Comparison& comparison, double threshold, std::string_view candidate,
                    std::string_view baseline, std::string_view hint);
 
+/// The general form of check_speedup, for a figure that must reach a threshold but is not a
+/// ratio of two kernels' times (a fraction of the device's copy bandwidth, say): passes when
+/// `measured` >= `threshold` (or the override for `check`, as in check_speedup), prints
+/// "fast enough: <check>: <measured> <unit>, threshold ..." or fails with "too slow: ...", and
+/// records both figures for the results file.
+void check_at_least(double measured, double threshold, std::string_view check, std::string_view unit,
+                    std::string_view hint);
+
 }  // namespace course::grading

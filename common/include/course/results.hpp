@@ -50,12 +50,13 @@ private:
 /// One speed check: the measured ratio against the threshold that applied.
 struct SpeedResult {
     std::string check;     ///< the candidate's name, e.g. "reduce_neighbored_less"
-    std::string baseline;  ///< what it was timed against
+    std::string baseline;  ///< what it was timed against (check_at_least: the figure's unit)
     double ratio = 0;      ///< baseline median / candidate median
     double threshold = 0;  ///< the threshold applied (the override if there was one)
     double default_threshold = 0;  ///< the grader's own threshold
     std::string threshold_source;  ///< "grader" or the overrides file
     bool passed = false;
+    std::string kind = "speedup";  ///< "speedup" (check_speedup) or "figure" (check_at_least)
 };
 
 /// One test case of a grader run.
