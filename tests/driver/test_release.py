@@ -56,6 +56,19 @@ class Release(unittest.TestCase):
         again = run_course("release", str(self.copy))
         self.assertEqual(again.returncode, 2)
         self.assertIn("not empty", again.stdout)
+        with tempfile.TemporaryDirectory() as other:
+            (Path(other) / "precious.txt").write_text("keep me")
+            refused = run_course("release", other, "--force")
+            self.assertEqual(refused.returncode, 2)
+            self.assertTrue((Path(other) / "precious.txt").exists())
+
+    def test_force_replaces_an_earlier_release(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = Path(tmp) / "again"
+            self.assertEqual(run_course("release", str(copy)).returncode, 0)
+            (copy / "stale.txt").write_text("old")
+            self.assertEqual(run_course("release", str(copy), "--force").returncode, 0)
+            self.assertFalse((copy / "stale.txt").exists())
 
 
 @unittest.skipUnless(os.environ.get("COURSE_SLOW_TESTS"), "slow (configures and builds a copy): COURSE_SLOW_TESTS=1")
