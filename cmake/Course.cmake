@@ -2,7 +2,8 @@
 #
 # A lesson NN_name is three folders:
 #   lessons/NN_name/    the text, the interface header, the baseline kernels, demo.cpp, grader.cpp
-#   exercises/NN_name/  the student's kernels (the STUDENT_SOURCES, starter versions)
+#   exercises/NN_name/  the student's kernels (the STUDENT_SOURCES, starter versions; the cache
+#                       variable COURSE_EXERCISES_DIR points at another folder of that shape)
 #   solutions/NN_name/  the same files, reference versions
 # and one line in lessons/CMakeLists.txt. From those it makes, with N = the two digits:
 #   lessonN_demo,   lessonN_demo_solution     the demo against the student's / the reference kernels
@@ -11,6 +12,24 @@
 # a self-test that the unmodified starter fails its grader for the reason the lesson expects.
 
 set(COURSE_GRADER_TIMEOUT 600 CACHE STRING "CTest timeout of one grader test case, in seconds")
+
+# Where the student's kernels come from: ./course grade --submissions points this at each
+# submission in turn, so one build tree grades many students without touching exercises/.
+set(COURSE_EXERCISES_DIR "${PROJECT_SOURCE_DIR}/exercises" CACHE PATH
+  "The folder whose NN_name/ subfolders hold the student's kernels")
+
+# A student copy of the course (./course release) has no solutions/: no solution demos, graders
+# or planted kernels then. Detected, or set with -DCOURSE_WITH_SOLUTIONS=OFF.
+if(EXISTS "${PROJECT_SOURCE_DIR}/solutions")
+  set(_course_has_solutions ON)
+else()
+  set(_course_has_solutions OFF)
+endif()
+option(COURSE_WITH_SOLUTIONS "Build the reference solutions' demos, graders and planted kernels"
+  ${_course_has_solutions})
+if(COURSE_WITH_SOLUTIONS AND NOT _course_has_solutions)
+  message(FATAL_ERROR "COURSE_WITH_SOLUTIONS is ON but ${PROJECT_SOURCE_DIR}/solutions does not exist")
+endif()
 
 # Labels: "exercise" marks the student's grading (./course grade); everything else is the
 # course's own suite (./course test).
@@ -55,8 +74,16 @@ function(course_add_lesson lesson)
   target_include_directories(${id}_base PUBLIC "${lesson_dir}")
   target_link_libraries(${id}_base PUBLIC course::common)
 
-  foreach(variant exercise solution)
-    set(folder "${PROJECT_SOURCE_DIR}/${variant}s/${lesson}")
+  set(variants exercise)
+  if(COURSE_WITH_SOLUTIONS)
+    list(APPEND variants solution)
+  endif()
+  foreach(variant IN LISTS variants)
+    if(variant STREQUAL "exercise")
+      set(folder "${COURSE_EXERCISES_DIR}/${lesson}")
+    else()
+      set(folder "${PROJECT_SOURCE_DIR}/solutions/${lesson}")
+    endif()
     list(TRANSFORM arg_STUDENT_SOURCES PREPEND "${folder}/" OUTPUT_VARIABLE sources)
     set(suffix "")
     if(variant STREQUAL "solution")
@@ -92,6 +119,9 @@ endfunction()
 # rest from solutions/) and checks that the grader rejects it with a message matching <regex>.
 function(course_add_planted_kernel lesson name)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "REPLACES;SOURCE;FAILS_WITH" "")
+  if(NOT COURSE_WITH_SOLUTIONS)
+    return()  # the rest of the planted grader comes from solutions/
+  endif()
   string(SUBSTRING "${lesson}" 0 2 number)
   set(id "lesson${number}")
   get_property(student_sources GLOBAL PROPERTY COURSE_${id}_STUDENT_SOURCES)

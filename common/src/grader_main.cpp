@@ -1,6 +1,10 @@
 // The entry point of every lesson's grader: seed, device, watchdog, then doctest.
 //
-//   lessonNN_grader [--seed=N] [doctest options]
+//   lessonNN_grader [--seed=N] [--results=FILE] [--thresholds=FILE] [doctest options]
+//
+// --results=FILE (or COURSE_RESULTS=FILE) writes each test case's verdict and messages and each
+// speed check's ratio and threshold as JSON (course/results.hpp), rewritten after every case.
+// --thresholds=FILE (or COURSE_THRESHOLDS=FILE) overrides speed thresholds per lesson and check.
 //
 // Exit codes: 0 all checks passed, 1 a check failed, 77 no CUDA device (CTest reports the test as
 // skipped, never as passed), 124 timeout. Listing options (--list-test-cases, used by CTest's
@@ -10,6 +14,8 @@
 #include "course/data.hpp"
 #include "course/device.hpp"
 #include "course/grading.hpp"
+#include "course/results.hpp"
+#include "course/results_listener.hpp"
 #include "course/watchdog.hpp"
 
 #include <doctest/doctest.h>
@@ -18,6 +24,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -65,6 +72,21 @@ std::optional<std::uint64_t> choose_seed(int argc, char** argv)
     return course::fresh_seed();
 }
 
+/// The value of --name=VALUE on the command line, else of the environment variable, else empty.
+std::string option_or_env(int argc, char** argv, std::string_view name, const char* env_name)
+{
+    const std::string prefix = "--" + std::string(name) + "=";
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg.starts_with(prefix))
+            return std::string(arg.substr(prefix.size()));
+    }
+    const char* env = std::getenv(env_name);
+    return env != nullptr ? std::string(env) : std::string();
+}
+
+REGISTER_LISTENER("course_results", 1, course::results::ResultsListener);
+
 std::chrono::seconds watchdog_limit()
 {
     const char* env = std::getenv("COURSE_GRADER_TIMEOUT");
@@ -86,15 +108,43 @@ int main(int argc, char** argv)
         std::cerr << argv[0] << ": the seed must be a non-negative integer (--seed=N or COURSE_SEED=N)\n";
         return 2;
     }
+    auto& recorder = course::results::recorder();
+    recorder.set_program(argv[0]);
+    recorder.set_seed(*seed);
+    course::results::set_results_path(option_or_env(argc, argv, "results", "COURSE_RESULTS"));
+    if (const auto thresholds = option_or_env(argc, argv, "thresholds", "COURSE_THRESHOLDS"); !thresholds.empty()) {
+        try {
+            course::results::set_threshold_overrides(course::results::ThresholdOverrides::load(thresholds));
+            recorder.set_thresholds_source(thresholds);
+        } catch (const std::exception& error) {
+            std::cerr << argv[0] << ": " << error.what() << '\n';
+            recorder.set_status("error", error.what());
+            recorder.set_exit_code(2);
+            course::results::write_results();
+            return 2;
+        }
+    }
+
     const auto probe = course::probe_device();
     if (!probe.device) {
         std::cout << "SKIPPED: " << probe.reason << "; this grader needs an NVIDIA GPU\n";
+        recorder.set_status("skipped", probe.reason);
+        recorder.set_exit_code(kSkipped);
+        course::results::write_results();
         return kSkipped;
     }
     course::grading::set_run_seed(*seed);
     course::grading::set_device(*probe.device);
+    recorder.set_device(course::banner(*probe.device));
     std::cout << "device " << probe.device->id << ": " << course::banner(*probe.device) << '\n'
               << "seed " << *seed << " (--seed=" << *seed << " or COURSE_SEED=" << *seed << " repeats this run)\n";
+    if (!course::results::threshold_overrides().empty())
+        std::cout << "speed thresholds from " << course::results::threshold_overrides().source() << '\n';
+    course::results::write_results();  // a file that says "running" replaces any older one at once
     course::start_watchdog(watchdog_limit());
-    return context.run();
+    const int code = context.run();
+    recorder.set_status("finished");
+    recorder.set_exit_code(code);
+    course::results::write_results();
+    return code;
 }

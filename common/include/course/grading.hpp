@@ -50,7 +50,18 @@ struct Comparison {
 
 /// Passes when `speedup` >= `threshold`; prints the measured ratio, the threshold and the device
 /// either way. `hint` is appended to the failure message: what usually makes the kernel slow.
+/// A thresholds file (COURSE_THRESHOLDS, see results.hpp) may replace `threshold` for this lesson
+/// and `candidate`; the message then names the file. The ratio and threshold are recorded for
+/// the grader's results file (COURSE_RESULTS).
 void check_speedup(const Comparison& comparison, double threshold, std::string_view candidate,
                    std::string_view baseline, std::string_view hint);
+
+/// The general form of check_speedup, for a figure that must reach a threshold but is not a
+/// ratio of two kernels' times (a fraction of the device's copy bandwidth, say): passes when
+/// `measured` >= `threshold` (or the override for `check`, as in check_speedup), prints
+/// "fast enough: <check>: <measured> <unit>, threshold ..." or fails with "too slow: ...", and
+/// records both figures for the results file.
+void check_at_least(double measured, double threshold, std::string_view check, std::string_view unit,
+                    std::string_view hint);
 
 }  // namespace course::grading

@@ -1,0 +1,67 @@
+#include "course/results_listener.hpp"
+
+#include "course/results.hpp"
+
+#include <exception>
+#include <iostream>
+
+namespace course::results {
+namespace {
+
+std::string g_results_path;
+
+std::string text_of(const doctest::String& s) { return std::string(s.c_str(), s.size()); }
+
+}  // namespace
+
+void set_results_path(std::string path) { g_results_path = std::move(path); }
+const std::string& results_path() { return g_results_path; }
+
+void write_results() noexcept
+{
+    if (g_results_path.empty())
+        return;
+    try {
+        recorder().write(g_results_path);
+    } catch (const std::exception& error) {
+        std::cerr << "results: " << error.what() << '\n';
+        g_results_path.clear();
+    }
+}
+
+void ResultsListener::test_case_start(const doctest::TestCaseData& data)
+{
+    recorder().begin_case(data.m_name, data.m_test_suite != nullptr ? data.m_test_suite : "", text_of(data.m_file));
+}
+
+void ResultsListener::test_case_end(const doctest::CurrentTestCaseStats& stats)
+{
+    recorder().end_case(stats.testCaseSuccess, stats.seconds);
+    write_results();
+}
+
+void ResultsListener::test_case_exception(const doctest::TestCaseException& e)
+{
+    recorder().add_failure((e.is_crash ? "crash: " : "") + text_of(e.error_string));
+}
+
+void ResultsListener::log_assert(const doctest::AssertData& a)
+{
+    if (!a.m_failed)
+        return;
+    std::string text = a.m_threw ? "exception: " + text_of(a.m_exception) : std::string(a.m_expr);
+    if (!a.m_threw && a.m_decomp.size() > 0)
+        text += " (" + text_of(a.m_decomp) + ")";
+    recorder().add_failure(std::move(text));
+}
+
+void ResultsListener::log_message(const doctest::MessageData& m)
+{
+    // MESSAGE() is a note; FAIL_CHECK() and friends are failures.
+    if ((m.m_severity & doctest::assertType::is_warn) != 0)
+        recorder().add_note(text_of(m.m_string));
+    else
+        recorder().add_failure(text_of(m.m_string));
+}
+
+}  // namespace course::results

@@ -1,0 +1,220 @@
+"""./course hint, status and reset, and how a grader's run becomes a verdict (no GPU, no build)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from support import COURSE, ROOT, load_driver, run_course
+
+
+def make_course(root: Path, lessons: dict[str, str]) -> None:
+    """A tiny course: the driver, lessons/NN_x/hints.md and one starter file per lesson."""
+    shutil.copy2(COURSE, root / "course")
+    for folder, text in lessons.items():
+        (root / "lessons" / folder).mkdir(parents=True)
+        (root / "lessons" / folder / "hints.md").write_text(
+            "# Hints\n\n## Hint 1\n\nfirst\n\n## Hint 2\n\nsecond\n\n## Hint 3\n\nthird\n")
+        (root / "exercises" / folder).mkdir(parents=True)
+        (root / "exercises" / folder / "kernel.cu").write_text(text)
+
+
+class Hints(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.env = {"COURSE_STATE_DIR": self.tmp.name}
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_every_lesson_has_numbered_hints(self):
+        driver = load_driver()
+        for lesson in driver.lessons():
+            path = ROOT / "lessons" / lesson.folder / "hints.md"
+            if lesson.number == "03" or path.exists():
+                with self.subTest(lesson=lesson.folder):
+                    text = path.read_text()
+                    numbers = [int(m[1]) for m in driver.HINT_HEADING.finditer(text)]
+                    self.assertGreaterEqual(len(numbers), 3)
+                    self.assertEqual(numbers, list(range(1, len(numbers) + 1)))
+                    self.assertTrue(all(driver.read_hints(lesson)))
+
+    def test_hints_come_one_at_a_time_and_are_remembered(self):
+        first = run_course("hint", "03", env=self.env)
+        self.assertEqual(first.returncode, 0, first.stdout)
+        self.assertIn("Hint 1 of 3 for lesson 03", first.stdout)
+        self.assertNotIn("Hint 2", first.stdout)
+        self.assertIn("idle", first.stdout)  # hint 1 of lesson 03: where the idle threads are
+        second = run_course("hint", "3", env=self.env)
+        self.assertIn("Hint 2 of 3", second.stdout)
+        self.assertIn("2 * stride * tid", second.stdout)
+        third = run_course("hint", "03_neighbored_reduction", env=self.env)
+        self.assertIn("Hint 3 of 3", third.stdout)
+        self.assertIn("index + stride < count", third.stdout)
+        again = run_course("hint", "03", env=self.env)
+        self.assertIn("all 3 hints of lesson 03 are shown", again.stdout)
+        state = json.loads((Path(self.tmp.name) / "state.json").read_text())
+        self.assertEqual(state["hints"]["03"], 3)
+        shown = run_course("hint", "03", "--all", env=self.env)
+        self.assertEqual(shown.stdout.count("Hint "), 3)
+        run_course("hint", "03", "--reset", env=self.env)
+        self.assertIn("Hint 1 of 3", run_course("hint", "03", env=self.env).stdout)
+
+    def test_unknown_lesson_and_bad_usage(self):
+        result = run_course("hint", "99", env=self.env)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("no lesson '99'", result.stdout)
+        self.assertEqual(run_course("hint", env=self.env).returncode, 2)
+
+
+class Status(unittest.TestCase):
+    def test_table_shows_each_check_and_the_ratio_against_its_threshold(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            state = Path(tmp)
+            (state / "results").mkdir()
+            (state / "state.json").write_text(json.dumps({"lessons": {"03": {
+                "verdict": "fail", "reason": "too slow: ...", "when": "2026-01-01T10:00:00", "seed": 11}}}))
+            (state / "results" / "lesson03.json").write_text(json.dumps({"status": "finished", "seed": 11, "cases": [
+                {"name": "exact sums", "verdict": "pass", "failures": [], "speed": []},
+                {"name": "is faster", "verdict": "fail", "failures": ["too slow: k runs 1.02x"],
+                 "speed": [{"check": "k", "ratio": 1.02, "threshold": 1.4, "threshold_source": "grader"}]},
+                {"name": "bandwidth", "verdict": "pass", "failures": [],
+                 "speed": [{"check": "bw", "ratio": 0.81, "threshold": 0.7, "threshold_source": "/x/t.json",
+                            "kind": "figure"}]}]}))
+            result = run_course("status", env={"COURSE_STATE_DIR": tmp})
+        self.assertEqual(result.returncode, 0, result.stdout)
+        lines = result.stdout.splitlines()
+        self.assertTrue(lines[0].startswith("lesson"))
+        self.assertTrue(any("exact sums" in line and "pass" in line for line in lines))
+        self.assertTrue(any("is faster" in line and "FAIL" in line and "1.02x / 1.40x" in line for line in lines))
+        self.assertTrue(any("bandwidth" in line and "0.81 / 0.70*" in line for line in lines))
+        self.assertIn("threshold from a thresholds file", result.stdout)
+        self.assertTrue(any("seed 11" in line for line in lines))
+        self.assertTrue(any("lessons passed" in line for line in lines[-2:]))
+
+    def test_nothing_graded_yet(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            result = run_course("status", env={"COURSE_STATE_DIR": tmp})
+        self.assertIn("(not graded yet)", result.stdout)
+        self.assertIn("[--------------------] 0/", result.stdout)
+
+
+@unittest.skipUnless(shutil.which("git"), "needs git")
+class Reset(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name) / "course"
+        self.root.mkdir()
+        make_course(self.root, {"03_sums": "starter\n", "04_more": "other starter\n"})
+        git = ["git", "-C", str(self.root), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+        subprocess.run([*git, "init", "-q"], check=True)
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "commit", "-qm", "start"], check=True)
+        self.kernel = self.root / "exercises" / "03_sums" / "kernel.cu"
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def reset(self, lesson: str) -> subprocess.CompletedProcess:
+        return run_course("reset", lesson, course=self.root / "course", env={"COURSE_STATE_DIR": ""})
+
+    def test_restores_the_starter_from_git_and_keeps_a_backup(self):
+        self.kernel.write_text("my attempt\n")
+        result = self.reset("03")
+        self.assertEqual(result.returncode, 0, result.stdout)
+        self.assertEqual(self.kernel.read_text(), "starter\n")
+        backups = list((self.root / ".course" / "backups").rglob("kernel.cu"))
+        self.assertEqual(len(backups), 1)
+        self.assertEqual(backups[0].read_text(), "my attempt\n")
+        self.assertIn("03_sums", backups[0].parent.name)
+        self.assertIn("nothing changed", self.reset("03").stdout)
+        self.assertEqual((self.root / "exercises" / "04_more" / "kernel.cu").read_text(), "other starter\n")
+
+    def test_without_git_uses_the_starters_folder(self):
+        shutil.rmtree(self.root / ".git")
+        self.kernel.write_text("my attempt\n")
+        self.assertNotEqual(self.reset("03").returncode, 0)  # no starter anywhere: refuses
+        self.assertEqual(self.kernel.read_text(), "my attempt\n")
+        (self.root / "starters" / "03_sums").mkdir(parents=True)
+        (self.root / "starters" / "03_sums" / "kernel.cu").write_text("starter\n")
+        self.assertEqual(self.reset("03").returncode, 0)
+        self.assertEqual(self.kernel.read_text(), "starter\n")
+
+
+class Verdicts(unittest.TestCase):
+    """classify(): exit code + output + results file -> verdict, first reason, correctness."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.driver = load_driver()
+
+    def results(self, *cases, status="finished"):
+        return {"status": status, "seed": 5, "cases": list(cases)}
+
+    def test_pass(self):
+        outcome = self.driver.classify(0, "", self.results(
+            {"name": "sums", "verdict": "pass", "failures": [], "speed": []},
+            {"name": "speed", "verdict": "pass", "failures": [],
+             "speed": [{"check": "k", "ratio": 1.8, "threshold": 1.4}]}), False, None)
+        self.assertEqual((outcome.verdict, outcome.correctness, outcome.seed), ("pass", "pass", 5))
+        self.assertEqual(outcome.speed[0]["ratio"], 1.8)
+
+    def test_too_slow_is_correct_but_fails(self):
+        outcome = self.driver.classify(1, "", self.results(
+            {"name": "sums", "verdict": "pass", "failures": [], "speed": []},
+            {"name": "speed", "verdict": "fail", "failures": ["too slow: k runs 1.01x"],
+             "speed": [{"check": "k", "ratio": 1.01, "threshold": 1.4}]}), False, None)
+        self.assertEqual((outcome.verdict, outcome.correctness), ("fail", "pass"))
+        self.assertEqual(outcome.reason, "too slow: k runs 1.01x")
+
+    def test_wrong_result_names_the_case(self):
+        message = "wrong result: k, n = 33, block = 32 (input seed 9): block 1: expected 5, got 4"
+        outcome = self.driver.classify(1, "", self.results(
+            {"name": "sums", "verdict": "fail", "failures": ["something else", message], "speed": []}), False, None)
+        self.assertEqual((outcome.verdict, outcome.correctness, outcome.reason), ("fail", "fail", message))
+
+    def test_cuda_error_and_crash_are_faults(self):
+        outcome = self.driver.classify(1, "", self.results(
+            {"name": "sums", "verdict": "fail", "failures": ["CUDA error cudaErrorIllegalAddress ..."],
+             "speed": []}), False, None)
+        self.assertEqual((outcome.verdict, outcome.correctness), ("fault", "fail"))
+        crashed = self.driver.classify(-11, "seed 3 (...)\n", None, False, None)
+        self.assertEqual(crashed.verdict, "fault")
+        self.assertIn("SIGSEGV", crashed.reason)
+        self.assertEqual(crashed.seed, 3)
+
+    def test_timeouts(self):
+        watchdog = self.driver.classify(124, "timeout: still running after 60 s; ...\n", self.results(
+            {"name": "sums", "verdict": "unfinished", "failures": [], "speed": []}, status="running"), False, 60)
+        self.assertEqual((watchdog.verdict, watchdog.correctness), ("timeout", "fail"))
+        self.assertTrue(watchdog.reason.startswith("timeout: still running after 60 s"))
+        killed = self.driver.classify(None, "", None, True, 60)
+        self.assertEqual(killed.verdict, "timeout")
+        self.assertIn("60 s", killed.reason)
+
+    def test_skipped_is_not_a_pass(self):
+        outcome = self.driver.classify(77, "SKIPPED: no CUDA device is available; this grader needs an NVIDIA GPU\n",
+                                       {"status": "skipped", "cases": []}, False, None)
+        self.assertEqual((outcome.verdict, outcome.correctness), ("skipped", "unknown"))
+        self.assertFalse(outcome.passed)
+        self.assertEqual(outcome.reason, "no CUDA device is available")
+        self.assertIn("cannot grade here", self.driver.describe(outcome))
+        self.assertIn("not a pass", self.driver.describe(outcome))
+
+    def test_a_bad_thresholds_file_stops_at_once(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as bad:
+            bad.write("{not json")
+            bad.flush()
+            result = run_course("grade", "03", "--thresholds", bad.name)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("not valid JSON", result.stdout)
+        self.assertEqual(run_course("grade", "03", "--thresholds", "/nonexistent.json").returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
