@@ -40,7 +40,7 @@ function(_course_add_grader target lesson_base kernels grader_source)
 endfunction()
 
 function(course_add_lesson lesson)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH" "LESSON_SOURCES;STUDENT_SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH;STARTER_FORBIDS" "LESSON_SOURCES;STUDENT_SOURCES")
   if(NOT arg_STUDENT_SOURCES OR NOT arg_STARTER_FAILS_WITH)
     message(FATAL_ERROR "course_add_lesson(${lesson}): STUDENT_SOURCES and STARTER_FAILS_WITH are required")
   endif()
@@ -73,14 +73,19 @@ function(course_add_lesson lesson)
     _course_register_grader(${id}_grader${suffix} ${id} ${variant})
   endforeach()
 
-  # The starter, unmodified, must fail its grader for the lesson's reason and no other.
+  # The starter, unmodified, must fail its grader for the lesson's reason and no other. A starter
+  # that is deliberately unfinished (a kernel the student must complete, not speed up) names its
+  # expected "wrong result:" in STARTER_FAILS_WITH and leaves it out of STARTER_FORBIDS.
+  if(NOT DEFINED arg_STARTER_FORBIDS)
+    set(arg_STARTER_FORBIDS "wrong result:|not written:|CUDA error|timeout:")
+  endif()
   add_test(NAME ${id}.starter_fails_as_expected COMMAND ${id}_grader)
   set_tests_properties(${id}.starter_fails_as_expected PROPERTIES
     LABELS "${id};selftest"
     TIMEOUT ${COURSE_GRADER_TIMEOUT}
     SKIP_RETURN_CODE 77
     PASS_REGULAR_EXPRESSION "${arg_STARTER_FAILS_WITH}"
-    FAIL_REGULAR_EXPRESSION "wrong result:|not written:|CUDA error|timeout:")
+    FAIL_REGULAR_EXPRESSION "${arg_STARTER_FORBIDS}")
 
   set_property(GLOBAL PROPERTY COURSE_${id}_LESSON "${lesson}")
   set_property(GLOBAL PROPERTY COURSE_${id}_STUDENT_SOURCES "${arg_STUDENT_SOURCES}")
