@@ -41,7 +41,7 @@ bool show_layout()
     const auto got = out.download();
 
     std::cout << "1. One block of (" << kShownBlock.x << ", " << kShownBlock.y << ", " << kShownBlock.z << ") = "
-              << expected.size() << " threads, as record_layout saw it. Cell: linear id in the block, warp.lane\n\n";
+              << expected.size() << " threads, as record_layout saw it. Cell: linear id in the block : warp . lane\n\n";
     std::vector<std::string> header = {"threadIdx.z, .y"};
     for (unsigned x = 0; x < kShownBlock.x; ++x)
         header.push_back("x=" + std::to_string(x));
@@ -55,7 +55,7 @@ bool show_layout()
                 const ThreadLayout& t = got[g];
                 const bool written = t.global != UINT32_MAX;
                 right = right && t == expected[g];
-                row.push_back(written ? std::to_string(t.thread) + " " + std::to_string(t.warp) + "." +
+                row.push_back(written ? std::to_string(t.thread) + ":" + std::to_string(t.warp) + "." +
                                             std::to_string(t.lane)
                                       : "-");
             }

@@ -186,8 +186,9 @@ void check_count(lesson01::CountLauncher launch, std::string_view kernel, const 
     }
 }
 
-// Calibrated on an H100 (lessons/01_warp_basics/README.md): see the measured ratios there.
-constexpr double kSpeedupThreshold = 4.0;
+// Calibrated on the course's GPU (lessons/01_warp_basics/README.md): the reference runs about 30x
+// faster than one atomic per thread there, the unchanged starter 1.00x.
+constexpr double kSpeedupThreshold = 8.0;
 constexpr std::size_t kTimedSize = std::size_t{1} << 24;
 constexpr unsigned kTimedBlock = 256;
 

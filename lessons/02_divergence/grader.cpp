@@ -141,9 +141,8 @@ void check_map(lesson02::MapLauncher launch, std::string_view kernel, lesson02::
     }
 }
 
-void check_faster(lesson02::MapLauncher baseline, lesson02::MapLauncher candidate, lesson02::Output output,
-                  double threshold, std::string_view candidate_name, std::string_view baseline_name,
-                  std::string_view hint)
+void check_faster(lesson02::MapLauncher baseline, lesson02::MapLauncher candidate, double threshold,
+                  std::string_view candidate_name, std::string_view baseline_name, std::string_view hint)
 {
     const std::size_t n = std::size_t{1} << 24;
     const unsigned block = 256;
@@ -153,17 +152,22 @@ void check_faster(lesson02::MapLauncher baseline, lesson02::MapLauncher candidat
     const auto comparison =
         course::grading::compare_cases({"baseline", {}, [&](cudaStream_t s) { bench.launch(baseline, block, s); }},
                                        {"candidate", {}, [&](cudaStream_t s) { bench.launch(candidate, block, s); }});
-    // A fast kernel only counts if it is still right after all those runs.
-    if (const auto problem = compare_output(bench.run_once(candidate, block), lesson02::expected_output(output, input),
-                                            input, "after the timed runs, " +
-                                                       case_text(candidate_name, n, block, Pattern::random, seed)))
+    // A fast kernel only counts if it is still right after all those runs: bit for bit what the
+    // baseline writes (checked against the host reference above), which is quicker to get than
+    // the host's own 2^24 results.
+    auto expected = bench.run_once(baseline, block);
+    expected.resize(n);
+    if (const auto problem = compare_output(bench.run_once(candidate, block), expected, input,
+                                            "after the timed runs, " +
+                                                case_text(candidate_name, n, block, Pattern::random, seed)))
         FAIL_CHECK(*problem);
     course::grading::check_speedup(comparison, threshold, candidate_name, baseline_name, hint);
 }
 
-// Calibrated on an H100 (lessons/02_divergence/README.md): see the measured ratios there.
-constexpr double kIndexThreshold = 1.5;
-constexpr double kValueThreshold = 1.3;
+// Calibrated on the course's GPU (lessons/02_divergence/README.md): the references run 1.71x and
+// 1.40x faster than the divergent kernels there, the unchanged starters 1.00x.
+constexpr double kIndexThreshold = 1.4;
+constexpr double kValueThreshold = 1.25;
 
 }  // namespace
 
@@ -199,7 +203,7 @@ TEST_SUITE("lesson02")
     TEST_CASE("index_parity_uniform is faster than index_parity_divergent")
     {
         check_faster(lesson02::launch_index_parity_divergent, lesson02::launch_index_parity_uniform,
-                     lesson02::Output::index_parity, kIndexThreshold, "index_parity_uniform", "index_parity_divergent",
+                     kIndexThreshold, "index_parity_uniform", "index_parity_divergent",
                      "Its warps probably still hold even and odd elements: map warp w to elements of one parity "
                      "(warps 2k and 2k+1 sharing 64 elements, say) so that the branch is the same for all 32 lanes.");
     }
@@ -207,7 +211,7 @@ TEST_SUITE("lesson02")
     TEST_CASE("value_parity_uniform is faster than value_parity_divergent")
     {
         check_faster(lesson02::launch_value_parity_divergent, lesson02::launch_value_parity_uniform,
-                     lesson02::Output::value_parity, kValueThreshold, "value_parity_uniform", "value_parity_divergent",
+                     kValueThreshold, "value_parity_uniform", "value_parity_divergent",
                      "Its warps probably still meet even and odd values: sort each block's elements into an even and "
                      "an odd list in shared memory first, pad the even list to whole warps, then let each warp work "
                      "on one list.");
