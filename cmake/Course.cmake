@@ -8,7 +8,11 @@
 #   lessonN_demo,   lessonN_demo_solution     the demo against the student's / the reference kernels
 #   lessonN_grader, lessonN_grader_solution   the grader against the same two
 # and registers the graders' test cases with CTest (labels lessonN plus exercise or solution), and
-# a self-test that the unmodified starter fails its grader for the reason the lesson expects.
+# a self-test that the unmodified starter fails its grader for the reason the lesson expects:
+#   course_add_lesson(NN_name LESSON_SOURCES ... STUDENT_SOURCES ... STARTER_FAILS_WITH <regex>
+#                     [STARTER_FORBIDS <regex>])
+# STARTER_FORBIDS defaults to "wrong result:|not written:|CUDA error|timeout:": a starter is
+# expected to be right and slow. A lesson whose starter is unfinished on purpose narrows it.
 
 set(COURSE_GRADER_TIMEOUT 600 CACHE STRING "CTest timeout of one grader test case, in seconds")
 

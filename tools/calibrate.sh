@@ -44,9 +44,9 @@ branch=smsp__sass_average_branch_targets_threads_uniform.pct,smsp__thread_inst_e
 for lesson in $lessons; do
   case $lesson in
   01)
-    # Requests count warp instructions (one per warp either way); the thread-level count shows
-    # how many atomic operations the memory system had to apply.
-    atomics=l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,smsp__sass_thread_inst_executed_op_global_red.sum,smsp__inst_executed.sum
+    # Requests count warp-level instructions: one per warp in all three kernels. What differs is
+    # how many lanes each request carries to the same address (see the lesson's README).
+    atomics=l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,smsp__inst_executed.sum
     profile 01 "count_per_thread" per-thread-atomic "$atomics"
     profile 01 "count_compiler_aggregated" compiler-aggregated "$atomics"
     profile 01 "count_per_warp" per-warp-ballot "$atomics" ;;

@@ -14,8 +14,9 @@ namespace {
 __global__ void count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    // Threads past the end vote "no" instead of returning: the full mask below promises that all
-    // 32 lanes reach the vote (blocks are multiples of 32 threads, so every lane exists).
+    // Threads past the end vote "no" rather than branching around the vote: the full mask names
+    // all 32 lanes (blocks are multiples of 32 threads, so they all exist), and a lane still
+    // running elsewhere while the others vote would make the call undefined.
     const bool below = i < n && data[i] < threshold;
     const unsigned votes = __ballot_sync(0xffffffffu, below);
     // Bit k of votes is lane k's answer; every lane receives the same word.
