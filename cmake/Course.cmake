@@ -9,7 +9,11 @@
 #   lessonN_demo,   lessonN_demo_solution     the demo against the student's / the reference kernels
 #   lessonN_grader, lessonN_grader_solution   the grader against the same two
 # and registers the graders' test cases with CTest (labels lessonN plus exercise or solution), and
-# a self-test that the unmodified starter fails its grader for the reason the lesson expects.
+# a self-test that the unmodified starter fails its grader for the reason the lesson expects:
+#   course_add_lesson(NN_name LESSON_SOURCES ... STUDENT_SOURCES ... STARTER_FAILS_WITH <regex>
+#                     [STARTER_FORBIDS <regex>])
+# STARTER_FORBIDS defaults to "wrong result:|not written:|CUDA error|timeout:": a starter is
+# expected to be right and slow. A lesson whose starter is unfinished on purpose narrows it.
 
 set(COURSE_GRADER_TIMEOUT 600 CACHE STRING "CTest timeout of one grader test case, in seconds")
 
@@ -59,7 +63,7 @@ function(_course_add_grader target lesson_base kernels grader_source)
 endfunction()
 
 function(course_add_lesson lesson)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH" "LESSON_SOURCES;STUDENT_SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH;STARTER_FORBIDS" "LESSON_SOURCES;STUDENT_SOURCES")
   if(NOT arg_STUDENT_SOURCES OR NOT arg_STARTER_FAILS_WITH)
     message(FATAL_ERROR "course_add_lesson(${lesson}): STUDENT_SOURCES and STARTER_FAILS_WITH are required")
   endif()
@@ -100,14 +104,19 @@ function(course_add_lesson lesson)
     _course_register_grader(${id}_grader${suffix} ${id} ${variant})
   endforeach()
 
-  # The starter, unmodified, must fail its grader for the lesson's reason and no other.
+  # The starter, unmodified, must fail its grader for the lesson's reason and no other. A starter
+  # that is deliberately unfinished (a kernel the student must complete, not speed up) names its
+  # expected "wrong result:" in STARTER_FAILS_WITH and leaves it out of STARTER_FORBIDS.
+  if(NOT DEFINED arg_STARTER_FORBIDS)
+    set(arg_STARTER_FORBIDS "wrong result:|not written:|CUDA error|timeout:")
+  endif()
   add_test(NAME ${id}.starter_fails_as_expected COMMAND ${id}_grader)
   set_tests_properties(${id}.starter_fails_as_expected PROPERTIES
     LABELS "${id};selftest"
     TIMEOUT ${COURSE_GRADER_TIMEOUT}
     SKIP_RETURN_CODE 77
     PASS_REGULAR_EXPRESSION "${arg_STARTER_FAILS_WITH}"
-    FAIL_REGULAR_EXPRESSION "wrong result:|not written:|CUDA error|timeout:")
+    FAIL_REGULAR_EXPRESSION "${arg_STARTER_FORBIDS}")
 
   set_property(GLOBAL PROPERTY COURSE_${id}_LESSON "${lesson}")
   set_property(GLOBAL PROPERTY COURSE_${id}_STUDENT_SOURCES "${arg_STUDENT_SOURCES}")

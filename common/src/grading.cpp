@@ -65,6 +65,17 @@ void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel,
     }
 }
 
+Comparison compare_cases(const BenchmarkCase& baseline, const BenchmarkCase& candidate)
+{
+    const std::vector<BenchmarkCase> cases = {baseline, candidate};
+    BenchmarkOptions options;
+    options.min_runs = 21;
+    options.max_runs = 201;
+    options.stable_spread = 0.02;
+    const auto results = run_interleaved(cases, options);
+    return {results[0].summary, results[1].summary};
+}
+
 Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
                                     unsigned block)
 {
@@ -72,21 +83,15 @@ Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLau
     const auto input = random_ints(n, seed, -kInputMagnitude, kInputMagnitude);
     BlockReductionBench bench(input, block);
     const auto restore = [&bench](cudaStream_t s) { bench.restore(s); };
-    const std::vector<BenchmarkCase> cases = {
-        {"baseline", restore, [&](cudaStream_t s) { bench.launch(baseline, s); }},
-        {"candidate", restore, [&](cudaStream_t s) { bench.launch(candidate, s); }},
-    };
-    BenchmarkOptions options;
-    options.min_runs = 21;
-    options.max_runs = 201;
-    options.stable_spread = 0.02;
-    const auto results = run_interleaved(cases, options);
+    const auto comparison =
+        compare_cases({"baseline", restore, [&](cudaStream_t s) { bench.launch(baseline, s); }},
+                      {"candidate", restore, [&](cudaStream_t s) { bench.launch(candidate, s); }});
 
     // A fast kernel only counts if it is still right after all those runs.
     const auto expected = expected_block_sums(input, block);
     if (const auto mismatch = compare_partials(bench.run_once(candidate), expected, block, n))
         FAIL_CHECK(failure_text("after the timed runs", case_text(n, block, seed), *mismatch));
-    return {results[0].summary, results[1].summary};
+    return comparison;
 }
 
 namespace {

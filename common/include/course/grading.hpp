@@ -7,6 +7,7 @@
 /// can tell why a grader failed: "wrong result:", "not written:", "too slow:". A CUDA error
 /// (a faulting kernel) surfaces as "CUDA error <name> ...".
 
+#include "course/benchmark.hpp"
 #include "course/device.hpp"
 #include "course/reduction.hpp"
 #include "course/stats.hpp"
@@ -42,6 +43,10 @@ struct Comparison {
     TimingSummary candidate;
     [[nodiscard]] double speedup() const { return baseline.median / candidate.median; }
 };
+
+/// Times two prepared cases interleaved with the graders' settings (warm-up, then at least 21 and at
+/// most 201 runs each until the spread is below 2%, L2 flushed before every run).
+[[nodiscard]] Comparison compare_cases(const BenchmarkCase& baseline, const BenchmarkCase& candidate);
 
 /// Times `candidate` against `baseline` on one fresh random input of n ints (input restored and L2
 /// flushed before each run), then checks the candidate's result once more.

@@ -1,0 +1,43 @@
+#pragma once
+/// @file demo.hpp
+/// @brief What every lesson demo does around its own work: parse the command line, find the GPU,
+/// check that the arrays fit, report errors as one line; and the timing table the demos print.
+
+#include "course/cli.hpp"
+#include "course/device.hpp"
+#include "course/report.hpp"
+#include "course/stats.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// The body of a demo: runs with valid options on a device that exists; returns the exit code.
+using DemoBody = std::function<int(const DemoOptions& options, const DeviceInfo& device)>;
+
+/// Parses argv against `spec`, probes the GPU, checks that `bytes_per_element` bytes for each of
+/// the n elements fit in its free memory, then runs `body`. Returns 2 for a bad command line, 1
+/// when there is no GPU or `body` throws (the error printed as one line), else what `body` returns.
+int run_demo(const DemoSpec& spec, double bytes_per_element, int argc, const char* const* argv, const DemoBody& body);
+
+/// One row of a demo's timing table.
+struct TimedRow {
+    std::string label;                    ///< as printed, e.g. "per-warp ballot (exercises/01_warp_basics)"
+    std::string name;                     ///< as in the JSON report, e.g. "per-warp-ballot"
+    TimingSummary timing;
+    double bytes = 0;                     ///< bytes counted for the GB/s column; 0 leaves it empty
+    std::optional<std::size_t> baseline;  ///< row the speedup is measured against; empty: no speedup
+    bool correct = false;                 ///< the output matched the host reference after the timed runs
+};
+
+/// Prints kernel, median ms, min ms, spread, GB/s, speedup, correct; appends one ResultRow per row
+/// to `report` when it is given.
+void print_timing_table(std::span<const TimedRow> rows, std::ostream& out, std::vector<ResultRow>* report = nullptr);
+
+}  // namespace course

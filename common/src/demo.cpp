@@ -1,0 +1,48 @@
+#include "course/demo.hpp"
+
+#include "course/table.hpp"
+
+#include <exception>
+#include <iostream>
+
+namespace course {
+
+int run_demo(const DemoSpec& spec, double bytes_per_element, int argc, const char* const* argv, const DemoBody& body)
+{
+    const auto parsed = parse_demo_options(spec, argc, argv, std::cout, std::cerr);
+    if (!parsed.options)
+        return parsed.exit_code;
+    const auto probe = probe_device();
+    if (!probe.device) {
+        std::cerr << spec.program << ": " << probe.reason << '\n';
+        return 1;
+    }
+    if (const auto problem = check_fits_device(parsed.options->n, bytes_per_element, *probe.device)) {
+        std::cerr << spec.program << ": " << *problem << '\n';
+        return kBadUsage;
+    }
+    try {
+        return body(*parsed.options, *probe.device);
+    } catch (const std::exception& error) {
+        std::cerr << spec.program << ": " << error.what() << '\n';
+        return 1;
+    }
+}
+
+void print_timing_table(std::span<const TimedRow> rows, std::ostream& out, std::vector<ResultRow>* report)
+{
+    Table table({"kernel", "median ms", "min ms", "spread", "GB/s", "speedup", "correct"});
+    for (const auto& row : rows) {
+        const auto& t = row.timing;
+        const double gbps = row.bytes > 0 ? gigabytes_per_second(row.bytes, t.median) : 0;
+        const double speedup = row.baseline ? rows[*row.baseline].timing.median / t.median : 0;
+        table.add_row({row.label, fixed(t.median, 3), fixed(t.min, 3), fixed(100 * t.relative_spread(), 1) + "%",
+                       row.bytes > 0 ? fixed(gbps, 1) : "", row.baseline ? fixed(speedup, 2) + "x" : "",
+                       row.correct ? "yes" : "NO"});
+        if (report != nullptr)
+            report->push_back({row.name, t.median, t.min, t.relative_spread(), t.runs, gbps, speedup, row.correct});
+    }
+    table.print(out);
+}
+
+}  // namespace course

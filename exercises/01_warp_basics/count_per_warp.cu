@@ -1,0 +1,40 @@
+// Lesson 01, exercise 2: count the elements below a threshold with one atomic per warp. Read
+// lessons/01_warp_basics/README.md first.
+//
+// This starter is the baseline: right, and slow, because every thread sends its own atomic to the
+// same counter and the memory system has to apply them one after the other. Let the warp vote
+// instead (__ballot_sync), count the votes (__popc) and let one lane add the warp's count. Keep
+// every thread of the warp at the vote, also those past the end of the array.
+//
+//   ./course run 01      # the demo: your kernel beside the one-atomic-per-thread baseline
+//   ./course grade 01    # the grader: exact counts, and several times faster on the GPU
+
+#include "warp_basics.hpp"
+
+#include "course/cuda_check.hpp"
+#include "course/reduction.hpp"
+
+namespace lesson01 {
+namespace {
+
+__global__ void count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+        // TODO: replace this atomic per thread by a vote of the whole warp and one atomic from
+        // lane 0 (threadIdx.x % warpSize == 0) that adds the number of votes.
+        const unsigned long long below = data[i] < threshold ? 1 : 0;
+        atomicAdd(count, below);
+    }
+}
+
+}  // namespace
+
+void launch_count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count,
+                           unsigned block, cudaStream_t stream)
+{
+    COURSE_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
+    count_per_warp<<<course::blocks_for(n, block), block, 0, stream>>>(data, n, threshold, count);
+}
+
+}  // namespace lesson01

@@ -1,0 +1,239 @@
+// Lesson 01 grader: does record_layout place every thread of every grid and block shape exactly
+// where the hardware does, and does count_per_warp count exactly, faster than one atomic per thread?
+//
+//   ./course grade 01                    # builds and runs this against exercises/
+//   build/gpu/lessons/lesson01_grader --seed=1234   # repeat a run with its printed seed
+
+#include "warp_basics.hpp"
+
+#include "course/cuda_check.hpp"
+#include "course/data.hpp"
+#include "course/device_buffer.hpp"
+#include "course/grading.hpp"
+
+#include <doctest/doctest.h>
+
+#include <climits>
+#include <cstdint>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using lesson01::ThreadLayout;
+
+// ---------------------------------------------------------------------------------------------
+// Exercise 1: the layout of every thread
+
+struct Shape {
+    dim3 grid;
+    dim3 block;
+};
+
+/// 1-D first, then 2-D, then 3-D; blocks of 1, 31, 33, 105 ... threads leave a partial last warp.
+std::vector<Shape> layout_shapes()
+{
+    return {
+        {{1, 1, 1}, {1, 1, 1}},      {{3, 1, 1}, {32, 1, 1}},     {{2, 1, 1}, {33, 1, 1}},
+        {{4, 1, 1}, {31, 1, 1}},     {{5, 1, 1}, {1024, 1, 1}},   {{1, 1, 1}, {8, 4, 1}},
+        {{2, 3, 1}, {8, 4, 1}},      {{1, 1, 1}, {16, 16, 1}},    {{4, 1, 2}, {2, 32, 1}},
+        {{1, 1000, 1}, {32, 1, 1}},  {{3, 5, 1}, {7, 9, 1}},      {{1, 2, 1}, {1, 1, 64}},
+        {{3, 2, 2}, {5, 7, 3}},      {{2, 2, 3}, {4, 4, 4}},      {{7, 5, 3}, {11, 3, 2}},
+        {{1, 1, 9}, {3, 1, 5}},      {{40, 20, 3}, {10, 10, 10}}, {{65, 2, 1}, {96, 2, 1}},
+    };
+}
+
+std::string triple(std::uint32_t x, std::uint32_t y, std::uint32_t z)
+{
+    std::ostringstream text;  // (not "(" + std::to_string(...): GCC 12 warns about it wrongly)
+    text << '(' << x << ", " << y << ", " << z << ')';
+    return text.str();
+}
+
+std::string dims(dim3 d) { return triple(d.x, d.y, d.z); }
+
+std::string coords(const lesson01::Coords& c) { return triple(c.x, c.y, c.z); }
+
+std::string fields(const ThreadLayout& t)
+{
+    return "{written by thread " + coords(t.thread_idx) + " of block " + coords(t.block_idx) + ": thread " +
+           std::to_string(t.thread) + ", warp " + std::to_string(t.warp) + ", lane " + std::to_string(t.lane) +
+           ", global " + std::to_string(t.global) + "}";
+}
+
+/// "thread (x, y, z) of block (x, y, z)": who should have written entry `global`.
+std::string who(const ThreadLayout& expected)
+{
+    return "thread " + coords(expected.thread_idx) + " of block " + coords(expected.block_idx);
+}
+
+bool poisoned(const ThreadLayout& t) { return t.global == UINT32_MAX && t.thread == UINT32_MAX; }
+
+/// Entries written past the grid's last thread are caught too: the output has a poisoned tail.
+constexpr std::size_t kGuardEntries = 64;
+
+std::optional<std::string> check_layout(const Shape& shape)
+{
+    const auto expected = lesson01::expected_layout(shape.grid, shape.block);
+    course::DeviceBuffer<ThreadLayout> out(expected.size() + kGuardEntries);
+    out.fill_bytes(0xff);  // every field 0xffffffff: "never written"
+    lesson01::launch_record_layout(shape.grid, shape.block, out.data(), nullptr);
+    COURSE_CHECK_LAUNCH();
+    COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto got = out.download();
+
+    const std::string where =
+        "record_layout, grid " + dims(shape.grid) + ", block " + dims(shape.block) + ": ";
+    std::size_t bad = 0;
+    std::optional<std::size_t> first;
+    for (std::size_t g = 0; g < expected.size(); ++g)
+        if (got[g] != expected[g] && bad++ == 0)
+            first = g;
+    for (std::size_t g = expected.size(); g < got.size(); ++g)
+        if (!poisoned(got[g]))
+            return "wrong result: " + where + "out[" + std::to_string(g) + "] lies past the last of the grid's " +
+                   std::to_string(expected.size()) + " threads, yet it was written (" + fields(got[g]) + ")";
+    if (!first)
+        return std::nullopt;
+    const std::size_t g = *first;
+    const std::string tail = "; " + std::to_string(bad) + " of " + std::to_string(expected.size()) + " entries are wrong";
+    if (poisoned(got[g]))
+        return "not written: " + where + "out[" + std::to_string(g) + "], the entry of " + who(expected[g]) +
+               ", was never written (no thread computed global id " + std::to_string(g) + ")" + tail;
+    return "wrong result: " + where + "out[" + std::to_string(g) + "], the entry of " + who(expected[g]) + ", holds " +
+           fields(got[g]) + "; expected " + fields(expected[g]) + tail;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exercise 2: counting with votes
+
+/// Values in [-kRange, kRange]: many repeats, so values equal to the threshold occur (a `<=` fails).
+constexpr int kRange = 1000;
+/// Past the end of the data every value is below any threshold: a kernel that reads beyond n counts them.
+constexpr std::size_t kGuardValues = 1024;
+constexpr unsigned long long kPoisonCount = 0x7f7f7f7f7f7f7f7full;
+
+class CountBench {
+public:
+    explicit CountBench(const std::vector<int>& values) : data_(padded(values)), count_(1), n_(values.size()) {}
+
+    void launch(lesson01::CountLauncher launch, int threshold, unsigned block, cudaStream_t stream)
+    {
+        launch(data_.data(), n_, threshold, count_.data(), block, stream);
+        COURSE_CHECK_LAUNCH();
+    }
+    unsigned long long run_once(lesson01::CountLauncher launch, int threshold, unsigned block)
+    {
+        count_.fill_bytes(0x7f);
+        this->launch(launch, threshold, block, nullptr);
+        COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+        return count_.download()[0];
+    }
+
+private:
+    static std::vector<int> padded(const std::vector<int>& values)
+    {
+        std::vector<int> data(values);
+        data.resize(values.size() + kGuardValues, INT_MIN);
+        return data;
+    }
+    course::DeviceBuffer<int> data_;
+    course::DeviceBuffer<unsigned long long> count_;
+    std::size_t n_;
+};
+
+std::string count_case(std::string_view kernel, std::size_t n, unsigned block, int threshold, std::uint64_t seed)
+{
+    return std::string(kernel) + ", n = " + std::to_string(n) + ", block = " + std::to_string(block) +
+           ", threshold = " + std::to_string(threshold) + " (values " + std::to_string(-kRange) + ".." +
+           std::to_string(kRange) + ", input seed " + std::to_string(seed) + ")";
+}
+
+std::optional<std::string> compare_count(unsigned long long got, unsigned long long expected, const std::string& where)
+{
+    if (got == expected)
+        return std::nullopt;
+    if (got == kPoisonCount)
+        return "not written: " + where + ": the counter still holds the poison value (the launcher must reset it to 0)";
+    std::ostringstream text;
+    text << "wrong result: " << where << ": counted " << got << ", expected " << expected;
+    if (got > expected)
+        text << " (" << got - expected << " too many)";
+    else
+        text << " (" << expected - got << " too few)";
+    return text.str();
+}
+
+void check_count(lesson01::CountLauncher launch, std::string_view kernel, const std::vector<std::size_t>& sizes,
+                 const std::vector<unsigned>& blocks)
+{
+    std::uint64_t case_index = 0;
+    for (const std::size_t n : sizes) {
+        const std::uint64_t seed = course::derive_seed(course::grading::run_seed(), 0x01C0 + ++case_index);
+        const auto values = course::random_ints(n, seed, -kRange, kRange);
+        CountBench bench(values);
+        // Half the values, none of them, all of them, and one drawn from the data.
+        const int thresholds[] = {0, -kRange, kRange + 1, values[n / 2]};
+        for (const unsigned block : blocks)
+            for (const int threshold : thresholds) {
+                const auto got = bench.run_once(launch, threshold, block);
+                if (const auto problem = compare_count(got, lesson01::count_below(values, threshold),
+                                                       count_case(kernel, n, block, threshold, seed)))
+                    FAIL_CHECK(*problem);
+            }
+    }
+}
+
+// Calibrated on the course's GPU (lessons/01_warp_basics/README.md): the reference runs about 30x
+// faster than one atomic per thread there, the unchanged starter 1.00x.
+constexpr double kSpeedupThreshold = 8.0;
+constexpr std::size_t kTimedSize = std::size_t{1} << 24;
+constexpr unsigned kTimedBlock = 256;
+
+}  // namespace
+
+TEST_SUITE("lesson01")
+{
+    TEST_CASE("record_layout places every thread of every grid and block shape")
+    {
+        for (const auto& shape : layout_shapes())
+            if (const auto problem = check_layout(shape))
+                FAIL_CHECK(*problem);
+    }
+
+    TEST_CASE("the baselines count exactly")
+    {
+        check_count(lesson01::launch_count_per_thread, "count_per_thread", {1, 33, 1'000'003}, {32, 256});
+        check_count(lesson01::launch_count_compiler_aggregated, "count_compiler_aggregated", {1, 33, 1'000'003},
+                    {32, 256});
+    }
+
+    TEST_CASE("count_per_warp counts exactly for every size and block size")
+    {
+        check_count(lesson01::launch_count_per_warp, "count_per_warp", course::grading::awkward_sizes(),
+                    course::grading::power_of_two_blocks());
+    }
+
+    TEST_CASE("count_per_warp is faster than one atomic per thread")
+    {
+        const std::uint64_t seed = course::derive_seed(course::grading::run_seed(), 0xBE7C4);
+        const auto values = course::random_ints(kTimedSize, seed, -kRange, kRange);
+        const int threshold = 0;
+        CountBench bench(values);
+        const auto comparison = course::grading::compare_cases(
+            {"baseline", {}, [&](cudaStream_t s) { bench.launch(lesson01::launch_count_per_thread, threshold, kTimedBlock, s); }},
+            {"candidate", {}, [&](cudaStream_t s) { bench.launch(lesson01::launch_count_per_warp, threshold, kTimedBlock, s); }});
+        // A fast kernel only counts if it is still right after all those runs.
+        if (const auto problem = compare_count(bench.run_once(lesson01::launch_count_per_warp, threshold, kTimedBlock),
+                                               lesson01::count_below(values, threshold),
+                                               "after the timed runs, " +
+                                                   count_case("count_per_warp", kTimedSize, kTimedBlock, threshold, seed)))
+            FAIL_CHECK(*problem);
+        course::grading::check_speedup(
+            comparison, kSpeedupThreshold, "count_per_warp", "count_per_thread",
+            "Every thread probably still sends its own atomic to the counter: let the warp vote with "
+            "__ballot_sync(0xffffffff, below), count the votes with __popc, and let lane 0 alone add them.");
+    }
+}

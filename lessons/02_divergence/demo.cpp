@@ -1,0 +1,126 @@
+// Lesson 02 demo: branches that split warps, with tiny bodies (the compiler predicates them: no
+// cost) and with heavy ones (both paths run one after the other), against your rewrites.
+//
+//   ./course run 02                      # your kernels (exercises/)
+//   ./course run 02 --solution           # the reference (solutions/)
+//   ./course run 02 --n 2^22 --block 128 --kernel value-uniform --json results.json
+
+#include "divergence.hpp"
+
+#include "course/benchmark.hpp"
+#include "course/cuda_check.hpp"
+#include "course/data.hpp"
+#include "course/demo.hpp"
+#include "course/device_buffer.hpp"
+
+#include <climits>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// Index of the row named `name` among the rows so far, if it was chosen.
+std::optional<std::size_t> row_of(const std::vector<course::TimedRow>& rows, const std::string& name)
+{
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        if (rows[r].name == name)
+            return r;
+    return std::nullopt;
+}
+
+int run(const course::DemoOptions& options, const course::DeviceInfo& device)
+{
+    const std::size_t n = options.n;
+    std::cout << "lesson02_demo: divergence (lesson 02)\n"
+              << "device " << device.id << ": " << course::banner(device) << '\n'
+              << n << " elements, block " << options.block << ", random ints (seed " << options.seed << "; --seed "
+              << options.seed << " repeats it); heavy paths: " << lesson02::kHeavyRounds
+              << " rounds of integer arithmetic each\n\n";
+
+    const auto input = course::random_ints(n, options.seed, INT_MIN, INT_MAX);
+    course::DeviceBuffer<int> in{std::span<const int>(input)};
+    course::DeviceBuffer<int> out(n);
+    course::DeviceBuffer<float> tiny_out(n);
+
+    const auto wanted = [&](const std::string& name) { return options.kernel == "all" || options.kernel == name; };
+    std::vector<course::BenchmarkCase> cases;
+    std::vector<const lesson02::TinyKernel*> tiny;
+    std::vector<const lesson02::MapKernel*> heavy;
+    for (const auto& kernel : lesson02::tiny_kernels())
+        if (wanted(kernel.name)) {
+            tiny.push_back(&kernel);
+            cases.push_back({kernel.name, {}, [&, k = &kernel](cudaStream_t s) {
+                                 k->launch(tiny_out.data(), n, options.block, s);
+                             }});
+        }
+    for (const auto& kernel : lesson02::map_kernels())
+        if (wanted(kernel.name)) {
+            heavy.push_back(&kernel);
+            cases.push_back({kernel.name, {}, [&, k = &kernel](cudaStream_t s) {
+                                 k->launch(in.data(), out.data(), n, options.block, s);
+                             }});
+        }
+    course::BenchmarkOptions bench;
+    bench.max_runs = options.reps;
+    bench.min_runs = std::min(options.reps, bench.min_runs);
+    const auto timings = course::run_interleaved(cases, bench);
+
+    // Each kernel once more, untimed, into a poisoned output, checked against its host reference.
+    std::vector<course::TimedRow> rows;
+    std::size_t t = 0;
+    bool all_correct = true;
+    for (const auto* kernel : tiny) {
+        tiny_out.fill_bytes(0x7f);
+        kernel->launch(tiny_out.data(), n, options.block, nullptr);
+        COURSE_CHECK_LAUNCH();
+        const bool correct = tiny_out.download() == lesson02::expected_tiny(n, kernel->by_warp);
+        all_correct = all_correct && correct;
+        rows.push_back({kernel->name, kernel->name, timings[t++].summary, double(n) * sizeof(float),
+                        row_of(rows, kernel->baseline), correct});
+    }
+    for (const auto* kernel : heavy) {
+        out.fill_bytes(0x7f);
+        kernel->launch(in.data(), out.data(), n, options.block, nullptr);
+        COURSE_CHECK_LAUNCH();
+        const bool correct = out.download() == lesson02::expected_output(kernel->output, input);
+        all_correct = all_correct && correct;
+        const std::string label =
+            kernel->written_by_student ? kernel->name + " (" + COURSE_STUDENT_FOLDER + ")" : kernel->name;
+        rows.push_back({label, kernel->name, timings[t++].summary, 2.0 * double(n) * sizeof(int),
+                        row_of(rows, kernel->baseline), correct});
+    }
+    course::RunReport report{"02_divergence", device, n, options.block, options.seed, 0, {}};
+    course::print_timing_table(rows, std::cout, &report.rows);
+    std::cout << "\nmedian of up to " << options.reps << " runs per kernel, interleaved, L2 flushed before each\n"
+              << "speedup: tiny-by-warp over tiny-by-thread; warp-parity and index-uniform over index-divergent; "
+                 "value-uniform over value-divergent\n"
+              << "correct: the output equals the host reference of what the kernel computes; index-uniform and "
+                 "value-uniform must equal their divergent kernel's output, warp-parity computes another one\n";
+    for (const auto* kernel : heavy)
+        std::cout << "  " << kernel->name << ": " << kernel->summary << '\n';
+    if (!options.json_path.empty()) {
+        course::write_json(report, options.json_path);
+        std::cout << "results written to " << options.json_path << '\n';
+    }
+    return all_correct ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    course::DemoSpec spec;
+    spec.program = COURSE_PROGRAM;
+    spec.description = "divergent branches with tiny and heavy bodies, and their warp-uniform rewrites (lesson 02)";
+    spec.default_block = 256;
+    spec.allowed_blocks = {32, 64, 128, 256, 512, 1024};
+    spec.allowed_blocks_text = "a power of two from 32 to 1024";
+    for (const auto& kernel : lesson02::tiny_kernels())
+        spec.kernels.push_back(kernel.name);
+    for (const auto& kernel : lesson02::map_kernels())
+        spec.kernels.push_back(kernel.name);
+    // The input, the output and the tiny kernels' float output.
+    return course::run_demo(spec, 3.0 * sizeof(int), argc, argv, run);
+}

@@ -1,0 +1,219 @@
+// Lesson 02 grader: do index_parity_uniform and value_parity_uniform write exactly what the
+// divergent kernels write, for every size and block size, and run faster than them?
+//
+//   ./course grade 02                    # builds and runs this against exercises/
+//   build/gpu/lessons/lesson02_grader --seed=1234   # repeat a run with its printed seed
+
+#include "divergence.hpp"
+
+#include "course/cuda_check.hpp"
+#include "course/data.hpp"
+#include "course/device_buffer.hpp"
+#include "course/grading.hpp"
+
+#include <doctest/doctest.h>
+
+#include <climits>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// Output elements past n, poisoned: a kernel that writes beyond the array is caught.
+constexpr std::size_t kGuard = 256;
+constexpr int kPoison = 0x7f7f7f7f;
+
+/// What the inputs look like: random values (half even), or all of one parity (one list empty).
+enum class Pattern { random, all_even, all_odd };
+
+std::vector<int> make_input(std::size_t n, std::uint64_t seed, Pattern pattern)
+{
+    auto values = course::random_ints(n, seed, INT_MIN, INT_MAX);
+    for (auto& value : values) {
+        if (pattern == Pattern::all_even)
+            value &= ~1;
+        else if (pattern == Pattern::all_odd)
+            value |= 1;
+    }
+    return values;
+}
+
+const char* pattern_text(Pattern pattern)
+{
+    switch (pattern) {
+    case Pattern::all_even:
+        return "all values even";
+    case Pattern::all_odd:
+        return "all values odd";
+    case Pattern::random:
+        break;
+    }
+    return "random values";
+}
+
+class MapBench {
+public:
+    explicit MapBench(const std::vector<int>& input) : in_(padded(input, 0)), out_(input.size() + kGuard), n_(input.size()) {}
+
+    void launch(lesson02::MapLauncher launch, unsigned block, cudaStream_t stream)
+    {
+        launch(in_.data(), out_.data(), n_, block, stream);
+        COURSE_CHECK_LAUNCH();
+    }
+    std::vector<int> run_once(lesson02::MapLauncher launch, unsigned block)
+    {
+        out_.fill_bytes(0x7f);
+        this->launch(launch, block, nullptr);
+        COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+        return out_.download();
+    }
+
+private:
+    static std::vector<int> padded(const std::vector<int>& values, int fill)
+    {
+        std::vector<int> data(values);
+        data.resize(values.size() + kGuard, fill);
+        return data;
+    }
+    course::DeviceBuffer<int> in_;
+    course::DeviceBuffer<int> out_;
+    std::size_t n_;
+};
+
+/// The first wrong element as a message starting with "wrong result:" or "not written:", or nothing.
+std::optional<std::string> compare_output(const std::vector<int>& got, const std::vector<int>& expected,
+                                          const std::vector<int>& input, const std::string& where)
+{
+    const std::size_t n = expected.size();
+    for (std::size_t j = n; j < got.size(); ++j)
+        if (got[j] != kPoison)
+            return "wrong result: " + where + ": out[" + std::to_string(j) + "] lies past the end of the " +
+                   std::to_string(n) + " elements, yet it was written";
+    std::size_t wrong = 0;
+    std::size_t first = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        if (got[i] != expected[i] && wrong++ == 0)
+            first = i;
+    if (wrong == 0)
+        return std::nullopt;
+    const std::string element = "out[" + std::to_string(first) + "] (index " + (first % 2 == 0 ? "even" : "odd") +
+                                ", in[" + std::to_string(first) + "] = " + std::to_string(input[first]) + ", " +
+                                (input[first] % 2 == 0 ? "even" : "odd") + ")";
+    const std::string tail = "; " + std::to_string(wrong) + " of " + std::to_string(n) + " elements are wrong";
+    if (got[first] == kPoison)
+        return "not written: " + where + ": " + element + " was never written" + tail;
+    const std::string which = got[first] == static_cast<int>(lesson02::even_path(std::uint32_t(input[first])))
+                                  ? " (the even path's result)"
+                              : got[first] == static_cast<int>(lesson02::odd_path(std::uint32_t(input[first])))
+                                  ? " (the odd path's result)"
+                                  : "";
+    return "wrong result: " + where + ": " + element + " holds " + std::to_string(got[first]) + which + ", expected " +
+           std::to_string(expected[first]) + tail;
+}
+
+std::string case_text(std::string_view kernel, std::size_t n, unsigned block, Pattern pattern, std::uint64_t seed)
+{
+    return std::string(kernel) + ", n = " + std::to_string(n) + ", block = " + std::to_string(block) + " (" +
+           pattern_text(pattern) + ", input seed " + std::to_string(seed) + ")";
+}
+
+std::vector<std::size_t> sizes()
+{
+    return {1, 31, 32, 33, 63, 64, 65, 511, 512, 513, 1023, 1024, 1025, 4097, 65'537, 1'000'003};
+}
+
+void check_map(lesson02::MapLauncher launch, std::string_view kernel, lesson02::Output output,
+               const std::vector<std::size_t>& sizes, const std::vector<unsigned>& blocks,
+               Pattern pattern = Pattern::random)
+{
+    std::uint64_t case_index = 0;
+    for (const std::size_t n : sizes) {
+        const std::uint64_t seed = course::derive_seed(course::grading::run_seed(), 0x0200 + ++case_index);
+        const auto input = make_input(n, seed, pattern);
+        const auto expected = lesson02::expected_output(output, input);
+        MapBench bench(input);
+        for (const unsigned block : blocks)
+            if (const auto problem = compare_output(bench.run_once(launch, block), expected, input,
+                                                    case_text(kernel, n, block, pattern, seed)))
+                FAIL_CHECK(*problem);
+    }
+}
+
+void check_faster(lesson02::MapLauncher baseline, lesson02::MapLauncher candidate, double threshold,
+                  std::string_view candidate_name, std::string_view baseline_name, std::string_view hint)
+{
+    const std::size_t n = std::size_t{1} << 24;
+    const unsigned block = 256;
+    const std::uint64_t seed = course::derive_seed(course::grading::run_seed(), 0xBE7C4);
+    const auto input = make_input(n, seed, Pattern::random);
+    MapBench bench(input);
+    const auto comparison =
+        course::grading::compare_cases({"baseline", {}, [&](cudaStream_t s) { bench.launch(baseline, block, s); }},
+                                       {"candidate", {}, [&](cudaStream_t s) { bench.launch(candidate, block, s); }});
+    // A fast kernel only counts if it is still right after all those runs: bit for bit what the
+    // baseline writes (checked against the host reference above), which is quicker to get than
+    // the host's own 2^24 results.
+    auto expected = bench.run_once(baseline, block);
+    expected.resize(n);
+    if (const auto problem = compare_output(bench.run_once(candidate, block), expected, input,
+                                            "after the timed runs, " +
+                                                case_text(candidate_name, n, block, Pattern::random, seed)))
+        FAIL_CHECK(*problem);
+    course::grading::check_speedup(comparison, threshold, candidate_name, baseline_name, hint);
+}
+
+// Calibrated on the course's GPU (lessons/02_divergence/README.md): the references run 1.71x and
+// 1.40x faster than the divergent kernels there, the unchanged starters 1.00x.
+constexpr double kIndexThreshold = 1.4;
+constexpr double kValueThreshold = 1.25;
+
+}  // namespace
+
+TEST_SUITE("lesson02")
+{
+    TEST_CASE("the divergent baselines match the host references")
+    {
+        const std::vector<unsigned> blocks = {32, 256, 1024};
+        check_map(lesson02::launch_index_parity_divergent, "index_parity_divergent", lesson02::Output::index_parity,
+                  {1, 33, 1'000'003}, blocks);
+        check_map(lesson02::launch_value_parity_divergent, "value_parity_divergent", lesson02::Output::value_parity,
+                  {1, 33, 1'000'003}, blocks);
+        check_map(lesson02::launch_warp_parity, "warp_parity", lesson02::Output::warp_parity, {1, 33, 1'000'003},
+                  blocks);
+    }
+
+    TEST_CASE("index_parity_uniform writes exactly what index_parity_divergent writes")
+    {
+        check_map(lesson02::launch_index_parity_uniform, "index_parity_uniform", lesson02::Output::index_parity,
+                  sizes(), course::grading::power_of_two_blocks());
+    }
+
+    TEST_CASE("value_parity_uniform writes exactly what value_parity_divergent writes")
+    {
+        const auto blocks = course::grading::power_of_two_blocks();
+        check_map(lesson02::launch_value_parity_uniform, "value_parity_uniform", lesson02::Output::value_parity,
+                  sizes(), blocks);
+        for (const Pattern pattern : {Pattern::all_even, Pattern::all_odd})
+            check_map(lesson02::launch_value_parity_uniform, "value_parity_uniform", lesson02::Output::value_parity,
+                      {33, 1'000'003}, blocks, pattern);
+    }
+
+    TEST_CASE("index_parity_uniform is faster than index_parity_divergent")
+    {
+        check_faster(lesson02::launch_index_parity_divergent, lesson02::launch_index_parity_uniform,
+                     kIndexThreshold, "index_parity_uniform", "index_parity_divergent",
+                     "Its warps probably still hold even and odd elements: map warp w to elements of one parity "
+                     "(warps 2k and 2k+1 sharing 64 elements, say) so that the branch is the same for all 32 lanes.");
+    }
+
+    TEST_CASE("value_parity_uniform is faster than value_parity_divergent")
+    {
+        check_faster(lesson02::launch_value_parity_divergent, lesson02::launch_value_parity_uniform,
+                     kValueThreshold, "value_parity_uniform", "value_parity_divergent",
+                     "Its warps probably still meet even and odd values: sort each block's elements into an even and "
+                     "an odd list in shared memory first, pad the even list to whole warps, then let each warp work "
+                     "on one list.");
+    }
+}

@@ -1,0 +1,26 @@
+// Planted bug for lesson 01's grader: blocks numbered by blockIdx.x alone: the blocks of a 2-D or 3-D grid overwrite each other's entries.
+// The grader must reject this kernel (tests/CMakeLists.txt says with which message).
+
+#include "warp_basics.hpp"
+
+namespace lesson01 {
+namespace {
+
+__global__ void record_layout(ThreadLayout* out)
+{
+    const unsigned thread = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+    const unsigned block_id = blockIdx.x;
+    const unsigned per_block = blockDim.x * blockDim.y * blockDim.z;
+    const unsigned global = block_id * per_block + thread;
+    out[global] = {{threadIdx.x, threadIdx.y, threadIdx.z}, {blockIdx.x, blockIdx.y, blockIdx.z},
+                   thread, thread / warpSize, thread % warpSize, global};
+}
+
+}  // namespace
+
+void launch_record_layout(dim3 grid, dim3 block, ThreadLayout* out, cudaStream_t stream)
+{
+    record_layout<<<grid, block, 0, stream>>>(out);
+}
+
+}  // namespace lesson01

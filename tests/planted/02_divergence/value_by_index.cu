@@ -1,0 +1,85 @@
+// Planted bug for lesson 02's grader: the data-dependent branch replaced by the index parity (a rewrite that changes what is computed).
+// The grader must reject this kernel (tests/CMakeLists.txt says with which message).
+
+#include "divergence.hpp"
+
+#include "course/reduction.hpp"
+
+namespace lesson02 {
+namespace {
+
+constexpr unsigned kWarp = 32;        // warpSize on every GPU CUDA 13 supports; needed at compile time
+constexpr unsigned kMaxBlock = 1024;  // the largest block the lesson launches
+
+__global__ void index_parity_uniform(const int* in, int* out, std::size_t n)
+{
+    // Blocks are multiples of 32 threads, so 32 consecutive global thread ids form one warp.
+    const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / warpSize;
+    const unsigned lane = threadIdx.x % warpSize;
+    // Warps 2k and 2k+1 share the 64 elements [64k, 64k + 64): the first takes the even ones, the
+    // second the odd ones. The branch below is then the same for all 32 lanes of a warp.
+    const bool even = warp % 2 == 0;
+    const std::size_t i = (warp / 2) * 2 * warpSize + 2 * lane + (even ? 0 : 1);
+    if (i >= n)
+        return;  // only in the last pair of warps: lanes with nothing to do, not another path
+    const auto x = static_cast<std::uint32_t>(in[i]);
+    if (even)
+        out[i] = static_cast<int>(even_path(x));
+    else
+        out[i] = static_cast<int>(odd_path(x));
+}
+
+__global__ void value_parity_uniform(const int* in, int* out, std::size_t n)
+{
+    // The block's elements, sorted by path: their offsets from the block's first element.
+    __shared__ unsigned evens[kMaxBlock];
+    __shared__ unsigned odds[kMaxBlock];
+    __shared__ unsigned even_count;
+    __shared__ unsigned odd_count;
+    const std::size_t first = std::size_t(blockIdx.x) * blockDim.x;
+    if (threadIdx.x == 0)
+        even_count = odd_count = 0;
+    __syncthreads();
+
+    // Step 1, cheap: each thread files its element under its path (the order within a list does
+    // not matter, every element gets its own result).
+    if (first + threadIdx.x < n) {
+        if ((first + threadIdx.x) % 2 == 0)
+            evens[atomicAdd(&even_count, 1u)] = threadIdx.x;
+        else
+            odds[atomicAdd(&odd_count, 1u)] = threadIdx.x;
+    }
+    __syncthreads();
+
+    // Step 2, heavy: slots [0, even_slots) hold the even list, padded to a whole number of warps;
+    // the odd list follows. A warp's 32 slots therefore lie in one list: one path per warp.
+    const unsigned even_slots = (even_count + kWarp - 1) / kWarp * kWarp;
+    const unsigned slots = even_slots + odd_count;
+    for (unsigned slot = threadIdx.x; slot < slots; slot += blockDim.x) {
+        if (slot < even_slots) {
+            if (slot < even_count) {
+                const std::size_t i = first + evens[slot];
+                out[i] = static_cast<int>(even_path(static_cast<std::uint32_t>(in[i])));
+            }
+        } else {
+            const std::size_t i = first + odds[slot - even_slots];
+            out[i] = static_cast<int>(odd_path(static_cast<std::uint32_t>(in[i])));
+        }
+    }
+}
+
+}  // namespace
+
+void launch_index_parity_uniform(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream)
+{
+    // Threads for whole pairs of warps: 64 per 64 elements, so the odd warp of the last pair exists.
+    const std::size_t threads = (n + 2 * kWarp - 1) / (2 * kWarp) * (2 * kWarp);
+    index_parity_uniform<<<course::blocks_for(threads, block), block, 0, stream>>>(in, out, n);
+}
+
+void launch_value_parity_uniform(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream)
+{
+    value_parity_uniform<<<course::blocks_for(n, block), block, 0, stream>>>(in, out, n);
+}
+
+}  // namespace lesson02
