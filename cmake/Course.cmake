@@ -52,13 +52,22 @@ function(_course_register_grader target lesson_id variant)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${label_script}")
 endfunction()
 
+# Sources shared by several executables are compiled once, into object libraries: the grader
+# (one per lesson, however many planted kernels reuse it) and each reference solution file,
+# named ${id}_solution_<file as a C identifier>.
+function(_course_solution_objects_name out id file)
+  string(MAKE_C_IDENTIFIER "${file}" stem)
+  set(${out} ${id}_solution_${stem} PARENT_SCOPE)
+endfunction()
+
+# A kernel library: the given sources plus the lesson's base objects (baseline kernels, registry).
 function(_course_add_kernel_library name lesson_base)
   add_library(${name} STATIC ${ARGN})
   target_link_libraries(${name} PUBLIC ${lesson_base})
 endfunction()
 
-function(_course_add_grader target lesson_base kernels grader_source)
-  add_executable(${target} ${grader_source})
+function(_course_add_grader target id kernels)
+  add_executable(${target} $<TARGET_OBJECTS:${id}_grader_objects>)
   target_link_libraries(${target} PRIVATE ${kernels} course::grader_main)
 endfunction()
 
@@ -78,20 +87,29 @@ function(course_add_lesson lesson)
   target_include_directories(${id}_base PUBLIC "${lesson_dir}")
   target_link_libraries(${id}_base PUBLIC course::common)
 
+  add_library(${id}_grader_objects OBJECT "${lesson_dir}/grader.cpp")
+  target_link_libraries(${id}_grader_objects PRIVATE ${id}_base course::grader_main)
+
   set(variants exercise)
   if(COURSE_WITH_SOLUTIONS)
     list(APPEND variants solution)
+    foreach(file IN LISTS arg_STUDENT_SOURCES)
+      _course_solution_objects_name(objects ${id} ${file})
+      add_library(${objects} OBJECT "${PROJECT_SOURCE_DIR}/solutions/${lesson}/${file}")
+      target_link_libraries(${objects} PRIVATE ${id}_base)
+    endforeach()
   endif()
   foreach(variant IN LISTS variants)
-    if(variant STREQUAL "exercise")
-      set(folder "${COURSE_EXERCISES_DIR}/${lesson}")
-    else()
-      set(folder "${PROJECT_SOURCE_DIR}/solutions/${lesson}")
-    endif()
-    list(TRANSFORM arg_STUDENT_SOURCES PREPEND "${folder}/" OUTPUT_VARIABLE sources)
     set(suffix "")
-    if(variant STREQUAL "solution")
+    if(variant STREQUAL "exercise")
+      list(TRANSFORM arg_STUDENT_SOURCES PREPEND "${COURSE_EXERCISES_DIR}/${lesson}/" OUTPUT_VARIABLE sources)
+    else()
       set(suffix "_solution")
+      set(sources "")
+      foreach(file IN LISTS arg_STUDENT_SOURCES)
+        _course_solution_objects_name(objects ${id} ${file})
+        list(APPEND sources $<TARGET_OBJECTS:${objects}>)
+      endforeach()
     endif()
     _course_add_kernel_library(${id}_kernels${suffix} ${id}_base ${sources})
 
@@ -100,7 +118,7 @@ function(course_add_lesson lesson)
     target_compile_definitions(${id}_demo${suffix} PRIVATE
       COURSE_PROGRAM="${id}_demo${suffix}" COURSE_STUDENT_FOLDER="${variant}s/${lesson}")
 
-    _course_add_grader(${id}_grader${suffix} ${id}_base ${id}_kernels${suffix} "${lesson_dir}/grader.cpp")
+    _course_add_grader(${id}_grader${suffix} ${id} ${id}_kernels${suffix})
     _course_register_grader(${id}_grader${suffix} ${id} ${variant})
   endforeach()
 
@@ -140,13 +158,14 @@ function(course_add_planted_kernel lesson name)
   set(sources "${CMAKE_CURRENT_SOURCE_DIR}/${arg_SOURCE}")
   foreach(file IN LISTS student_sources)
     if(NOT file STREQUAL arg_REPLACES)
-      list(APPEND sources "${PROJECT_SOURCE_DIR}/solutions/${lesson}/${file}")
+      _course_solution_objects_name(objects ${id} ${file})
+      list(APPEND sources $<TARGET_OBJECTS:${objects}>)
     endif()
   endforeach()
 
   set(target ${id}_planted_${name})
   _course_add_kernel_library(${target}_kernels ${id}_base ${sources})
-  _course_add_grader(${target} ${id}_base ${target}_kernels "${PROJECT_SOURCE_DIR}/lessons/${lesson}/grader.cpp")
+  _course_add_grader(${target} ${id} ${target}_kernels)
   add_test(NAME ${id}.planted.${name} COMMAND ${target})
   set_tests_properties(${id}.planted.${name} PROPERTIES
     LABELS "${id};planted"
