@@ -9,6 +9,11 @@
 #   lessonN_grader, lessonN_grader_solution   the grader against the same two
 # and registers the graders' test cases with CTest (labels lessonN plus exercise or solution), and
 # a self-test that the unmodified starter fails its grader for the reason the lesson expects.
+#
+# USES_REFERENCE_OF <NN_name>...: earlier lessons whose reference kernels this lesson measures
+# against (lesson 04 compares with lesson 03's neighbored and neighbored-less kernels). Their
+# solution kernel library is linked, never the student's version, so a later lesson's baselines do
+# not depend on how far the student got with an earlier one, and no kernel is copied.
 
 set(COURSE_GRADER_TIMEOUT 600 CACHE STRING "CTest timeout of one grader test case, in seconds")
 
@@ -40,7 +45,7 @@ function(_course_add_grader target lesson_base kernels grader_source)
 endfunction()
 
 function(course_add_lesson lesson)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH" "LESSON_SOURCES;STUDENT_SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH" "LESSON_SOURCES;STUDENT_SOURCES;USES_REFERENCE_OF")
   if(NOT arg_STUDENT_SOURCES OR NOT arg_STARTER_FAILS_WITH)
     message(FATAL_ERROR "course_add_lesson(${lesson}): STUDENT_SOURCES and STARTER_FAILS_WITH are required")
   endif()
@@ -54,6 +59,13 @@ function(course_add_lesson lesson)
   add_library(${id}_base OBJECT ${arg_LESSON_SOURCES})
   target_include_directories(${id}_base PUBLIC "${lesson_dir}")
   target_link_libraries(${id}_base PUBLIC course::common)
+  foreach(earlier IN LISTS arg_USES_REFERENCE_OF)
+    string(SUBSTRING "${earlier}" 0 2 earlier_number)
+    if(NOT TARGET lesson${earlier_number}_kernels_solution)
+      message(FATAL_ERROR "course_add_lesson(${lesson}): USES_REFERENCE_OF ${earlier}: register that lesson first")
+    endif()
+    target_link_libraries(${id}_base PUBLIC lesson${earlier_number}_kernels_solution)
+  endforeach()
 
   foreach(variant exercise solution)
     set(folder "${PROJECT_SOURCE_DIR}/${variant}s/${lesson}")
@@ -80,7 +92,7 @@ function(course_add_lesson lesson)
     TIMEOUT ${COURSE_GRADER_TIMEOUT}
     SKIP_RETURN_CODE 77
     PASS_REGULAR_EXPRESSION "${arg_STARTER_FAILS_WITH}"
-    FAIL_REGULAR_EXPRESSION "wrong result:|not written:|CUDA error|timeout:")
+    FAIL_REGULAR_EXPRESSION "wrong result:|not written:|not on device:|CUDA error|timeout:")
 
   set_property(GLOBAL PROPERTY COURSE_${id}_LESSON "${lesson}")
   set_property(GLOBAL PROPERTY COURSE_${id}_STUDENT_SOURCES "${arg_STUDENT_SOURCES}")
