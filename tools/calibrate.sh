@@ -97,6 +97,7 @@ if wants repeat; then
       out=$("$grader" --test-case="$filter" 2>&1); rc=$?
       line+="$(echo "$out" | figures)($([ $rc = 0 ] && echo pass || echo FAIL)) "
       echo "$out" >>"$logs/repeat_${lesson}_${label}.log"
+      echo "$line" >"$logs/repeat_${lesson}_${label}.partial"  # what a cut-short run still shows
     done
     printf "%-7s %-32s %5s  %s\n" "$lesson" "$label" "$count" "$line" >>"$summary"
   }
