@@ -1,5 +1,7 @@
 // Lesson 04's kernel registry: the reduction ladder so far, in global memory and in shared memory.
 // The first two rows are lesson 03's reference kernels (linked from its solution, not copied).
+//
+//   ./course run 04 --help      # lists the names --kernel accepts
 
 #include "interleaved_reduction.hpp"
 
