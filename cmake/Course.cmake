@@ -14,6 +14,11 @@
 #                     [STARTER_FORBIDS <regex>])
 # STARTER_FORBIDS defaults to "wrong result:|not written:|CUDA error|timeout:": a starter is
 # expected to be right and slow. A lesson whose starter is unfinished on purpose narrows it.
+#
+# USES_REFERENCE_OF <NN_name>...: earlier lessons whose reference kernels this lesson measures
+# against (lesson 04 compares with lesson 03's neighbored and neighbored-less kernels). Their
+# solution kernel library is linked, never the student's version, so a later lesson's baselines do
+# not depend on how far the student got with an earlier one, and no kernel is copied.
 
 set(COURSE_GRADER_TIMEOUT 600 CACHE STRING "CTest timeout of one grader test case, in seconds")
 
@@ -72,7 +77,7 @@ function(_course_add_grader target id kernels)
 endfunction()
 
 function(course_add_lesson lesson)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH;STARTER_FORBIDS" "LESSON_SOURCES;STUDENT_SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH;STARTER_FORBIDS" "LESSON_SOURCES;STUDENT_SOURCES;USES_REFERENCE_OF")
   if(NOT arg_STUDENT_SOURCES OR NOT arg_STARTER_FAILS_WITH)
     message(FATAL_ERROR "course_add_lesson(${lesson}): STUDENT_SOURCES and STARTER_FAILS_WITH are required")
   endif()
@@ -86,6 +91,17 @@ function(course_add_lesson lesson)
   add_library(${id}_base OBJECT ${arg_LESSON_SOURCES})
   target_include_directories(${id}_base PUBLIC "${lesson_dir}")
   target_link_libraries(${id}_base PUBLIC course::common)
+  foreach(earlier IN LISTS arg_USES_REFERENCE_OF)
+    string(SUBSTRING "${earlier}" 0 2 earlier_number)
+    # A student copy without solutions/ (./course release) falls back on the student's kernels.
+    if(TARGET lesson${earlier_number}_kernels_solution)
+      target_link_libraries(${id}_base PUBLIC lesson${earlier_number}_kernels_solution)
+    elseif(TARGET lesson${earlier_number}_kernels)
+      target_link_libraries(${id}_base PUBLIC lesson${earlier_number}_kernels)
+    else()
+      message(FATAL_ERROR "course_add_lesson(${lesson}): USES_REFERENCE_OF ${earlier}: register that lesson first")
+    endif()
+  endforeach()
 
   add_library(${id}_grader_objects OBJECT "${lesson_dir}/grader.cpp")
   target_link_libraries(${id}_grader_objects PRIVATE ${id}_base course::grader_main)
@@ -126,7 +142,7 @@ function(course_add_lesson lesson)
   # that is deliberately unfinished (a kernel the student must complete, not speed up) names its
   # expected "wrong result:" in STARTER_FAILS_WITH and leaves it out of STARTER_FORBIDS.
   if(NOT DEFINED arg_STARTER_FORBIDS)
-    set(arg_STARTER_FORBIDS "wrong result:|not written:|CUDA error|timeout:")
+    set(arg_STARTER_FORBIDS "wrong result:|not written:|not on device:|CUDA error|timeout:")
   endif()
   add_test(NAME ${id}.starter_fails_as_expected COMMAND ${id}_grader)
   set_tests_properties(${id}.starter_fails_as_expected PROPERTIES

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Measures what the lessons' READMEs and grader thresholds are based on, on the GPU at hand:
 # the course's own tests, each lesson's demo, Nsight Compute counters, and the spread of the
-# graders' measured speedups over repeated runs.
+# graders' measured speed verdicts over repeated runs.
 #
 #   tools/calibrate.sh [REPEATS] [LOG_DIR]     (defaults: 20 repeats, logs in build/calibration)
 #
-# COURSE_LESSONS="01 02" limits the demos, counters and repeats to those lessons; with
-# COURSE_CALIBRATE_BUDGET=S (seconds) the repeated runs stop once the script has run that long.
+# Environment (all optional):
+#   LESSONS="01 02 03 04 05"    the lessons whose demos, counters and speed checks are measured
+#   STEPS="test demo ncu repeat"   which parts to run
+#   STARTER_REPEATS=N     repeated runs of the unmodified starters' graders (default: REPEATS)
+#   PLANTED_REPEATS=N     repeated runs of the planted kernels that must fail a speed check (default 0)
 #
 # Prints a short table last. Reads counters with --clock-control none: the GPU's clocks are left
 # as they are.
@@ -14,71 +17,117 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 repeats=${1:-20}
 logs=${2:-build/calibration}
-lessons=${COURSE_LESSONS:-"01 02 03"}
-budget=${COURSE_CALIBRATE_BUDGET:-0}
+lessons=${LESSONS:-01 02 03 04 05}
+steps=${STEPS:-test demo ncu repeat}
+starter_repeats=${STARTER_REPEATS:-$repeats}
+planted_repeats=${PLANTED_REPEATS:-0}
 mkdir -p "$logs"
 export COURSE_PRESET=gpu
 bin=build/gpu/lessons
+tests=build/gpu/tests
+wants() { [[ " $steps " == *" $1 "* ]]; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$logs/gpu.txt"
-./course test 2>&1 | tee "$logs/course_test.log" | tail -30
-test_rc=${PIPESTATUS[0]}
-cp build/gpu/Testing/Temporary/LastTest.log "$logs/ctest_last.log" 2>/dev/null
-# Why each self-test's grader failed: its first verdict line.
-awk '/^[0-9]+\/[0-9]+ Test: /{name=$3; shown=0} /(wrong result|not written|too slow|CUDA error|timeout):/{if(!shown && name ~ /planted|starter/){print name": "substr($0,1,200); shown=1}}' \
-  "$logs/ctest_last.log"
+test_rc=skipped
+if wants test; then
+  ./course test 2>&1 | tee "$logs/course_test.log" | tail -30
+  test_rc=${PIPESTATUS[0]}
+  cp build/gpu/Testing/Temporary/LastTest.log "$logs/ctest_last.log" 2>/dev/null
+  # Why each self-test's grader failed: its first verdict line.
+  awk '/^[0-9]+\/[0-9]+ Test: /{name=$3; shown=0} /(wrong result|not written|not on device|too slow|CUDA error|timeout):/{if(!shown && name ~ /planted|starter/){print name": "substr($0,1,240); shown=1}}' \
+    "$logs/ctest_last.log" | tee "$logs/selftest_verdicts.txt"
+else
+  cmake --preset gpu >/dev/null && cmake --build --preset gpu >"$logs/build.log" 2>&1 || { tail -30 "$logs/build.log"; exit 1; }
+fi
 
-for lesson in $lessons; do
-  "$bin/lesson${lesson}_demo_solution" --seed 1 --reps 51 --json "$logs/lesson${lesson}_demo.json" \
-    2>&1 | tee "$logs/lesson${lesson}_demo.txt"
-done
-
-# Nsight Compute: the modern names of the seeds' nvprof metrics, one launch of each kernel.
-profile() {  # lesson, kernel-name regex, demo --kernel, metrics
-  ncu --clock-control none --metrics "$4" -k "regex:$2" --launch-count 1 \
-    "$bin/lesson$1_demo_solution" --kernel "$3" --reps 1 --seed 1 >"$logs/ncu_$1_$3.txt" 2>&1
-  echo "lesson $1, $3:"
-  grep -E "smsp__|dram__|l1tex__" "$logs/ncu_$1_$3.txt" | sed 's/^ */  /'
-}
-branch=smsp__sass_average_branch_targets_threads_uniform.pct,smsp__thread_inst_executed_per_inst_executed.ratio
-for lesson in $lessons; do
-  case $lesson in
-  01)
-    # Requests count warp-level instructions: one per warp in all three kernels. What differs is
-    # how many lanes each request carries to the same address (see the lesson's README).
-    atomics=l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,smsp__inst_executed.sum
-    profile 01 "count_per_thread" per-thread-atomic "$atomics"
-    profile 01 "count_compiler_aggregated" compiler-aggregated "$atomics"
-    profile 01 "count_per_warp" per-warp-ballot "$atomics" ;;
-  02)
-    for k in tiny-by-thread:tiny_by_thread tiny-by-warp:tiny_by_warp index-divergent:index_parity_divergent \
-             warp-parity:warp_parity index-uniform:index_parity_uniform value-divergent:value_parity_divergent \
-             value-uniform:value_parity_uniform; do
-      profile 02 "${k#*:}" "${k%%:*}" "$branch,smsp__average_inst_executed_per_warp.ratio"
-    done ;;
-  03)
-    for k in neighbored neighbored-less; do
-      profile 03 "reduce_neighbored" "$k" "smsp__average_inst_executed_per_warp.ratio,$branch,dram__bytes_read.sum.per_second"
-    done ;;
-  esac
-done
-
-# Repeated grader runs: the verdicts must not change, and the ratio's spread shows the margin.
-# A grader may time several kernels: their ratios are joined with "/".
-ratio() { grep -oE "runs [0-9.]+x over" | grep -oE "[0-9.]+" | paste -sd/; }
-summary="$logs/summary.txt"
-printf "%-10s %-9s %6s  %s\n" lesson build runs "speedup ratios (verdict)" >"$summary"
-for lesson in $lessons; do
-  for build in solution exercise; do
-    grader="$bin/lesson${lesson}_grader"; [ "$build" = solution ] && grader+=_solution
-    ratios=""
-    for i in $(seq "$repeats"); do
-      if [ "$budget" -gt 0 ] && [ "$SECONDS" -ge "$budget" ]; then ratios+="(budget spent after $((i - 1)) runs)"; break; fi
-      out=$("$grader" --test-case='*faster*' 2>&1); rc=$?
-      ratios+="$(echo "$out" | ratio)($([ $rc = 0 ] && echo pass || echo FAIL)) "
-      echo "$out" >>"$logs/repeat_${lesson}_${build}.log"
-    done
-    printf "%-10s %-9s %6s  %s\n" "$lesson" "$build" "$repeats" "$ratios" >>"$summary"
+if wants demo; then
+  for lesson in $lessons; do
+    case $lesson in
+      05) args=(--seed 1 --reps 21) ;;
+      *) args=(--seed 1 --reps 51) ;;
+    esac
+    "$bin/lesson${lesson}_demo_solution" "${args[@]}" --json "$logs/lesson${lesson}_demo.json" \
+      2>&1 | tee "$logs/lesson${lesson}_demo.txt"
   done
-done
-echo; echo "course test exit code: $test_rc"; cat "$summary"
+fi
+
+# Nsight Compute: the modern names of the seeds' nvprof metrics.
+if wants ncu; then
+  for lesson in $lessons; do
+    case $lesson in
+      01)
+        # Requests count warp-level instructions: one per warp in all three kernels. What differs is
+        # how many lanes each request carries to the same address (see the lesson's README).
+        metrics=l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,smsp__inst_executed.sum
+        for k in per-thread-atomic:count_per_thread compiler-aggregated:count_compiler_aggregated per-warp-ballot:count_per_warp; do
+          ncu --clock-control none --metrics "$metrics" -k "regex:${k#*:}" --launch-count 1 \
+            "$bin/lesson01_demo_solution" --kernel "${k%%:*}" --reps 1 --seed 1 >"$logs/ncu_01_${k%%:*}.txt" 2>&1
+          echo "lesson 01, ${k%%:*}:"; grep -E "l1tex__|smsp__" "$logs/ncu_01_${k%%:*}.txt" | sed 's/^ */  /'
+        done ;;
+      02)
+        metrics=smsp__sass_average_branch_targets_threads_uniform.pct,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__average_inst_executed_per_warp.ratio
+        for k in tiny-by-thread:tiny_by_thread tiny-by-warp:tiny_by_warp index-divergent:index_parity_divergent \
+                 warp-parity:warp_parity index-uniform:index_parity_uniform value-divergent:value_parity_divergent \
+                 value-uniform:value_parity_uniform; do
+          ncu --clock-control none --metrics "$metrics" -k "regex:${k#*:}" --launch-count 1 \
+            "$bin/lesson02_demo_solution" --kernel "${k%%:*}" --reps 1 --seed 1 >"$logs/ncu_02_${k%%:*}.txt" 2>&1
+          echo "lesson 02, ${k%%:*}:"; grep -E "smsp__" "$logs/ncu_02_${k%%:*}.txt" | sed 's/^ */  /'
+        done ;;
+      03)
+        metrics=smsp__average_inst_executed_per_warp.ratio,smsp__sass_average_branch_targets_threads_uniform.pct,smsp__thread_inst_executed_per_inst_executed.ratio,dram__bytes_read.sum.per_second
+        for kernel in neighbored neighbored-less; do
+          ncu --clock-control none --metrics "$metrics" -k regex:reduce_neighbored --launch-count 1 \
+            "$bin/lesson03_demo_solution" --kernel "$kernel" --reps 1 --seed 1 >"$logs/ncu_03_$kernel.txt" 2>&1
+          grep -E "reduce_neighbored|smsp__|dram__" "$logs/ncu_03_$kernel.txt" | sed 's/^ *//'
+        done ;;
+      04)
+        # One launch of each of the six kernels: the demo's first warm-up round, after its
+        # first-launch row. Bank conflicts (shared memory) and sectors per request (coalescing).
+        metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio,smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,smsp__average_inst_executed_per_warp.ratio
+        ncu --clock-control none --metrics "$metrics" -k regex:reduce_ --launch-skip 1 --launch-count 6 \
+          "$bin/lesson04_demo_solution" --reps 1 --seed 1 >"$logs/ncu_04.txt" 2>&1
+        grep -E "reduce_|l1tex__|smsp__" "$logs/ncu_04.txt" | sed 's/^ *//' ;;
+      05)
+        metrics=dram__bytes_read.sum.per_second,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_inst_executed_per_warp.ratio
+        for build in _solution ""; do
+          ncu --clock-control none --metrics "$metrics" -k regex:phase_one --launch-count 1 \
+            "$bin/lesson05_demo$build" --kernel reduce_sum --reps 1 --seed 1 >"$logs/ncu_05$build.txt" 2>&1
+          grep -E "phase_one|dram__|sm__|smsp__" "$logs/ncu_05$build.txt" | sed 's/^ *//'
+        done ;;
+    esac
+  done
+fi
+
+# Repeated grader runs: the verdicts must not change, and the spread of the measured figures shows
+# the margin. Each run prints its speed figures (ratios, or % of copy bandwidth) and its verdict.
+figures() {
+  grep -oE "runs [0-9.]+x over [a-z_]+|= [0-9.]+% of the device-to-device|at [0-9.]+% of CUB" |
+    sed -E 's/runs ([0-9.]+)x over ([a-z_]+)/\1x/; s/= ([0-9.]+)% of the device-to-device/\1%copy/; s/at ([0-9.]+)% of CUB/\1%cub/' |
+    paste -sd/ -
+}
+summary="$logs/summary.txt"
+if wants repeat; then
+  printf "%-7s %-32s %5s  %s\n" lesson build runs "speed figures (verdict) per run" >"$summary"
+  repeat_grader() {  # lesson, label, grader, count, test-case filter
+    local lesson=$1 label=$2 grader=$3 count=$4 filter=$5 line="" out rc
+    [ "$count" -gt 0 ] || return 0
+    for i in $(seq "$count"); do
+      out=$("$grader" --test-case="$filter" 2>&1); rc=$?
+      line+="$(echo "$out" | figures)($([ $rc = 0 ] && echo pass || echo FAIL)) "
+      echo "$out" >>"$logs/repeat_${lesson}_${label}.log"
+      echo "$line" >"$logs/repeat_${lesson}_${label}.partial"  # what a cut-short run still shows
+    done
+    printf "%-7s %-32s %5s  %s\n" "$lesson" "$label" "$count" "$line" >>"$summary"
+  }
+  for lesson in $lessons; do
+    case $lesson in 05) filter='*nearly as fast*' ;; *) filter='*faster*' ;; esac
+    repeat_grader "$lesson" solution "$bin/lesson${lesson}_grader_solution" "$repeats" "$filter"
+    repeat_grader "$lesson" starter "$bin/lesson${lesson}_grader" "$starter_repeats" "$filter"
+    if [ "$lesson" = 04 ]; then
+      for planted in packed_not_interleaved shared_bank_conflicts; do
+        repeat_grader 04 "$planted" "$tests/lesson04_planted_$planted" "$planted_repeats" "$filter"
+      done
+    fi
+  done
+fi
+echo; echo "course test exit code: $test_rc"; cat "$summary" 2>/dev/null

@@ -1,8 +1,10 @@
 #include "course/data.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <thread>
 
 namespace course {
 namespace {
@@ -35,13 +37,30 @@ std::vector<int> random_ints(std::size_t count, std::uint64_t seed, int lo, int 
         throw std::invalid_argument("random_ints: lo > hi");
     const auto range = std::uint64_t(std::int64_t(hi) - lo) + 1;
     std::vector<int> values(count);
-    std::uint64_t state = seed;
-    for (auto& value : values) {
-        // Multiply-shift maps 32 random bits onto the range without division; the bias is below
-        // range / 2^32, far too small to matter for test data.
-        const std::uint64_t bits = splitmix64(state) >> 32;
-        value = int(std::int64_t(lo) + std::int64_t((bits * range) >> 32));
+    // SplitMix64's state after k draws is seed + k * its constant, so any stretch of the sequence
+    // can start on its own: large arrays are filled by several threads, with the same values.
+    const auto fill = [&](std::size_t begin, std::size_t end) {
+        std::uint64_t state = seed + begin * 0x9E3779B97F4A7C15ull;
+        for (std::size_t i = begin; i < end; ++i) {
+            // Multiply-shift maps 32 random bits onto the range without division; the bias is
+            // below range / 2^32, far too small to matter for test data.
+            const std::uint64_t bits = splitmix64(state) >> 32;
+            values[i] = int(std::int64_t(lo) + std::int64_t((bits * range) >> 32));
+        }
+    };
+    constexpr std::size_t kPerThread = std::size_t{1} << 22;
+    const std::size_t threads =
+        std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), (count + kPerThread - 1) / kPerThread);
+    if (threads <= 1) {
+        fill(0, count);
+        return values;
     }
+    std::vector<std::thread> workers;
+    const std::size_t chunk = (count + threads - 1) / threads;
+    for (std::size_t t = 0; t < threads; ++t)
+        workers.emplace_back(fill, t * chunk, std::min(count, (t + 1) * chunk));
+    for (auto& worker : workers)
+        worker.join();
     return values;
 }
 

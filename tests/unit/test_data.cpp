@@ -25,6 +25,16 @@ TEST_CASE("random_ints: a fixed seed gives the same values on every platform")
     CHECK(course::derive_seed(7, 1) == 6951516134914417455ull);
 }
 
+TEST_CASE("random_ints: large arrays, filled by several threads, continue the same sequence")
+{
+    // Different lengths split the work at different places; every prefix must still agree.
+    const auto longer = course::random_ints(9'000'001, 5, -1000, 1000);
+    const auto shorter = course::random_ints(9'000'000, 5, -1000, 1000);
+    const auto small = course::random_ints(1000, 5, -1000, 1000);
+    CHECK(std::equal(shorter.begin(), shorter.end(), longer.begin()));
+    CHECK(std::equal(small.begin(), small.end(), longer.begin()));
+}
+
 TEST_CASE("derive_seed gives distinct, repeatable streams")
 {
     CHECK(course::derive_seed(7, 1) == course::derive_seed(7, 1));

@@ -1,0 +1,88 @@
+// Lesson 04 grader: are reduce_interleaved and reduce_shared_interleaved right for every n and
+// block size, and faster than the kernels they replace?
+//
+//   ./course grade 04                    # builds and runs this against exercises/
+//   build/gpu/lessons/lesson04_grader --seed=1234   # repeat a run with its printed seed
+
+#include "interleaved_reduction.hpp"
+
+#include "neighbored_reduction.hpp"
+
+#include "course/grading.hpp"
+
+#include <doctest/doctest.h>
+
+namespace {
+
+// Calibrated on an H200 with 20 repeated runs of the reference (lessons/04_interleaved_reduction/
+// README.md), at 2^24 ints, blocks of 512; every run measured the same ratios to +-0.01:
+//   interleaved over neighbored                 2.14x  (the starter 1.00x, neighbored-less 1.86x)
+//   interleaved over neighbored-less            1.15x  (the starter 0.54x, neighbored-less 1.00x)
+//   shared interleaved over shared neighb.-less 1.20x  (the starter 0.60x, neighbored-less 1.00x)
+constexpr double kOverNeighbored = 1.6;
+constexpr double kOverNeighboredLess = 1.1;
+constexpr double kSharedOverSharedNeighboredLess = 1.12;
+constexpr std::size_t kTimedSize = std::size_t{1} << 24;
+constexpr unsigned kTimedBlock = 512;
+
+}  // namespace
+
+TEST_SUITE("lesson04")
+{
+    TEST_CASE("the shared-memory baselines give exact block sums")
+    {
+        course::grading::check_block_reduction(lesson04::launch_reduce_shared_neighbored, "reduce_shared_neighbored",
+                                               {1, 33, 513, 1'000'003}, course::grading::power_of_two_blocks());
+        course::grading::check_block_reduction(lesson04::launch_reduce_shared_neighbored_less,
+                                               "reduce_shared_neighbored_less", {1, 33, 513, 1'000'003},
+                                               course::grading::power_of_two_blocks());
+    }
+
+    TEST_CASE("reduce_interleaved gives exact block sums for every size and block size")
+    {
+        course::grading::check_block_reduction(lesson04::launch_reduce_interleaved, "reduce_interleaved",
+                                               course::grading::awkward_sizes(),
+                                               course::grading::power_of_two_blocks());
+    }
+
+    TEST_CASE("reduce_shared_interleaved gives exact block sums for every size and block size")
+    {
+        course::grading::check_block_reduction(lesson04::launch_reduce_shared_interleaved,
+                                               "reduce_shared_interleaved", course::grading::awkward_sizes(),
+                                               course::grading::power_of_two_blocks());
+    }
+
+    TEST_CASE("reduce_interleaved is faster than reduce_neighbored")
+    {
+        const auto comparison = course::grading::compare_block_reductions(
+            lesson03::launch_reduce_neighbored, lesson04::launch_reduce_interleaved, kTimedSize, kTimedBlock);
+        course::grading::check_speedup(
+            comparison, kOverNeighbored, "reduce_interleaved", "reduce_neighbored",
+            "The adding threads are probably still every (2*stride)-th thread: start the stride at blockDim.x / 2, "
+            "halve it each step, and let the threads tid < stride add element tid + stride to element tid.");
+    }
+
+    TEST_CASE("reduce_interleaved is faster than reduce_neighbored_less")
+    {
+        const auto comparison = course::grading::compare_block_reductions(
+            lesson03::launch_reduce_neighbored_less, lesson04::launch_reduce_interleaved, kTimedSize, kTimedBlock);
+        course::grading::check_speedup(
+            comparison, kOverNeighboredLess, "reduce_interleaved", "reduce_neighbored_less",
+            "Packing the adding threads (index = 2 * stride * tid) is not enough: their accesses are still spread "
+            "2 * stride words apart. With interleaved pairs (tid and tid + stride) a warp reads and writes 32 "
+            "consecutive words.");
+    }
+
+    TEST_CASE("reduce_shared_interleaved is faster than reduce_shared_neighbored_less")
+    {
+        const auto comparison = course::grading::compare_block_reductions(
+            lesson04::launch_reduce_shared_neighbored_less, lesson04::launch_reduce_shared_interleaved, kTimedSize,
+            kTimedBlock);
+        course::grading::check_speedup(
+            comparison, kSharedOverSharedNeighboredLess, "reduce_shared_interleaved",
+            "reduce_shared_neighbored_less",
+            "Use sequential addressing in shared memory: stride from blockDim.x / 2 down to 1, threads tid < stride "
+            "add cache[tid + stride]. A warp then touches 32 consecutive words, one per bank; tid % (2 * stride) "
+            "diverges, and index = 2 * stride * tid makes lanes collide in the same bank.");
+    }
+}

@@ -1,0 +1,46 @@
+#pragma once
+/// @file interleaved_reduction.hpp
+/// @brief Lesson 04, interleaved-pair reduction: the launchers the demo and the grader call.
+///
+/// Every kernel here has the block-reduction interface of lesson 03 (course::BlockReduceLauncher):
+/// block b sums elements [b * block, min(n, (b + 1) * block)) into partials[b]. Two work in place in
+/// global memory, as lesson 03's do; the shared-memory ones load their block's slice once and reduce
+/// it in shared memory, leaving `data` unchanged.
+///
+/// The exercise, global memory (solutions/04_interleaved_reduction/reduce_interleaved.cu):
+/// @snippet reduce_interleaved.cu reduce_interleaved
+/// The exercise, shared memory with sequential addressing (reduce_shared_interleaved.cu):
+/// @snippet reduce_shared_interleaved.cu reduce_shared_interleaved
+/// The shared-memory baselines (lessons/04_interleaved_reduction/reduce_shared_baselines.cu):
+/// @snippet reduce_shared_baselines.cu reduce_shared_neighbored_less
+
+#include "course/reduction.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace lesson04 {
+
+/// reduceInterleaved, in place in global memory: the stride starts at blockDim.x / 2 and halves;
+/// thread tid < stride adds element tid + stride to element tid (the exercise:
+/// exercises/04_interleaved_reduction/reduce_interleaved.cu).
+void launch_reduce_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream);
+
+/// The seeds' shared-memory version 1: one load per thread, then tid % (2 * stride) picks the
+/// adding threads (the baseline of the shared-memory ladder, given).
+void launch_reduce_shared_neighbored(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream);
+
+/// The seeds' shared-memory version 2: index = 2 * stride * tid packs the adding threads into the
+/// first warps, at the price of shared-memory bank conflicts (given).
+void launch_reduce_shared_neighbored_less(int* data, int* partials, std::size_t n, unsigned block,
+                                          cudaStream_t stream);
+
+/// Shared memory with sequential addressing: the interleaved pairs of launch_reduce_interleaved,
+/// in shared memory; no bank conflicts (the exercise:
+/// exercises/04_interleaved_reduction/reduce_shared_interleaved.cu).
+void launch_reduce_shared_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream);
+
+/// The ladder so far, lesson 03's reference kernels first: what the demo lists and --kernel accepts.
+[[nodiscard]] const std::vector<course::BlockReduceKernel>& kernels();
+
+}  // namespace lesson04

@@ -1,0 +1,85 @@
+#pragma once
+/// @file global_reduction.hpp
+/// @brief Lesson 05, two-phase global reduction: the whole sum of an int array, on the device.
+///
+/// The exercise is reduce_sum() with partials_needed(): phase 1, a grid of blocks, each reducing
+/// its share of the array to one 64-bit partial sum; phase 2, one block reducing those partials to
+/// the result. Both phases run on `stream`; the result stays in device memory. The demo also times
+/// the lesson's own configurable reduction (sweep_reduce_sum) and cub::DeviceReduce::Sum beside it.
+///
+/// The reference solution (solutions/05_global_reduction/reduce_sum.cu):
+/// @snippet reduce_sum.cu phase_one
+/// @snippet reduce_sum.cu reduce_sum
+
+#include "course/device_buffer.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace lesson05 {
+
+/// How many 64-bit partial sums phase 1 writes for an array of n elements (one per block of
+/// phase 1). Written by the student, next to reduce_sum(); Workspace sizes itself with it.
+[[nodiscard]] std::size_t partials_needed(std::size_t n);
+
+/// The device memory reduce_sum() works in between its two phases: one 64-bit partial per
+/// phase-1 block. Allocate it once, for the largest n you will reduce, and pass it to every call;
+/// reduce_sum() then allocates nothing, and two calls never share one workspace at the same time.
+class Workspace {
+public:
+    /// Room for arrays of up to max_n elements: partials_needed(max_n) partials.
+    explicit Workspace(std::size_t max_n);
+
+    [[nodiscard]] std::size_t max_n() const { return max_n_; }
+    /// Partials the workspace holds.
+    [[nodiscard]] std::size_t capacity() const { return partials_.size(); }
+
+    /// The partials for a call on n elements; throws std::length_error when they do not fit
+    /// (n above max_n(), or a partials_needed() that is not monotonic in n).
+    [[nodiscard]] long long* partials_for(std::size_t n);
+
+    /// Overwrites every partial with a poison pattern (the grader does, so that a phase 2 that
+    /// reads a partial phase 1 did not write gets a wrong sum).
+    void poison(cudaStream_t stream);
+
+private:
+    course::DeviceBuffer<long long> partials_;
+    std::size_t max_n_;
+};
+
+/// The exercise: writes the sum of data[0, n) to *result (device memory), for any n >= 1.
+///
+/// `data` need not be 16-byte aligned (any int pointer). Everything runs on `stream` and the call
+/// does not wait for the device: no synchronisation, no copies to the host, no allocations, so that
+/// it can be captured in a CUDA graph. Inputs are ints; the sum is 64-bit, so that it cannot
+/// overflow for any n that fits in memory.
+void reduce_sum(const int* data, std::size_t n, long long* result, Workspace& workspace, cudaStream_t stream);
+
+/// One configuration of the lesson's sweep: threads per block (128, 256, 512 or 1024) and how many
+/// elements each thread adds in phase 1.
+struct SweepConfig {
+    unsigned block = 256;
+    unsigned items_per_thread = 1;
+};
+
+/// Phase-1 blocks the sweep reduction launches: ceil(n / (block * items_per_thread)).
+[[nodiscard]] std::size_t sweep_grid(std::size_t n, SweepConfig config);
+
+/// The lesson's configurable two-phase reduction (plain 4-byte loads, grid-stride loop), used by
+/// the demo to compare kernel configurations. `partials` holds sweep_grid(n, config) elements.
+void sweep_reduce_sum(const int* data, std::size_t n, long long* result, long long* partials, SweepConfig config,
+                      cudaStream_t stream);
+
+/// cub::DeviceReduce::Sum on the same input, with its temporary storage: the demo's reference row.
+class CubSum {
+public:
+    /// Sizes the temporary storage for arrays of up to max_n elements.
+    explicit CubSum(std::size_t max_n);
+    void run(const int* data, std::size_t n, long long* result, cudaStream_t stream);
+
+private:
+    course::DeviceBuffer<unsigned char> temp_;
+};
+
+}  // namespace lesson05

@@ -1,0 +1,302 @@
+// Lesson 05 grader: is reduce_sum exact for every n from 1 to 2^28, 64-bit, device-only, and does
+// it read memory at close to the device's copy bandwidth?
+//
+//   ./course grade 05                    # builds and runs this against exercises/
+//   build/gpu/lessons/lesson05_grader --seed=1234   # repeat a run with its printed seed
+
+#include "global_reduction.hpp"
+
+#include "course/benchmark.hpp"
+#include "course/cuda_check.hpp"
+#include "course/data.hpp"
+#include "course/grading.hpp"
+#include "course/reduction.hpp"
+#include "course/table.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Calibrated on an H200 with 20 repeated runs (lessons/05_global_reduction/README.md): the
+// reference reads at 100.3-101.0% of the copy bandwidth measured beside it, the starter (one
+// element per thread) at 14.9%, the lesson's best configuration with 4-byte loads at 58%.
+constexpr double kBandwidthFraction = 0.75;
+constexpr std::size_t kTimedSize = std::size_t{1} << 28;
+
+constexpr long long kPoisonResult = 0x7f7f7f7f7f7f7f7fLL;  // every byte course::kPoisonByte
+constexpr int kMagnitude = 1 << 16;
+constexpr std::size_t kMaxOffset = 3;  // elements: data + 1, + 2, + 3 are not 16-byte aligned
+
+/// Sizes from 1 to 2^28: tiny, around warp, block and vector multiples, primes just below and
+/// above powers of two, powers of two.
+const std::vector<std::size_t>& exact_sizes()
+{
+    static const std::vector<std::size_t> sizes = {
+        1,         2,         3,          4,          5,          7,          31,         32,
+        33,        255,       256,        257,        1023,       1024,       1025,       4095,
+        4096,      4097,      65'521,     65'536,     65'537,     1'048'573,  1'048'576,  1'048'583,
+        16'777'213, 16'777'216, 16'777'259, 268'435'399};
+    return sizes;
+}
+
+class Stream {
+public:
+    Stream() { COURSE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+    ~Stream() { COURSE_CUDA_CHECK_NOEXCEPT(cudaStreamDestroy(stream_)); }
+    [[nodiscard]] cudaStream_t get() const { return stream_; }
+
+private:
+    cudaStream_t stream_ = nullptr;
+};
+
+/// A device array with room for any input up to `capacity` at an offset of up to kMaxOffset
+/// elements, followed by poisoned guard elements: a kernel that reads past n adds poison.
+class DeviceInput {
+public:
+    explicit DeviceInput(std::size_t capacity) : buffer_(capacity + kMaxOffset + course::kGuardElements) {}
+
+    const int* put(const std::vector<int>& values, std::size_t offset)
+    {
+        int* start = buffer_.data() + offset;
+        COURSE_CUDA_CHECK(cudaMemcpy(start, values.data(), values.size() * sizeof(int), cudaMemcpyHostToDevice));
+        COURSE_CUDA_CHECK(
+            cudaMemset(start + values.size(), course::kPoisonByte, course::kGuardElements * sizeof(int)));
+        // Both calls run on the legacy default stream and may return before the device has the
+        // data (cudaMemcpy from pageable memory returns once the data is staged). reduce_sum runs
+        // on a non-blocking stream, which does not wait for the default stream: wait here.
+        COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+        return start;
+    }
+
+private:
+    course::DeviceBuffer<int> buffer_;
+};
+
+/// One input: its values, how they were drawn, their exact sum.
+struct Case {
+    std::size_t n;
+    int lo;
+    int hi;
+    std::uint64_t seed;
+    std::vector<int> values;
+    long long expected;
+};
+
+Case make_case(std::size_t n, int lo, int hi, std::uint64_t stream)
+{
+    const std::uint64_t seed = course::derive_seed(course::grading::run_seed(), stream);
+    auto values = course::random_ints(n, seed, lo, hi);
+    const long long expected = course::exact_sum(values);
+    return {n, lo, hi, seed, std::move(values), expected};
+}
+
+std::string describe(const Case& input, std::size_t offset)
+{
+    std::ostringstream text;
+    text << "n = " << input.n;
+    if (offset != 0)
+        text << " at data + " << offset << " (not 16-byte aligned)";
+    text << " (values " << input.lo << ".." << input.hi << ", input seed " << input.seed << ")";
+    return text.str();
+}
+
+/// Poisons the result and the workspace, runs reduce_sum on `stream`, waits, returns the result.
+long long run_reduce_sum(const int* data, std::size_t n, lesson05::Workspace& workspace,
+                         course::DeviceBuffer<long long>& result, cudaStream_t stream)
+{
+    result.fill_bytes(course::kPoisonByte, stream);
+    workspace.poison(stream);
+    lesson05::reduce_sum(data, n, result.data(), workspace, stream);
+    COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return result.download()[0];
+}
+
+/// Fails one check, with the fixed first word, when `got` is not the expected sum.
+void check_result(long long got, const Case& input, std::size_t offset, std::string_view when = "")
+{
+    if (got == input.expected)
+        return;
+    std::ostringstream text;
+    if (got == kPoisonResult)
+        text << "not written: reduce_sum" << when << ", " << describe(input, offset)
+             << ": *result still holds the poison value 0x7f7f7f7f7f7f7f7f";
+    else
+        text << "wrong result: reduce_sum" << when << ", " << describe(input, offset) << ": got " << got
+             << ", expected " << input.expected << " (off by " << input.expected - got << ")";
+    FAIL_CHECK(text.str());
+}
+
+}  // namespace
+
+TEST_SUITE("lesson05")
+{
+    TEST_CASE("reduce_sum gives the exact sum for every n from 1 to 2^28")
+    {
+        const std::size_t largest = exact_sizes().back();
+        DeviceInput input(largest);
+        lesson05::Workspace workspace(largest);  // one workspace, reused by every smaller call
+        course::DeviceBuffer<long long> result(1);
+        Stream stream;
+        std::uint64_t index = 0;
+        for (const std::size_t n : exact_sizes()) {
+            const auto one = make_case(n, -kMagnitude, kMagnitude, ++index);
+            const int* data = input.put(one.values, 0);
+            check_result(run_reduce_sum(data, n, workspace, result, stream.get()), one, 0);
+        }
+    }
+
+    TEST_CASE("reduce_sum adds in 64 bits: sums far beyond the range of an int")
+    {
+        DeviceInput input(16'777'259);
+        lesson05::Workspace workspace(16'777'259);
+        course::DeviceBuffer<long long> result(1);
+        Stream stream;
+        std::uint64_t index = 100;
+        const int big = 1 << 30;
+        for (const std::size_t n : {2, 3, 1000, 65'537, 16'777'259}) {
+            const auto one = make_case(n, big, 2 * (big - 1) + 1, ++index);  // 2^30 .. 2^31 - 1
+            check_result(run_reduce_sum(input.put(one.values, 0), n, workspace, result, stream.get()), one, 0);
+        }
+        for (const std::size_t n : {3, 1'048'583}) {
+            const auto one = make_case(n, -2 * big, -big, ++index);  // -2^31 .. -2^30
+            check_result(run_reduce_sum(input.put(one.values, 0), n, workspace, result, stream.get()), one, 0);
+        }
+    }
+
+    TEST_CASE("reduce_sum stays on the device: it runs inside a CUDA graph")
+    {
+        const auto one = make_case(1'000'003, -kMagnitude, kMagnitude, 200);
+        DeviceInput input(one.n);
+        const int* data = input.put(one.values, 0);
+        lesson05::Workspace workspace(one.n);
+        course::DeviceBuffer<long long> result(1);
+        Stream stream;
+        result.fill_bytes(course::kPoisonByte, stream.get());
+        workspace.poison(stream.get());
+        COURSE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+
+        // While a stream is being captured, work is recorded instead of run; anything that waits
+        // for the device (cudaMemcpy to the host, a synchronisation, cudaMalloc) or uses another
+        // stream breaks the capture. A reduction that adds on the host cannot be captured.
+        std::string failure;
+        COURSE_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal));
+        try {
+            lesson05::reduce_sum(data, one.n, result.data(), workspace, stream.get());
+        } catch (const std::exception& error) {
+            failure = error.what();
+        }
+        cudaGraph_t graph = nullptr;
+        const cudaError_t ended = cudaStreamEndCapture(stream.get(), &graph);
+        (void)cudaGetLastError();  // capture errors do not corrupt the context; clear them
+        if (failure.empty() && ended != cudaSuccess)
+            failure = std::string("cudaStreamEndCapture returned ") + cudaGetErrorName(ended) + " (" +
+                      cudaGetErrorString(ended) + ")";
+        if (!failure.empty()) {
+            if (graph != nullptr)
+                COURSE_CUDA_CHECK_NOEXCEPT(cudaGraphDestroy(graph));
+            FAIL_CHECK("not on device: reduce_sum, " << describe(one, 0)
+                                                     << ", could not be captured in a CUDA graph: " << failure
+                                                     << ". Keep every step on `stream` and the sum in device memory: "
+                                                        "no cudaMemcpy to the host, no synchronisation, no "
+                                                        "cudaMalloc, no default stream, no adding on the host.");
+            return;
+        }
+        cudaGraphExec_t exec = nullptr;
+        COURSE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        for (int replay = 0; replay < 2; ++replay) {  // a graph replays: the same sum each time
+            result.fill_bytes(course::kPoisonByte, stream.get());
+            COURSE_CUDA_CHECK(cudaGraphLaunch(exec, stream.get()));
+            COURSE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+            check_result(result.download()[0], one, 0, " (replayed as a CUDA graph)");
+        }
+        COURSE_CUDA_CHECK(cudaGraphExecDestroy(exec));
+        COURSE_CUDA_CHECK(cudaGraphDestroy(graph));
+    }
+
+    TEST_CASE("reduce_sum reads memory nearly as fast as the device copies it")
+    {
+        const auto one = make_case(kTimedSize, -kMagnitude, kMagnitude, 300);
+        DeviceInput input(one.n);
+        const int* data = input.put(one.values, 0);
+        course::DeviceBuffer<int> copy_target(one.n);
+        lesson05::Workspace workspace(one.n);
+        course::DeviceBuffer<long long> result(1);
+        course::DeviceBuffer<long long> cub_result(1);
+        lesson05::CubSum cub(one.n);
+        const std::size_t bytes = one.n * sizeof(int);
+
+        const std::vector<course::BenchmarkCase> cases = {
+            {"copy", {},
+             [&](cudaStream_t s) {
+                 COURSE_CUDA_CHECK(cudaMemcpyAsync(copy_target.data(), data, bytes, cudaMemcpyDeviceToDevice, s));
+             }},
+            {"reduce_sum", {}, [&](cudaStream_t s) { lesson05::reduce_sum(data, one.n, result.data(), workspace, s); }},
+            {"cub", {}, [&](cudaStream_t s) { cub.run(data, one.n, cub_result.data(), s); }},
+        };
+        course::BenchmarkOptions options;
+        options.min_runs = 21;
+        options.max_runs = 101;
+        options.stable_spread = 0.02;
+        const auto timings = course::run_interleaved(cases, options);
+
+        // Still right after the timed runs.
+        Stream stream;
+        check_result(run_reduce_sum(data, one.n, workspace, result, stream.get()), one, 0, " (after the timed runs)");
+
+        const double copy_gbs = course::gigabytes_per_second(2.0 * double(bytes), timings[0].summary.median);
+        const double reduce_gbs = course::gigabytes_per_second(double(bytes), timings[1].summary.median);
+        const double cub_gbs = course::gigabytes_per_second(double(bytes), timings[2].summary.median);
+        const double fraction = reduce_gbs / copy_gbs;
+        std::ostringstream measured;
+        measured << "reads 2^28 ints at " << course::fixed(reduce_gbs, 0) << " GB/s = "
+                 << course::fixed(100 * fraction, 1) << "% of the device-to-device copy bandwidth measured in this run ("
+                 << course::fixed(copy_gbs, 0) << " GB/s, reads + writes; medians: copy "
+                 << course::fixed(timings[0].summary.median, 3) << " ms, reduce_sum "
+                 << course::fixed(timings[1].summary.median, 3) << " ms, spread "
+                 << course::fixed(100 * timings[1].summary.relative_spread(), 1) << "%, " << timings[1].summary.runs
+                 << " runs each, L2 flushed), threshold " << course::fixed(100 * kBandwidthFraction, 0)
+                 << "%; cub::DeviceReduce::Sum " << course::fixed(cub_gbs, 0) << " GB/s = "
+                 << course::fixed(100 * cub_gbs / copy_gbs, 1) << "% (reduce_sum at "
+                 << course::fixed(100 * reduce_gbs / cub_gbs, 1) << "% of CUB); on "
+                 << course::grading::device().name;
+        if (fraction >= kBandwidthFraction) {
+            MESSAGE("fast enough: reduce_sum " << measured.str());
+        } else {
+            FAIL_CHECK("too slow: reduce_sum "
+                       << measured.str()
+                       << ". With one element per thread, each block spends its time in its tree and the grid is "
+                          "n / block blocks: give each thread many elements (a grid-stride loop over about one wave "
+                          "of blocks), with several independent loads in flight (16-byte int4 loads, unrolled).");
+        }
+    }
+
+    // Last: a kernel that faults here (a 16-byte load from an address that is not 16-byte aligned)
+    // leaves the device unusable for the rest of the run.
+    TEST_CASE("reduce_sum works on any int pointer, not only 16-byte aligned ones")
+    {
+        DeviceInput input(16'777'213);
+        lesson05::Workspace workspace(16'777'213);
+        course::DeviceBuffer<long long> result(1);
+        Stream stream;
+        std::uint64_t index = 400;
+        for (const std::size_t offset : {1, 2, 3}) {
+            for (const std::size_t n : {1, 2, 5, 1000, 1'000'003, 16'777'213}) {
+                const auto one = make_case(n, -kMagnitude, kMagnitude, ++index);
+                const int* data = input.put(one.values, offset);
+                try {
+                    check_result(run_reduce_sum(data, n, workspace, result, stream.get()), one, offset);
+                } catch (const course::CudaError& error) {
+                    FAIL_CHECK(error.what() << " (reduce_sum, " << describe(one, offset) << ")");
+                    return;  // the device is unusable after a fault
+                }
+            }
+        }
+    }
+}
