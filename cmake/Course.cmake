@@ -9,6 +9,12 @@
 #   lessonN_grader, lessonN_grader_solution   the grader against the same two
 # and registers the graders' test cases with CTest (labels lessonN plus exercise or solution), and
 # a self-test that the unmodified starter fails its grader for the reason the lesson expects.
+#
+# A lesson whose exercise can also be checked without a GPU names a doctest program with
+# HOST_CHECK <source in lessons/NN_name/>: it is built as lessonN_host_check and
+# lessonN_host_check_solution against the same kernel libraries; the solution's must pass (label
+# "host", so it runs on CI machines too) and the unmodified starter's must fail with
+# HOST_CHECK_STARTER_FAILS_WITH.
 
 set(COURSE_GRADER_TIMEOUT 600 CACHE STRING "CTest timeout of one grader test case, in seconds")
 
@@ -40,7 +46,8 @@ function(_course_add_grader target lesson_base kernels grader_source)
 endfunction()
 
 function(course_add_lesson lesson)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH" "LESSON_SOURCES;STUDENT_SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH;HOST_CHECK;HOST_CHECK_STARTER_FAILS_WITH"
+    "LESSON_SOURCES;STUDENT_SOURCES")
   if(NOT arg_STUDENT_SOURCES OR NOT arg_STARTER_FAILS_WITH)
     message(FATAL_ERROR "course_add_lesson(${lesson}): STUDENT_SOURCES and STARTER_FAILS_WITH are required")
   endif()
@@ -82,16 +89,34 @@ function(course_add_lesson lesson)
     PASS_REGULAR_EXPRESSION "${arg_STARTER_FAILS_WITH}"
     FAIL_REGULAR_EXPRESSION "wrong result:|not written:|CUDA error|timeout:")
 
+  if(arg_HOST_CHECK)
+    foreach(suffix "" "_solution")
+      add_executable(${id}_host_check${suffix} "${lesson_dir}/${arg_HOST_CHECK}")
+      target_link_libraries(${id}_host_check${suffix} PRIVATE ${id}_kernels${suffix} doctest::doctest)
+    endforeach()
+    add_test(NAME ${id}.host_check COMMAND ${id}_host_check_solution)
+    set_tests_properties(${id}.host_check PROPERTIES LABELS "${id};host" TIMEOUT 120)
+    add_test(NAME ${id}.starter_fails_host_check COMMAND ${id}_host_check)
+    set_tests_properties(${id}.starter_fails_host_check PROPERTIES
+      LABELS "${id};selftest"
+      TIMEOUT 120
+      PASS_REGULAR_EXPRESSION "${arg_HOST_CHECK_STARTER_FAILS_WITH}")
+    set_property(GLOBAL PROPERTY COURSE_${id}_HOST_CHECK "${lesson_dir}/${arg_HOST_CHECK}")
+  endif()
+
   set_property(GLOBAL PROPERTY COURSE_${id}_LESSON "${lesson}")
   set_property(GLOBAL PROPERTY COURSE_${id}_STUDENT_SOURCES "${arg_STUDENT_SOURCES}")
   set_property(GLOBAL APPEND PROPERTY COURSE_LESSONS "${lesson}")
 endfunction()
 
-# course_add_planted_kernel(<NN_name> <name> REPLACES <student file> SOURCE <file> FAILS_WITH <regex>)
+# course_add_planted_kernel(<NN_name> <name> REPLACES <student file> SOURCE <file> FAILS_WITH <regex>
+#                           [HOST_CHECK_FAILS_WITH <regex>])
 # Builds lesson NN's grader with one student file swapped for a deliberately wrong version (the
 # rest from solutions/) and checks that the grader rejects it with a message matching <regex>.
+# With HOST_CHECK_FAILS_WITH, the lesson's host check (see course_add_lesson) must reject it too,
+# on any machine.
 function(course_add_planted_kernel lesson name)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "REPLACES;SOURCE;FAILS_WITH" "")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "REPLACES;SOURCE;FAILS_WITH;HOST_CHECK_FAILS_WITH" "")
   string(SUBSTRING "${lesson}" 0 2 number)
   set(id "lesson${number}")
   get_property(student_sources GLOBAL PROPERTY COURSE_${id}_STUDENT_SOURCES)
@@ -114,4 +139,18 @@ function(course_add_planted_kernel lesson name)
     TIMEOUT ${COURSE_GRADER_TIMEOUT}
     SKIP_RETURN_CODE 77
     PASS_REGULAR_EXPRESSION "${arg_FAILS_WITH}")
+
+  if(arg_HOST_CHECK_FAILS_WITH)
+    get_property(host_check GLOBAL PROPERTY COURSE_${id}_HOST_CHECK)
+    if(NOT host_check)
+      message(FATAL_ERROR "planted kernel ${name}: ${lesson} has no HOST_CHECK")
+    endif()
+    add_executable(${target}_host_check "${host_check}")
+    target_link_libraries(${target}_host_check PRIVATE ${target}_kernels doctest::doctest)
+    add_test(NAME ${id}.planted.${name}.host_check COMMAND ${target}_host_check)
+    set_tests_properties(${id}.planted.${name}.host_check PROPERTIES
+      LABELS "${id};planted;host"
+      TIMEOUT 120
+      PASS_REGULAR_EXPRESSION "${arg_HOST_CHECK_FAILS_WITH}")
+  endif()
 endfunction()

@@ -5,7 +5,8 @@
 ///
 /// Every failure message starts with a fixed word so that a reader (and the course's self-tests)
 /// can tell why a grader failed: "wrong result:", "not written:", "too slow:". A CUDA error
-/// (a faulting kernel) surfaces as "CUDA error <name> ...".
+/// (a faulting kernel) surfaces as "CUDA error <name> ...". Lesson 06 adds two of its own:
+/// "wrong occupancy:" (a calculator's answer) and "bad configuration:" (a launch that cannot run).
 
 #include "course/device.hpp"
 #include "course/reduction.hpp"
