@@ -70,7 +70,7 @@ void write_json(const std::string& path, const course::DeviceInfo& info, std::si
     std::ofstream out(path);
     out << "{\n  \"lesson\": \"06_occupancy\",\n  \"device\": \"" << json_escape(info.name) << "\",\n  \"banner\": \""
         << json_escape(course::banner(info)) << "\",\n  \"n\": " << n << ",\n  \"seed\": " << seed
-        << ",\n  \"peak_dram_gbps\": " << peak_gbps << ",\n  \"dram_latency_ns\": " << latency.nanoseconds
+        << ",\n  \"multiprocessors\": " << info.multiprocessors << ",\n  \"peak_dram_gbps\": " << peak_gbps << ",\n  \"dram_latency_ns\": " << latency.nanoseconds
         << ",\n  \"rows\": [\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
@@ -96,7 +96,9 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
 
     std::cout << COURSE_PROGRAM << ": occupancy against bandwidth for a memory-bound kernel (lesson 06)\n"
               << "device " << info.id << ": " << course::banner(info) << '\n'
-              << "calculator and launch from " << COURSE_STUDENT_FOLDER << "/\n\n";
+              << "calculator and launch from " << COURSE_STUDENT_FOLDER << "/\n"
+              << "registers per thread: scaled_add " << attributes_of(scaled_add_kernel()).numRegs
+              << ", scaled_add_wide " << attributes_of(scaled_add_wide_kernel()).numRegs << "\n\n";
 
     // Little's law: bytes in flight = bandwidth x latency.
     const double peak_gbps = 2.0 * memory_khz * 1e3 * (device.memoryBusWidth / 8.0) / 1e9;
@@ -113,10 +115,12 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
               << course::fixed(latency.nanoseconds, 0) << " ns = " << course::fixed(in_flight / 1e6, 2)
               << " MB, or " << course::fixed(per_sm / 1024, 1) << " KiB per SM (" << device.multiProcessorCount
               << " SMs)\n"
-              << "  scaled_add has 8 bytes of loads in flight per thread: " << course::fixed(per_sm / 8 / 32, 0)
-              << " warps per SM would be needed; an SM holds " << warp_slots << "\n"
-              << "  scaled_add_wide has 128 bytes in flight per thread: " << course::fixed(per_sm / 128 / 32, 1)
-              << " warps per SM would do\n\n";
+              << "  scaled_add moves 12 bytes per thread per round trip (x and y loaded together, z stored): "
+              << course::fixed(per_sm / 12 / device.warpSize, 1) << " warps per SM needed; an SM holds " << warp_slots
+              << "\n"
+              << "  scaled_add_wide moves 192 bytes per thread per round trip (four 16-byte loads of x and of y, four "
+                 "stores): "
+              << course::fixed(per_sm / 192 / device.warpSize, 1) << " warps per SM needed\n\n";
 
     const std::size_t n = options.n;
     const auto xs = course::random_ints(n, course::derive_seed(options.seed, 1), -(1 << 15), 1 << 15);

@@ -13,11 +13,11 @@ import json
 import sys
 from pathlib import Path
 
-WIDTH, HEIGHT = 720, 440
-LEFT, RIGHT, TOP, BOTTOM = 70, 190, 50, 60
+WIDTH, HEIGHT = 780, 460
+LEFT, RIGHT, TOP, BOTTOM = 70, 230, 50, 60
 SERIES = {
-    "scaled_add": ("#1f77b4", "circle", "scaled_add: 4-byte loads, 8 B in flight per thread"),
-    "scaled_add_wide": ("#d62728", "square", "scaled_add_wide: 16-byte loads, 128 B per thread"),
+    "scaled_add": ("#1f77b4", "circle", "scaled_add: 4-byte loads, 12 B per trip"),
+    "scaled_add_wide": ("#d62728", "square", "scaled_add_wide: 16-byte loads, 192 B per trip"),
 }
 
 
@@ -75,6 +75,20 @@ def main(source: str, target: str) -> int:
         f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" stroke="#555" stroke-dasharray="6 4"/>'
     )
     out.append(f'<text x="{LEFT + 6}" y="{y - 6:.1f}" fill="#555">DRAM peak {peak:.0f} GB/s</text>')
+    # Little's law for scaled_add with the idle latency: every resident thread moves 12 bytes per
+    # round trip, so bandwidth = SMs x warps x 32 x 12 B / latency, until the DRAM peak.
+    latency = report.get("dram_latency_ns", 0)
+    sms = report.get("multiprocessors", 0)
+    if latency > 0 and sms > 0:
+        points = []
+        for step in range(0, 101):
+            occupancy = step / 100
+            predicted = min(peak, sms * occupancy * 64 * 32 * 12 / latency)
+            points.append(f"{px(occupancy):.1f},{py(predicted):.1f}")
+        out.append(
+            f'<polyline points="{" ".join(points)}" fill="none" stroke="#1f77b4" stroke-width="1.2" '
+            'stroke-dasharray="2 3"/>'
+        )
     # The points: one per (block size, shared memory) configuration.
     for kernel, (color, shape, _) in SERIES.items():
         for r in (r for r in rows if r["kernel"] == kernel):
@@ -87,12 +101,12 @@ def main(source: str, target: str) -> int:
         words = label.split(": ")
         out.append(f'<text x="{lx + 16}" y="{y + 4}">{words[0]}</text>')
         out.append(f'<text x="{lx + 16}" y="{y + 20}" fill="#555" font-size="11">{words[1]}</text>')
-    out.append(
-        f'<text x="{lx}" y="{ly + 110}" fill="#555" font-size="11">each point: one block size</text>'
-    )
-    out.append(
-        f'<text x="{lx}" y="{ly + 125}" fill="#555" font-size="11">and dynamic shared memory</text>'
-    )
+    notes = ["each point: one block size and", "dynamic shared memory (demo table)"]
+    if latency > 0 and sms > 0:
+        notes += ["", "dotted: Little's law for scaled_add", f"with the idle latency, {latency:.0f} ns:",
+                  "SMs x warps x 32 x 12 B / latency"]
+    for i, note in enumerate(notes):
+        out.append(f'<text x="{lx}" y="{ly + 110 + 15 * i}" fill="#555" font-size="11">{note}</text>')
     out.append("</svg>")
     Path(target).write_text("\n".join(out) + "\n")
     return 0
