@@ -90,9 +90,13 @@ function(course_add_lesson lesson)
     FAIL_REGULAR_EXPRESSION "wrong result:|not written:|CUDA error|timeout:")
 
   if(arg_HOST_CHECK)
+    # Compiled once (doctest's main is a heavy translation unit), linked into every variant.
+    add_library(${id}_host_check_main OBJECT "${lesson_dir}/${arg_HOST_CHECK}")
+    target_link_libraries(${id}_host_check_main PRIVATE ${id}_base doctest::doctest)
     foreach(suffix "" "_solution")
-      add_executable(${id}_host_check${suffix} "${lesson_dir}/${arg_HOST_CHECK}")
-      target_link_libraries(${id}_host_check${suffix} PRIVATE ${id}_kernels${suffix} doctest::doctest)
+      add_executable(${id}_host_check${suffix})
+      target_link_libraries(${id}_host_check${suffix} PRIVATE ${id}_host_check_main ${id}_kernels${suffix}
+                            doctest::doctest)
     endforeach()
     add_test(NAME ${id}.host_check COMMAND ${id}_host_check_solution)
     set_tests_properties(${id}.host_check PROPERTIES LABELS "${id};host" TIMEOUT 120)
@@ -101,7 +105,7 @@ function(course_add_lesson lesson)
       LABELS "${id};selftest"
       TIMEOUT 120
       PASS_REGULAR_EXPRESSION "${arg_HOST_CHECK_STARTER_FAILS_WITH}")
-    set_property(GLOBAL PROPERTY COURSE_${id}_HOST_CHECK "${lesson_dir}/${arg_HOST_CHECK}")
+    set_property(GLOBAL PROPERTY COURSE_${id}_HOST_CHECK ${id}_host_check_main)
   endif()
 
   set_property(GLOBAL PROPERTY COURSE_${id}_LESSON "${lesson}")
@@ -145,8 +149,8 @@ function(course_add_planted_kernel lesson name)
     if(NOT host_check)
       message(FATAL_ERROR "planted kernel ${name}: ${lesson} has no HOST_CHECK")
     endif()
-    add_executable(${target}_host_check "${host_check}")
-    target_link_libraries(${target}_host_check PRIVATE ${target}_kernels doctest::doctest)
+    add_executable(${target}_host_check)
+    target_link_libraries(${target}_host_check PRIVATE ${host_check} ${target}_kernels doctest::doctest)
     add_test(NAME ${id}.planted.${name}.host_check COMMAND ${target}_host_check)
     set_tests_properties(${id}.planted.${name}.host_check PROPERTIES
       LABELS "${id};planted;host"
