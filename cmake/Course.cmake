@@ -19,6 +19,12 @@
 # against (lesson 04 compares with lesson 03's neighbored and neighbored-less kernels). Their
 # solution kernel library is linked, never the student's version, so a later lesson's baselines do
 # not depend on how far the student got with an earlier one, and no kernel is copied.
+#
+# A lesson whose exercise can also be checked without a GPU names a doctest program with
+# HOST_CHECK <source in lessons/NN_name/>: it is built as lessonN_host_check and
+# lessonN_host_check_solution against the same kernel libraries; the solution's must pass (label
+# "host", so it runs on CI machines too) and the unmodified starter's must fail with
+# HOST_CHECK_STARTER_FAILS_WITH.
 
 set(COURSE_GRADER_TIMEOUT 600 CACHE STRING "CTest timeout of one grader test case, in seconds")
 
@@ -77,7 +83,8 @@ function(_course_add_grader target id kernels)
 endfunction()
 
 function(course_add_lesson lesson)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH;STARTER_FORBIDS" "LESSON_SOURCES;STUDENT_SOURCES;USES_REFERENCE_OF")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STARTER_FAILS_WITH;STARTER_FORBIDS;HOST_CHECK;HOST_CHECK_STARTER_FAILS_WITH"
+    "LESSON_SOURCES;STUDENT_SOURCES;USES_REFERENCE_OF")
   if(NOT arg_STUDENT_SOURCES OR NOT arg_STARTER_FAILS_WITH)
     message(FATAL_ERROR "course_add_lesson(${lesson}): STUDENT_SOURCES and STARTER_FAILS_WITH are required")
   endif()
@@ -152,16 +159,44 @@ function(course_add_lesson lesson)
     PASS_REGULAR_EXPRESSION "${arg_STARTER_FAILS_WITH}"
     FAIL_REGULAR_EXPRESSION "${arg_STARTER_FORBIDS}")
 
+  if(arg_HOST_CHECK)
+    # Compiled once (doctest's main is a heavy translation unit), linked into every variant.
+    add_library(${id}_host_check_main OBJECT "${lesson_dir}/${arg_HOST_CHECK}")
+    target_link_libraries(${id}_host_check_main PRIVATE ${id}_base doctest::doctest)
+    foreach(variant IN LISTS variants)
+      set(suffix "")
+      if(variant STREQUAL "solution")
+        set(suffix "_solution")
+      endif()
+      add_executable(${id}_host_check${suffix})
+      target_link_libraries(${id}_host_check${suffix} PRIVATE ${id}_host_check_main ${id}_kernels${suffix}
+                            doctest::doctest)
+    endforeach()
+    if(COURSE_WITH_SOLUTIONS)
+      add_test(NAME ${id}.host_check COMMAND ${id}_host_check_solution)
+      set_tests_properties(${id}.host_check PROPERTIES LABELS "${id};host" TIMEOUT 120)
+    endif()
+    add_test(NAME ${id}.starter_fails_host_check COMMAND ${id}_host_check)
+    set_tests_properties(${id}.starter_fails_host_check PROPERTIES
+      LABELS "${id};selftest"
+      TIMEOUT 120
+      PASS_REGULAR_EXPRESSION "${arg_HOST_CHECK_STARTER_FAILS_WITH}")
+    set_property(GLOBAL PROPERTY COURSE_${id}_HOST_CHECK ${id}_host_check_main)
+  endif()
+
   set_property(GLOBAL PROPERTY COURSE_${id}_LESSON "${lesson}")
   set_property(GLOBAL PROPERTY COURSE_${id}_STUDENT_SOURCES "${arg_STUDENT_SOURCES}")
   set_property(GLOBAL APPEND PROPERTY COURSE_LESSONS "${lesson}")
 endfunction()
 
-# course_add_planted_kernel(<NN_name> <name> REPLACES <student file> SOURCE <file> FAILS_WITH <regex>)
+# course_add_planted_kernel(<NN_name> <name> REPLACES <student file> SOURCE <file> FAILS_WITH <regex>
+#                           [HOST_CHECK_FAILS_WITH <regex>])
 # Builds lesson NN's grader with one student file swapped for a deliberately wrong version (the
 # rest from solutions/) and checks that the grader rejects it with a message matching <regex>.
+# With HOST_CHECK_FAILS_WITH, the lesson's host check (see course_add_lesson) must reject it too,
+# on any machine.
 function(course_add_planted_kernel lesson name)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "REPLACES;SOURCE;FAILS_WITH" "")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "REPLACES;SOURCE;FAILS_WITH;HOST_CHECK_FAILS_WITH" "")
   if(NOT COURSE_WITH_SOLUTIONS)
     return()  # the rest of the planted grader comes from solutions/
   endif()
@@ -188,4 +223,18 @@ function(course_add_planted_kernel lesson name)
     TIMEOUT ${COURSE_GRADER_TIMEOUT}
     SKIP_RETURN_CODE 77
     PASS_REGULAR_EXPRESSION "${arg_FAILS_WITH}")
+
+  if(arg_HOST_CHECK_FAILS_WITH)
+    get_property(host_check GLOBAL PROPERTY COURSE_${id}_HOST_CHECK)
+    if(NOT host_check)
+      message(FATAL_ERROR "planted kernel ${name}: ${lesson} has no HOST_CHECK")
+    endif()
+    add_executable(${target}_host_check)
+    target_link_libraries(${target}_host_check PRIVATE ${host_check} ${target}_kernels doctest::doctest)
+    add_test(NAME ${id}.planted.${name}.host_check COMMAND ${target}_host_check)
+    set_tests_properties(${id}.planted.${name}.host_check PROPERTIES
+      LABELS "${id};planted;host"
+      TIMEOUT 120
+      PASS_REGULAR_EXPRESSION "${arg_HOST_CHECK_FAILS_WITH}")
+  endif()
 endfunction()

@@ -1,0 +1,243 @@
+// Lesson 06, host side: the allocation rules the calculator needs, NVIDIA's own calculator
+// (cuda_occupancy.h) as the reference for sweeps, and an H100 and a T4 described by hand so that
+// the calculator can be checked on a machine without a GPU.
+//
+//   build/ci/lessons/lesson06_host_check_solution     # the sweep against NVIDIA's calculator, no GPU
+
+#include "occupancy.hpp"
+
+#include "course/table.hpp"
+
+#include <cuda_occupancy.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace lesson06 {
+namespace {
+
+constexpr std::size_t KiB = 1024;
+
+std::vector<std::size_t> configs_kib(std::initializer_list<std::size_t> sizes)
+{
+    std::vector<std::size_t> bytes;
+    for (const std::size_t size : sizes)
+        bytes.push_back(size * KiB);
+    return bytes;
+}
+
+}  // namespace
+
+const char* limiter_name(Limiter limiter)
+{
+    switch (limiter) {
+    case Limiter::warp_slots:
+        return "warp slots";
+    case Limiter::block_slots:
+        return "block slots";
+    case Limiter::registers:
+        return "registers";
+    case Limiter::shared_memory:
+        return "shared memory";
+    }
+    return "?";
+}
+
+AllocationRules allocation_rules(const cudaDeviceProp& device)
+{
+    AllocationRules rules;
+    // Volta and Turing hand out shared memory in 256-byte pieces, Ampere and later in 128.
+    rules.shared_unit = device.major >= 8 ? 128 : 256;
+    // The carve-outs each architecture offers (CUDA C++ Programming Guide, compute capabilities).
+    if (device.major == 7 && device.minor == 5)
+        rules.shared_configs = configs_kib({32, 64});
+    else if (device.major == 7)
+        rules.shared_configs = configs_kib({0, 8, 16, 32, 64, 96});
+    else if (device.major == 8 && (device.minor == 0 || device.minor == 7))
+        rules.shared_configs = configs_kib({0, 8, 16, 32, 64, 100, 132, 164});
+    else if (device.major == 8 || device.major == 12)
+        rules.shared_configs = configs_kib({0, 8, 16, 32, 64, 100});
+    else
+        rules.shared_configs = configs_kib({0, 8, 16, 32, 64, 100, 132, 164, 196, 228});
+    // Never offer more than the device has.
+    std::erase_if(rules.shared_configs, [&](std::size_t size) { return size > device.sharedMemPerMultiprocessor; });
+    if (rules.shared_configs.empty() || rules.shared_configs.back() < device.sharedMemPerMultiprocessor)
+        rules.shared_configs.push_back(device.sharedMemPerMultiprocessor);
+    return rules;
+}
+
+CalculatorAnswer nvidia_calculator(const cudaDeviceProp& device, const cudaFuncAttributes& kernel, int block_size,
+                                   std::size_t dynamic_shared_bytes)
+{
+    const cudaOccDeviceProp properties(device);
+    const cudaOccFuncAttributes attributes(kernel);
+    cudaOccDeviceState state;
+    // The runtime applies the kernel's own carve-out preference; the header takes it as device state.
+    state.carveoutConfig = kernel.preferredShmemCarveout;
+    cudaOccResult result{};
+    if (cudaOccMaxActiveBlocksPerMultiprocessor(&result, &properties, &attributes, &state, block_size,
+                                                dynamic_shared_bytes) != CUDA_OCC_SUCCESS)
+        return {};
+    CalculatorAnswer answer{result.activeBlocksPerMultiprocessor, {}};
+    if (result.limitingFactors & OCC_LIMIT_WARPS)
+        answer.limiters.push_back(Limiter::warp_slots);
+    if (result.limitingFactors & OCC_LIMIT_BLOCKS)
+        answer.limiters.push_back(Limiter::block_slots);
+    if (result.limitingFactors & OCC_LIMIT_REGISTERS)
+        answer.limiters.push_back(Limiter::registers);
+    if (result.limitingFactors & OCC_LIMIT_SHARED_MEMORY)
+        answer.limiters.push_back(Limiter::shared_memory);
+    return answer;
+}
+
+std::string describe_case(const std::string& device_name, const std::string& kernel_name,
+                          const cudaFuncAttributes& kernel, int block_size, std::size_t dynamic_shared_bytes)
+{
+    std::ostringstream text;
+    text << "kernel " << kernel_name << " (" << kernel.numRegs << " registers/thread, " << kernel.sharedSizeBytes
+         << " B static shared memory, ";
+    if (kernel.preferredShmemCarveout < 0)
+        text << "no carve-out preference";
+    else
+        text << "carve-out " << kernel.preferredShmemCarveout << "%";
+    text << "), block = " << block_size << ", dynamic shared memory = " << dynamic_shared_bytes << " B on "
+         << device_name;
+    return text.str();
+}
+
+std::string describe(const OccupancyResult& result)
+{
+    std::ostringstream text;
+    text << result.blocks_per_sm << " blocks/SM (" << result.warps_per_sm << " warps, "
+         << course::fixed(100 * result.occupancy, 1) << "%, limited by " << limiter_name(result.limiter) << ")";
+    return text.str();
+}
+
+std::vector<int> sweep_block_sizes()
+{
+    // Multiples of 32 and a few that are not (a partial warp still takes a whole warp's resources).
+    return {32, 33, 64, 96, 100, 128, 160, 192, 224, 256, 288, 320, 384, 448, 512, 640, 768, 896, 1000, 1024};
+}
+
+std::vector<std::size_t> sweep_dynamic_shared_sizes()
+{
+    // Zero, sizes that are not multiples of the allocation unit, and sizes that limit to a few blocks.
+    return {0, 1, 1000, 3077, 8192, 20000, 49152, 65541, 102400, 153600, 204800, 232448};
+}
+
+SweepReport sweep_against_calculator(const cudaDeviceProp& device, const std::string& device_name)
+{
+    const int register_counts[] = {8, 16, 24, 32, 37, 40, 48, 56, 64, 72, 80, 96, 128, 168, 200, 255};
+    const std::size_t static_sizes[] = {0, 2048, 12000, 40960};
+    const int carveouts[] = {-1, 0, 25, 50, 100};
+
+    SweepReport report;
+    for (const int registers : register_counts) {
+        for (const std::size_t static_bytes : static_sizes) {
+            for (const int carveout : carveouts) {
+                cudaFuncAttributes kernel{};
+                kernel.numRegs = registers;
+                kernel.sharedSizeBytes = static_bytes;
+                kernel.maxThreadsPerBlock = device.maxThreadsPerBlock;
+                kernel.maxDynamicSharedSizeBytes = int(device.sharedMemPerBlockOptin - static_bytes);
+                kernel.preferredShmemCarveout = carveout;
+                const std::string name = "synthetic";
+                for (const int block : sweep_block_sizes()) {
+                    for (const std::size_t dynamic_bytes : sweep_dynamic_shared_sizes()) {
+                        const auto expected = nvidia_calculator(device, kernel, block, dynamic_bytes);
+                        if (expected.blocks_per_sm == 0)
+                            continue;  // cannot be launched: not asked
+                        ++report.cases;
+                        const auto got = theoretical_occupancy(device, kernel, block, dynamic_bytes);
+                        if (auto problem = compare_occupancy(device, block, got, expected))
+                            report.mismatches.push_back("wrong occupancy: theoretical_occupancy, " +
+                                                        describe_case(device_name, name, kernel, block, dynamic_bytes) +
+                                                        ": " + *problem);
+                    }
+                }
+            }
+        }
+    }
+    return report;
+}
+
+std::optional<std::string> compare_occupancy(const cudaDeviceProp& device, int block_size, const OccupancyResult& got,
+                                             const CalculatorAnswer& expected)
+{
+    const int warps_per_block = (block_size + device.warpSize - 1) / device.warpSize;
+    const int max_warps = device.maxThreadsPerMultiProcessor / device.warpSize;
+    const int warps = expected.blocks_per_sm * warps_per_block;
+    const double occupancy = double(warps) / max_warps;
+    const bool limiter_ok =
+        std::find(expected.limiters.begin(), expected.limiters.end(), got.limiter) != expected.limiters.end();
+    if (got.blocks_per_sm == expected.blocks_per_sm && got.warps_per_sm == warps &&
+        std::abs(got.occupancy - occupancy) < 1e-9 && limiter_ok)
+        return std::nullopt;
+
+    std::ostringstream text;
+    text << "got " << describe(got) << ", expected " << expected.blocks_per_sm << " blocks/SM (" << warps << " warps, "
+         << course::fixed(100 * occupancy, 1) << "%, limited by ";
+    for (std::size_t i = 0; i < expected.limiters.size(); ++i)
+        text << (i == 0 ? "" : " or ") << limiter_name(expected.limiters[i]);
+    text << ")";
+    if (got.blocks_per_sm == expected.blocks_per_sm) {
+        if (got.warps_per_sm != warps)
+            text << "; warps_per_sm must be blocks_per_sm times the warps of one block (" << warps_per_block << ")";
+        else if (std::abs(got.occupancy - occupancy) >= 1e-9)
+            text << "; occupancy must be warps_per_sm / " << max_warps;
+        else
+            text << "; the blocks are right but that resource does not set the limit";
+    }
+    return text.str();
+}
+
+cudaDeviceProp h100_properties()
+{
+    // cudaGetDeviceProperties on an H100 80GB HBM3 (SXM), CUDA 13.
+    cudaDeviceProp device{};
+    std::snprintf(device.name, sizeof device.name, "%s", "H100 SXM (described by hand)");
+    device.major = 9;
+    device.minor = 0;
+    device.multiProcessorCount = 132;
+    device.warpSize = 32;
+    device.maxThreadsPerBlock = 1024;
+    device.maxThreadsPerMultiProcessor = 2048;
+    device.maxBlocksPerMultiProcessor = 32;
+    device.regsPerBlock = 65536;
+    device.regsPerMultiprocessor = 65536;
+    device.sharedMemPerBlock = 48 * KiB;
+    device.sharedMemPerBlockOptin = 227 * KiB;
+    device.sharedMemPerMultiprocessor = 228 * KiB;
+    device.reservedSharedMemPerBlock = 1 * KiB;
+    device.l2CacheSize = 50 * 1024 * 1024;
+    device.memoryBusWidth = 5120;
+    return device;
+}
+
+cudaDeviceProp t4_properties()
+{
+    // cudaGetDeviceProperties on a Tesla T4 (Turing), CUDA 13.
+    cudaDeviceProp device{};
+    std::snprintf(device.name, sizeof device.name, "%s", "T4 (described by hand)");
+    device.major = 7;
+    device.minor = 5;
+    device.multiProcessorCount = 40;
+    device.warpSize = 32;
+    device.maxThreadsPerBlock = 1024;
+    device.maxThreadsPerMultiProcessor = 1024;
+    device.maxBlocksPerMultiProcessor = 16;
+    device.regsPerBlock = 65536;
+    device.regsPerMultiprocessor = 65536;
+    device.sharedMemPerBlock = 48 * KiB;
+    device.sharedMemPerBlockOptin = 64 * KiB;
+    device.sharedMemPerMultiprocessor = 64 * KiB;
+    device.reservedSharedMemPerBlock = 0;
+    device.l2CacheSize = 4 * 1024 * 1024;
+    device.memoryBusWidth = 256;
+    return device;
+}
+
+}  // namespace lesson06

@@ -1,0 +1,72 @@
+#pragma once
+/// @file sweep_check.hpp
+/// @brief Lesson 06: the checks of exercise 1 that need no GPU, shared by the grader and the host
+/// check (both doctest programs; nothing else includes this file).
+
+#include "occupancy.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <string>
+
+namespace lesson06 {
+
+/// Reports at most `shown` mismatches in full, then how many there were.
+inline void report_mismatches(const SweepReport& report, const std::string& what, std::size_t shown = 3)
+{
+    for (std::size_t i = 0; i < report.mismatches.size() && i < shown; ++i)
+        FAIL_CHECK(report.mismatches[i]);
+    if (report.mismatches.size() > shown)
+        FAIL_CHECK("wrong occupancy: theoretical_occupancy differs in " << report.mismatches.size() << " of "
+                                                                         << report.cases << " " << what);
+    if (report.mismatches.empty())
+        MESSAGE("theoretical_occupancy agrees in all " << report.cases << " " << what);
+}
+
+/// Worked examples of the lesson text, on the H100 described by hand.
+inline void check_worked_examples()
+{
+    struct Example {
+        int registers;
+        int block;
+        std::size_t dynamic_bytes;
+        int blocks;
+        Limiter limiter;
+    };
+    // README, "Working it out": each line is one of the lesson's worked examples.
+    const Example examples[] = {
+        {32, 256, 0, 8, Limiter::warp_slots},           // everything fits: 64 warps
+        {40, 64, 0, 24, Limiter::registers},            // 1280 registers/warp, 12 warps per quarter
+        {64, 128, 0, 8, Limiter::registers},            // 2048 registers/warp: 32 warps
+        {255, 256, 0, 1, Limiter::registers},           // 8192 registers/warp: 8 warps
+        {16, 32, 0, 32, Limiter::block_slots},          // 32 one-warp blocks: half the warp slots
+        {32, 128, 22 * 1024, 9, Limiter::shared_memory},  // 23 KiB per block with the reserved 1 KiB
+    };
+    const cudaDeviceProp device = h100_properties();
+    for (const auto& example : examples) {
+        cudaFuncAttributes kernel{};
+        kernel.numRegs = example.registers;
+        kernel.maxThreadsPerBlock = 1024;
+        kernel.maxDynamicSharedSizeBytes = int(device.sharedMemPerBlockOptin);
+        kernel.preferredShmemCarveout = -1;
+        const auto got = theoretical_occupancy(device, kernel, example.block, example.dynamic_bytes);
+        CalculatorAnswer expected{example.blocks, {example.limiter}};
+        if (example.registers == 32 && example.block == 256)
+            expected.limiters.push_back(Limiter::registers);  // 64 warps by registers too: a tie
+        if (const auto problem = compare_occupancy(device, example.block, got, expected))
+            FAIL_CHECK("wrong occupancy: theoretical_occupancy, worked example of the lesson: "
+                       << describe_case(device.name, "example", kernel, example.block, example.dynamic_bytes) << ": "
+                       << *problem);
+    }
+}
+
+/// The sweep against NVIDIA's calculator on the H100 and the T4 described by hand.
+inline void check_sweep_on_described_devices()
+{
+    for (const auto& device : {h100_properties(), t4_properties()})
+        report_mismatches(sweep_against_calculator(device, device.name),
+                          std::string("configurations of synthetic kernels on the ") + device.name);
+}
+
+}  // namespace lesson06

@@ -1,0 +1,15 @@
+// Planted bug for lesson 06's grader: one block of one warp per SM ("every SM gets work"), so each
+// SM has a single warp and eight bytes per thread in flight. The launch is valid and its results are
+// exact; the grader must reject it as too slow (tests/CMakeLists.txt says with which message).
+
+#include "occupancy.hpp"
+
+namespace lesson06 {
+
+LaunchConfig choose_launch_config(const cudaDeviceProp& device, std::size_t n)
+{
+    (void)n;
+    return {unsigned(device.multiProcessorCount), 32, 0};
+}
+
+}  // namespace lesson06
