@@ -6,7 +6,7 @@
 #   tools/calibrate.sh [REPEATS] [LOG_DIR]     (defaults: 20 repeats, logs in build/calibration)
 #
 # Environment (all optional):
-#   LESSONS="01 02 03 04 05"    the lessons whose demos, counters and speed checks are measured
+#   LESSONS="01 02 03 04 05 06"    the lessons whose demos, counters and speed checks are measured
 #   STEPS="test demo ncu repeat"   which parts to run
 #   STARTER_REPEATS=N     repeated runs of the unmodified starters' graders (default: REPEATS)
 #   PLANTED_REPEATS=N     repeated runs of the planted kernels that must fail a speed check (default 0)
@@ -17,7 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 repeats=${1:-20}
 logs=${2:-build/calibration}
-lessons=${LESSONS:-01 02 03 04 05}
+lessons=${LESSONS:-01 02 03 04 05 06}
 steps=${STEPS:-test demo ncu repeat}
 starter_repeats=${STARTER_REPEATS:-$repeats}
 planted_repeats=${PLANTED_REPEATS:-0}
