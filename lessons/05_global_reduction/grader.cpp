@@ -293,7 +293,7 @@ TEST_SUITE("lesson05")
                 try {
                     check_result(run_reduce_sum(data, n, workspace, result, stream.get()), one, offset);
                 } catch (const course::CudaError& error) {
-                    FAIL_CHECK(error.what() << " (reduce_sum, " << describe(one, offset) << ")");
+                    FAIL_CHECK(std::string(error.what()) << " (reduce_sum, " << describe(one, offset) << ")");
                     return;  // the device is unusable after a fault
                 }
             }
