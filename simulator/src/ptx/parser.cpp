@@ -1,0 +1,788 @@
+// Recursive-descent parser for the subset of PTX that nvcc emits.
+//
+// Module-level declarations are parsed eagerly. Each kernel body is decoded
+// into Instr records; an error inside a body is stored in Kernel::error so
+// that the other kernels of the module stay usable.
+#include "ptx/parser.hpp"
+
+#include <charconv>
+#include <cstring>
+#include <map>
+#include <unordered_map>
+
+#include "exec/cfg.hpp"
+#include "ptx/lexer.hpp"
+
+namespace cudasim::ptx {
+namespace {
+
+using Kind = Token::Kind;
+
+struct KernelError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string lineText(int line) { return "PTX line " + std::to_string(line); }
+
+const std::unordered_map<std::string_view, Type>& typeNames() {
+  static const std::unordered_map<std::string_view, Type> names = {
+    {".b8", Type::B8}, {".b16", Type::B16}, {".b32", Type::B32}, {".b64", Type::B64},
+    {".u8", Type::U8}, {".u16", Type::U16}, {".u32", Type::U32}, {".u64", Type::U64},
+    {".s8", Type::S8}, {".s16", Type::S16}, {".s32", Type::S32}, {".s64", Type::S64},
+    {".f16", Type::F16}, {".f32", Type::F32}, {".f64", Type::F64}, {".pred", Type::Pred},
+  };
+  return names;
+}
+
+const std::unordered_map<std::string_view, Op>& opNames() {
+  static const std::unordered_map<std::string_view, Op> names = {
+    {"mov", Op::Mov}, {"ld", Op::Ld}, {"ldu", Op::Ld}, {"st", Op::St},
+    {"cvta", Op::Cvta}, {"cvt", Op::Cvt},
+    {"add", Op::Add}, {"sub", Op::Sub}, {"mul", Op::Mul}, {"mad", Op::Mad},
+    {"div", Op::Div}, {"rem", Op::Rem}, {"min", Op::Min}, {"max", Op::Max},
+    {"abs", Op::Abs}, {"neg", Op::Neg}, {"and", Op::And}, {"or", Op::Or},
+    {"xor", Op::Xor}, {"not", Op::Not}, {"cnot", Op::Cnot}, {"shl", Op::Shl},
+    {"shr", Op::Shr}, {"selp", Op::Selp}, {"setp", Op::Setp}, {"slct", Op::Slct},
+    {"popc", Op::Popc}, {"clz", Op::Clz}, {"brev", Op::Brev}, {"bfe", Op::Bfe},
+    {"bfi", Op::Bfi}, {"prmt", Op::Prmt}, {"bfind", Op::Bfind}, {"fma", Op::Fma},
+    {"rcp", Op::Rcp}, {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt}, {"ex2", Op::Ex2},
+    {"lg2", Op::Lg2}, {"sin", Op::Sin}, {"cos", Op::Cos}, {"tanh", Op::Tanh},
+    {"copysign", Op::Copysign}, {"atom", Op::Atom}, {"red", Op::Red},
+    {"shfl", Op::Shfl}, {"vote", Op::Vote}, {"activemask", Op::Activemask},
+    {"redux", Op::Redux}, {"match", Op::Match}, {"bra", Op::Bra}, {"bar", Op::Bar},
+    {"barrier", Op::Bar}, {"membar", Op::Membar}, {"fence", Op::Membar},
+    {"ret", Op::Ret}, {"exit", Op::Exit}, {"trap", Op::Trap}, {"call", Op::Call},
+    {"nanosleep", Op::Nop}, {"prefetch", Op::Nop}, {"pmevent", Op::Nop},
+  };
+  return names;
+}
+
+const std::unordered_map<std::string_view, uint8_t>& cmpNames() {
+  static const std::unordered_map<std::string_view, uint8_t> names = {
+    {".eq", CmpEq}, {".ne", CmpNe}, {".lt", CmpLt}, {".le", CmpLe}, {".gt", CmpGt},
+    {".ge", CmpGe}, {".lo", CmpLt}, {".ls", CmpLe}, {".hi", CmpGt}, {".hs", CmpGe},
+    {".equ", CmpEqu}, {".neu", CmpNeu}, {".ltu", CmpLtu}, {".leu", CmpLeu},
+    {".gtu", CmpGtu}, {".geu", CmpGeu}, {".num", CmpNum}, {".nan", CmpNan},
+  };
+  return names;
+}
+
+const std::unordered_map<std::string_view, uint32_t>& specialRegNames() {
+  static const std::unordered_map<std::string_view, uint32_t> names = {
+    {"%laneid", SrLaneid}, {"%warpid", SrWarpid}, {"%nwarpid", SrNwarpid},
+    {"%smid", SrSmid}, {"%nsmid", SrNsmid}, {"%gridid", SrGridid},
+    {"%lanemask_eq", SrLanemaskEq}, {"%lanemask_lt", SrLanemaskLt},
+    {"%lanemask_le", SrLanemaskLe}, {"%lanemask_gt", SrLanemaskGt},
+    {"%lanemask_ge", SrLanemaskGe}, {"%dynamic_smem_size", SrDynamicSmemSize},
+    {"%total_smem_size", SrTotalSmemSize},
+  };
+  return names;
+}
+
+uint64_t alignUp(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+// Parses 42, 0x2A, 0f3F800000 (f32 bits), 0d3FF0000000000000 (f64 bits).
+bool parseNumberBits(std::string_view text, uint64_t& bits, bool& isFloatBits) {
+  isFloatBits = false;
+  int base = 10;
+  std::string_view digits = text;
+  if (digits.size() > 2 && digits[0] == '0' &&
+      (digits[1] == 'f' || digits[1] == 'F' || digits[1] == 'd' || digits[1] == 'D' ||
+       digits[1] == 'x' || digits[1] == 'X')) {
+    isFloatBits = digits[1] != 'x' && digits[1] != 'X';
+    digits.remove_prefix(2);
+    base = 16;
+  }
+  if (!digits.empty() && (digits.back() == 'U' || digits.back() == 'u')) digits.remove_suffix(1);
+  auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), bits, base);
+  return ec == std::errc() && ptr == digits.data() + digits.size();
+}
+
+struct ModuleShared {
+  uint64_t size = 0;
+  uint32_t align = 1;
+  bool isExtern = false;
+};
+
+class Parser {
+ public:
+  Parser(std::string_view text, const VariableAllocator& allocate)
+      : tokens_(tokenize(text)), allocate_(allocate) {}
+
+  Module run() {
+    while (!at(Kind::End)) parseTopLevel();
+    return std::move(module_);
+  }
+
+ private:
+  // ---- token helpers ----
+  const Token& peek(size_t ahead = 0) const {
+    size_t i = pos_ + ahead;
+    return i < tokens_.size() ? tokens_[i] : tokens_.back();
+  }
+  bool at(Kind k) const { return peek().kind == k; }
+  bool atText(std::string_view t) const { return peek().text == t && !at(Kind::End); }
+  const Token& next() {
+    const Token& t = peek();
+    if (pos_ < tokens_.size() - 1) ++pos_;
+    return t;
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ParseError(lineText(peek().line) + ": " + what);
+  }
+  void expect(std::string_view t) {
+    if (!atText(t)) fail("expected '" + std::string(t) + "' but found '" + std::string(peek().text) + "'");
+    next();
+  }
+  bool accept(std::string_view t) {
+    if (!atText(t)) return false;
+    next();
+    return true;
+  }
+  void skipLine() {
+    int line = peek().line;
+    while (!at(Kind::End) && peek().line == line) next();
+  }
+  void skipPast(std::string_view t) {
+    while (!at(Kind::End) && !atText(t)) next();
+    next();
+  }
+  void skipBalancedBraces() {
+    int depth = 0;
+    do {
+      if (atText("{")) ++depth;
+      if (atText("}")) --depth;
+      next();
+    } while (depth > 0 && !at(Kind::End));
+  }
+  uint64_t parseUnsigned() {
+    uint64_t bits = 0;
+    bool isFloatBits = false;
+    if (!at(Kind::Number) || !parseNumberBits(peek().text, bits, isFloatBits))
+      fail("expected a number but found '" + std::string(peek().text) + "'");
+    next();
+    return bits;
+  }
+
+  // ---- module level ----
+  void parseTopLevel() {
+    std::string_view t = peek().text;
+    if (t == ".version" || t == ".target" || t == ".address_size" || t == ".file" || t == ".loc") {
+      skipLine();
+    } else if (t == ".visible" || t == ".weak" || t == ".common") {
+      next();
+    } else if (t == ".extern") {
+      next();
+      if (atText(".func")) skipPast(";");
+      else pendingExtern_ = true;
+    } else if (t == ".entry") {
+      next();
+      parseEntry();
+    } else if (t == ".func") {
+      skipFunctionDefinition();
+    } else if (t == ".global" || t == ".const" || t == ".shared") {
+      parseModuleVariable();
+    } else if (t == ".section") {
+      next();
+      next();
+      skipBalancedBraces();
+    } else {
+      fail("unexpected '" + std::string(t) + "' at module level");
+    }
+  }
+
+  void skipFunctionDefinition() {
+    next();  // .func
+    while (!atText("{") && !atText(";") && !at(Kind::End)) next();
+    if (atText(";")) next();
+    else skipBalancedBraces();
+  }
+
+  struct Declaration {
+    Space space = Space::Global;
+    uint32_t align = 0;
+    Type type = Type::B8;
+    std::string name;
+    uint64_t count = 1;
+    bool unsized = false;
+  };
+
+  Declaration parseDeclaration() {
+    Declaration d;
+    std::string_view s = next().text;
+    d.space = s == ".global"  ? Space::Global
+              : s == ".const" ? Space::Const
+              : s == ".shared" ? Space::Shared
+              : s == ".local" ? Space::Local
+                              : Space::Param;
+    uint32_t vec = 1;
+    while (at(Kind::Directive)) {
+      std::string_view m = next().text;
+      if (m == ".align") d.align = static_cast<uint32_t>(parseUnsigned());
+      else if (m == ".v2") vec = 2;
+      else if (m == ".v4") vec = 4;
+      else if (auto it = typeNames().find(m); it != typeNames().end()) d.type = it->second;
+      // .ptr, state-space qualifiers of pointer params and the like carry no layout.
+    }
+    if (!at(Kind::Ident)) fail("expected a name in a declaration");
+    d.name = std::string(next().text);
+    d.count = vec;
+    while (accept("[")) {
+      if (atText("]")) d.unsized = true;
+      else d.count *= parseUnsigned();
+      expect("]");
+    }
+    if (d.align == 0) d.align = static_cast<uint32_t>(typeBytes(d.type) * vec);
+    return d;
+  }
+
+  void parseModuleVariable() {
+    Declaration d = parseDeclaration();
+    bool isExtern = pendingExtern_;
+    pendingExtern_ = false;
+    uint64_t elem = static_cast<uint64_t>(typeBytes(d.type));
+    uint64_t size = d.unsized ? 0 : elem * d.count;
+    if (d.space == Space::Shared) {
+      moduleShared_[d.name] = {size, d.align, isExtern || d.unsized};
+      if (atText("=")) fail("initialiser on a .shared variable");
+      expect(";");
+      return;
+    }
+    Variable v;
+    v.name = d.name;
+    v.space = d.space;
+    v.size = size;
+    v.align = d.align;
+    v.storage = allocate_(v.name, std::max<uint64_t>(size, 1), v.align);
+    if (accept("=")) parseInitializer(v, elem);
+    expect(";");
+    module_.variables.push_back(std::move(v));
+  }
+
+  void parseInitializer(Variable& v, uint64_t elem) {
+    uint64_t index = 0;
+    auto value = [&] {
+      bool negative = accept("-");
+      if (at(Kind::Ident)) fail("address initialisers ('" + std::string(peek().text) + "') are not supported");
+      uint64_t bits = 0;
+      bool isFloatBits = false;
+      if (!at(Kind::Number) || !parseNumberBits(peek().text, bits, isFloatBits))
+        fail("bad initialiser value '" + std::string(peek().text) + "'");
+      next();
+      if (negative) bits = ~bits + 1;
+      if ((index + 1) * elem > v.size) fail("too many initialisers for " + v.name);
+      std::memcpy(v.storage + index * elem, &bits, elem);
+      ++index;
+    };
+    if (accept("{")) {
+      while (!accept("}")) {
+        if (accept("{") || accept("}") || accept(",")) continue;
+        value();
+      }
+    } else {
+      value();
+    }
+  }
+
+  // ---- kernels ----
+  void parseEntry() {
+    Kernel k;
+    k.name = std::string(next().text);
+    current_ = &k;
+    regs_.clear();
+    labels_.clear();
+    callParams_.clear();
+    sharedOffsets_.clear();
+    localOffsets_.clear();
+    paramOffsets_.clear();
+    branchFixups_.clear();
+    k.numRegs = kNumSpecialRegs;
+    expect("(");
+    while (!accept(")")) {
+      if (accept(",")) continue;
+      Declaration d = parseDeclaration();
+      uint64_t size = typeBytes(d.type) * d.count;
+      uint32_t align = std::max<uint32_t>(d.align, 1);
+      uint32_t offset = static_cast<uint32_t>(alignUp(k.paramBytes, align));
+      k.params.push_back({d.name, offset, static_cast<uint32_t>(size)});
+      paramOffsets_[d.name] = offset;
+      k.paramBytes = offset + static_cast<uint32_t>(size);
+    }
+    while (!atText("{") && !at(Kind::End)) {
+      std::string_view m = next().text;
+      if (m == ".maxntid" || m == ".reqntid") {
+        uint64_t product = parseUnsigned();
+        while (accept(",")) product *= parseUnsigned();
+        k.maxThreads = static_cast<uint32_t>(product);
+      }
+    }
+    size_t bodyStart = pos_;
+    try {
+      parseBody(k);
+      finishKernel(k);
+    } catch (const KernelError& e) {
+      k.error = e.what();
+      k.code.clear();
+      pos_ = bodyStart;
+      skipBalancedBraces();
+    } catch (const ParseError& e) {
+      k.error = std::string(e.what()) + " in kernel " + k.name;
+      k.code.clear();
+      pos_ = bodyStart;
+      skipBalancedBraces();
+    }
+    module_.kernels.push_back(std::move(k));
+    current_ = nullptr;
+  }
+
+  [[noreturn]] void kernelFail(const std::string& what, int line) const {
+    throw KernelError(what + " in kernel " + current_->name + " at " + lineText(line));
+  }
+
+  void parseBody(Kernel& k) {
+    expect("{");
+    int depth = 1;
+    while (depth > 0) {
+      if (at(Kind::End)) fail("unexpected end of PTX inside " + k.name);
+      std::string_view t = peek().text;
+      if (t == "{") { next(); ++depth; continue; }
+      if (t == "}") { next(); --depth; continue; }
+      if (t == ".reg") { parseRegDeclaration(k); continue; }
+      if (t == ".local" || t == ".shared") { parseKernelVariable(k); continue; }
+      if (t == ".param") { parseCallParam(k); continue; }
+      if (t == ".pragma") { skipPast(";"); continue; }
+      if (t == ".loc" || t == ".file") { skipLine(); continue; }
+      if (at(Kind::Ident) && peek(1).text == ":") {
+        labels_[std::string(t)] = static_cast<int32_t>(k.code.size());
+        next();
+        next();
+        continue;
+      }
+      parseInstruction(k);
+    }
+  }
+
+  void parseRegDeclaration(Kernel& k) {
+    next();  // .reg
+    Type type = Type::B32;
+    while (at(Kind::Directive)) {
+      auto it = typeNames().find(next().text);
+      if (it != typeNames().end()) type = it->second;
+    }
+    uint32_t words = type == Type::Pred ? 0 : (typeBytes(type) + 3) / 4;
+    do {
+      std::string name(next().text);
+      if (accept("<")) {
+        uint64_t n = parseUnsigned();
+        expect(">");
+        for (uint64_t i = 0; i < n; ++i) regs_[name + std::to_string(i)] = k.numRegs++;
+        k.ptxRegisterCount += static_cast<uint32_t>(n) * words;
+      } else {
+        regs_[name] = k.numRegs++;
+        k.ptxRegisterCount += words;
+      }
+    } while (accept(","));
+    expect(";");
+  }
+
+  void parseKernelVariable(Kernel& k) {
+    Declaration d = parseDeclaration();
+    uint64_t size = typeBytes(d.type) * d.count;
+    if (d.space == Space::Local) {
+      uint32_t offset = static_cast<uint32_t>(alignUp(k.localBytes, d.align));
+      localOffsets_[d.name] = offset;
+      k.localBytes = offset + static_cast<uint32_t>(size);
+    } else {
+      moduleShared_[d.name] = {size, d.align, d.unsized};
+      bool dynamic = false;
+      sharedOffset(k, d.name, dynamic);  // declared in this kernel: always part of its footprint
+    }
+    expect(";");
+  }
+
+  // `.param .b64 param0;` inside a call sequence: held in a register.
+  void parseCallParam(Kernel& k) {
+    Declaration d = parseDeclaration();
+    if (typeBytes(d.type) * d.count > 8) kernelFail("call parameter wider than 8 bytes", peek().line);
+    callParams_[d.name] = k.numRegs++;
+    expect(";");
+  }
+
+  uint32_t sharedOffset(Kernel& k, const std::string& name, bool& isDynamic) {
+    const ModuleShared& s = moduleShared_.at(name);
+    isDynamic = s.isExtern;
+    if (s.isExtern) return 0;
+    auto it = sharedOffsets_.find(name);
+    if (it != sharedOffsets_.end()) return it->second;
+    uint32_t offset = static_cast<uint32_t>(alignUp(k.staticSmem, s.align));
+    k.staticSmem = offset + static_cast<uint32_t>(s.size);
+    sharedOffsets_[name] = offset;
+    return offset;
+  }
+
+  // ---- instructions ----
+  void parseInstruction(Kernel& k) {
+    Instr in;
+    in.line = static_cast<uint32_t>(peek().line);
+    if (accept("@")) {
+      in.guardNeg = accept("!");
+      in.guard = registerIndex(next());
+    }
+    const Token& opTok = next();
+    if (opTok.kind != Kind::Ident) kernelFail("unexpected '" + std::string(opTok.text) + "'", opTok.line);
+    auto opIt = opNames().find(opTok.text);
+    if (opIt == opNames().end())
+      kernelFail("unsupported PTX instruction '" + std::string(opTok.text) + "'", opTok.line);
+    in.op = opIt->second;
+    std::string fullName(opTok.text);
+    std::vector<Type> types;
+    while (at(Kind::Directive)) {
+      std::string_view m = next().text;
+      fullName += m;
+      while (atText(":") && peek(1).text == ":") {  // e.g. .shared::cta, .L2::128B
+        next();
+        next();
+        fullName += "::" + std::string(next().text);
+      }
+      applyModifier(in, m, types, opTok.line);
+    }
+    if (!types.empty()) in.type = types[0];
+    if (types.size() > 1) {
+      if (in.op == Op::Cvt) in.srcType = types[1];
+      else in.type = types.back();
+    }
+    if (in.op == Op::Mul || in.op == Op::Mad) in.srcType = in.type;
+    if (in.op == Op::Cvta && fullName.find(".to") != std::string::npos) in.op = Op::CvtaTo;
+    if (in.op == Op::Bar && fullName.find(".warp") != std::string::npos) in.op = Op::Nop;
+    if (in.op == Op::Bar && (fullName.find(".red") != std::string::npos ||
+                             fullName.find(".arrive") != std::string::npos))
+      kernelFail("unsupported PTX instruction '" + fullName + "'", opTok.line);
+    if (in.op == Op::Call) {
+      parseCall(in);
+    } else {
+      // Layout: ops[0] first operand, ops[1] its `|p` partner, then the rest.
+      bool first = true;
+      while (!atText(";")) {
+        if (at(Kind::End)) kernelFail("missing ';'", in.line);
+        if (!first) expect(",");
+        parseOperand(k, in);
+        if (first) {
+          if (accept("|")) {
+            in.hasPairDest = true;
+            parseOperand(k, in);
+          } else {
+            in.numOps = 2;
+          }
+          first = false;
+        }
+      }
+      next();
+      if (in.numOps < 2) in.numOps = 2;
+    }
+    rewriteCallParamAccess(in);
+    if (in.op == Op::Bra) {
+      branchFixups_.push_back({k.code.size(), pendingLabel_, in.line});
+    }
+    k.code.push_back(in);
+  }
+
+  void applyModifier(Instr& in, std::string_view m, std::vector<Type>& types, int line) {
+    if (auto t = typeNames().find(m); t != typeNames().end()) { types.push_back(t->second); return; }
+    if (m == ".global") { in.space = Space::Global; return; }
+    if (m == ".shared") { in.space = Space::Shared; return; }
+    if (m == ".local") { in.space = Space::Local; return; }
+    if (m == ".param") { in.space = Space::Param; return; }
+    if (m == ".const") { in.space = Space::Const; return; }
+    if (m == ".v2") { in.vecWidth = 2; return; }
+    if (m == ".v4") { in.vecWidth = 4; return; }
+    if (m == ".sat") { in.sat = true; return; }
+    if (m == ".approx") { in.approx = true; return; }
+    switch (in.op) {
+      case Op::Mul: case Op::Mad:
+        if (m == ".lo") in.mode = MulLo;
+        else if (m == ".hi") in.mode = MulHi;
+        else if (m == ".wide") in.mode = MulWide;
+        return;
+      case Op::Setp: case Op::Slct:
+        if (auto c = cmpNames().find(m); c != cmpNames().end()) in.mode = c->second;
+        else if (m == ".and") in.boolMode = BoolAnd;
+        else if (m == ".or") in.boolMode = BoolOr;
+        else if (m == ".xor") in.boolMode = BoolXor;
+        return;
+      case Op::Shfl:
+        if (m == ".up") in.mode = ShflUp;
+        else if (m == ".down") in.mode = ShflDown;
+        else if (m == ".bfly") in.mode = ShflBfly;
+        else if (m == ".idx") in.mode = ShflIdx;
+        return;
+      case Op::Vote:
+        if (m == ".all") in.mode = VoteAll;
+        else if (m == ".any") in.mode = VoteAny;
+        else if (m == ".uni") in.mode = VoteUni;
+        else if (m == ".ballot") in.mode = VoteBallot;
+        return;
+      case Op::Atom: case Op::Red: case Op::Redux:
+        if (m == ".add") in.mode = AtomAdd;
+        else if (m == ".min") in.mode = AtomMin;
+        else if (m == ".max") in.mode = AtomMax;
+        else if (m == ".inc") in.mode = AtomInc;
+        else if (m == ".dec") in.mode = AtomDec;
+        else if (m == ".and") in.mode = AtomAnd;
+        else if (m == ".or") in.mode = AtomOr;
+        else if (m == ".xor") in.mode = AtomXor;
+        else if (m == ".exch") in.mode = AtomExch;
+        else if (m == ".cas") in.mode = AtomCas;
+        return;
+      case Op::Bra:
+        if (m == ".uni") in.uni = true;
+        return;
+      case Op::Match:
+        if (m == ".all") kernelFail("match.all is not supported", line);
+        return;
+      default:
+        break;
+    }
+    static const std::unordered_map<std::string_view, uint8_t> rounding = {
+      {".rn", RoundRn}, {".rz", RoundRz}, {".rm", RoundRm}, {".rp", RoundRp},
+      {".rni", RoundRni}, {".rzi", RoundRzi}, {".rmi", RoundRmi}, {".rpi", RoundRpi},
+    };
+    if (auto r = rounding.find(m); r != rounding.end()) in.mode = r->second;
+    if (in.op == Op::Mul && m == ".wide") in.mode = MulWide;
+  }
+
+  void parseCall(Instr& in) {
+    // call[.uni] (retval), callee, (param0, param1, ...);
+    Operand ret;
+    if (accept("(")) {
+      ret = callParamOperand(next());
+      expect(")");
+      expect(",");
+    }
+    std::string callee(next().text);
+    if (callee == "vprintf") in.mode = CallVprintf;
+    else if (callee == "__assertfail") in.mode = CallAssertFail;
+    else kernelFail("call to device function '" + callee + "' is not supported (only vprintf and __assertfail)", in.line);
+    in.ops[0] = ret;
+    in.numOps = 2;
+    if (accept(",")) {
+      expect("(");
+      while (!accept(")")) {
+        if (accept(",")) continue;
+        Operand arg = callParamOperand(next());
+        if (in.numOps < 6) in.ops[in.numOps++] = arg;  // __assertfail's 5th (char size) is unused
+      }
+    }
+    expect(";");
+  }
+
+  Operand callParamOperand(const Token& t) {
+    auto it = callParams_.find(std::string(t.text));
+    if (it == callParams_.end()) kernelFail("unknown call parameter '" + std::string(t.text) + "'", t.line);
+    Operand o;
+    o.kind = Operand::Kind::Reg;
+    o.reg = it->second;
+    return o;
+  }
+
+  // st.param [param0+0], x and ld.param x, [retval0+0] become moves, since
+  // call parameters live in registers.
+  void rewriteCallParamAccess(Instr& in) {
+    if (in.space != Space::Param || (in.op != Op::Ld && in.op != Op::St)) return;
+    int addrIndex = in.op == Op::Ld ? 2 : 0;
+    Operand& a = in.ops[addrIndex];
+    if (a.kind != Operand::Kind::Reg) return;  // kernel parameter, stays a load
+    if (in.op == Op::Ld) {
+      in.ops[2] = a;
+    } else {
+      in.ops[0] = a;  // the value stays in ops[2]
+    }
+    in.op = Op::Mov;
+    in.space = Space::Generic;
+  }
+
+  uint32_t registerIndex(const Token& t) {
+    auto it = regs_.find(std::string(t.text));
+    if (it == regs_.end()) kernelFail("unknown register '" + std::string(t.text) + "'", t.line);
+    return it->second;
+  }
+
+  void parseOperand(Kernel& k, Instr& in) {
+    if (in.numOps == 6) kernelFail("too many operands", in.line);
+    Operand& o = in.ops[in.numOps++];
+    if (accept("{")) {
+      o.kind = Operand::Kind::Vec;
+      while (!accept("}")) {
+        if (accept(",")) continue;
+        if (o.count == 4) kernelFail("vector operand with more than 4 elements", in.line);
+        if (atText("_")) {
+          next();
+          o.vec[o.count++] = Operand::kNoReg;
+        } else {
+          o.vec[o.count++] = registerIndex(next());
+        }
+      }
+      return;
+    }
+    if (accept("[")) {
+      o.kind = Operand::Kind::Addr;
+      parseAddress(k, in, o);
+      expect("]");
+      return;
+    }
+    if (accept("!")) kernelFail("negated predicate operands are not supported", in.line);
+    bool negative = accept("-");
+    const Token& t = next();
+    if (t.kind == Kind::Number) {
+      uint64_t bits = 0;
+      bool isFloatBits = false;
+      if (!parseNumberBits(t.text, bits, isFloatBits)) kernelFail("bad number '" + std::string(t.text) + "'", t.line);
+      if (negative) bits = ~bits + 1;
+      o.kind = Operand::Kind::Imm;
+      o.imm = static_cast<int64_t>(bits);
+      return;
+    }
+    if (t.kind != Kind::Ident) kernelFail("unexpected operand '" + std::string(t.text) + "'", t.line);
+    std::string name(t.text);
+    if (name == "_") { o.kind = Operand::Kind::Sink; return; }
+    if (name[0] == '%') {
+      if (resolveSpecialRegister(name, o)) return;
+      o.kind = Operand::Kind::Reg;
+      o.reg = registerIndex(t);
+      return;
+    }
+    if (in.op == Op::Bra) {
+      pendingLabel_ = name;
+      o.kind = Operand::Kind::Imm;
+      return;
+    }
+    resolveSymbol(k, in, name, o, t.line);
+  }
+
+  bool resolveSpecialRegister(const std::string& name, Operand& o) {
+    static const std::unordered_map<std::string_view, uint32_t> vectors = {
+      {"%tid", SrTidX}, {"%ntid", SrNtidX}, {"%ctaid", SrCtaidX}, {"%nctaid", SrNctaidX},
+    };
+    if (auto v = vectors.find(name); v != vectors.end()) {
+      std::string_view comp = next().text;
+      uint32_t offset = comp == ".x" ? 0 : comp == ".y" ? 1 : comp == ".z" ? 2 : 3;
+      if (offset == 3) fail("bad component of " + name);
+      o.kind = Operand::Kind::Reg;
+      o.reg = v->second + offset;
+      return true;
+    }
+    if (auto s = specialRegNames().find(name); s != specialRegNames().end()) {
+      o.kind = Operand::Kind::Reg;
+      o.reg = s->second;
+      return true;
+    }
+    if (name == "%clock") { o.kind = Operand::Kind::Clock32; return true; }
+    if (name == "%clock64") { o.kind = Operand::Kind::Clock64; return true; }
+    if (name == "%globaltimer") { o.kind = Operand::Kind::GlobalTimer; return true; }
+    return false;
+  }
+
+  // A symbol used as a value or address base: its address in its own space.
+  void resolveSymbol(Kernel& k, Instr& in, const std::string& name, Operand& o, int line) {
+    if (auto p = callParams_.find(name); p != callParams_.end()) {
+      o.kind = Operand::Kind::Reg;
+      o.reg = p->second;
+      return;
+    }
+    int64_t address = 0;
+    if (auto p = paramOffsets_.find(name); p != paramOffsets_.end()) {
+      address = p->second;
+    } else if (auto l = localOffsets_.find(name); l != localOffsets_.end()) {
+      address = l->second;
+    } else if (moduleShared_.count(name)) {
+      bool dynamic = false;
+      address = sharedOffset(k, name, dynamic);
+      o.addsDynamicSmemBase = dynamic;
+    } else if (const Variable* v = module_.findVariable(name)) {
+      address = static_cast<int64_t>(reinterpret_cast<uintptr_t>(v->storage));
+    } else {
+      kernelFail("unknown symbol '" + name + "'", line);
+    }
+    (void)in;
+    if (o.kind != Operand::Kind::Addr) o.kind = Operand::Kind::Imm;
+    o.imm += address;
+  }
+
+  void parseAddress(Kernel& k, Instr& in, Operand& o) {
+    const Token& t = peek();
+    if (t.kind == Kind::Ident) {
+      next();
+      std::string name(t.text);
+      if (name[0] == '%') {
+        o.reg = registerIndex(t);
+      } else if (auto p = callParams_.find(name); p != callParams_.end()) {
+        o.kind = Operand::Kind::Reg;  // rewritten into a move afterwards
+        o.reg = p->second;
+        if (accept("+") && parseSignedOffset() != 0)
+          kernelFail("offset into a call parameter", in.line);
+        return;
+      } else {
+        resolveSymbol(k, in, name, o, t.line);
+        o.kind = Operand::Kind::Addr;
+      }
+      if (accept("+")) o.imm += parseSignedOffset();
+      else if (atText("-")) o.imm += parseSignedOffset();
+    } else {
+      o.imm = parseSignedOffset();
+    }
+  }
+
+  int64_t parseSignedOffset() {
+    bool negative = accept("-");
+    uint64_t v = parseUnsigned();
+    return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  }
+
+  void finishKernel(Kernel& k) {
+    for (const BranchFixup& f : branchFixups_) {
+      auto it = labels_.find(f.label);
+      if (it == labels_.end()) kernelFail("unknown label '" + f.label + "'", static_cast<int>(f.line));
+      k.code[f.index].target = it->second;
+    }
+    uint32_t dynamicBase = static_cast<uint32_t>(alignUp(k.staticSmem, 16));
+    for (Instr& in : k.code)
+      for (Operand& o : in.ops)
+        if (o.addsDynamicSmemBase) o.imm += dynamicBase;
+    // Every path must end in ret/exit; falling off the end behaves like ret.
+    Instr ret;
+    ret.op = Op::Ret;
+    ret.line = k.code.empty() ? 0 : k.code.back().line;
+    k.code.push_back(ret);
+    computeReconvergencePoints(k.code);
+  }
+
+  struct BranchFixup {
+    size_t index;
+    std::string label;
+    uint32_t line;
+  };
+
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  const VariableAllocator& allocate_;
+  Module module_;
+  bool pendingExtern_ = false;
+  Kernel* current_ = nullptr;
+  std::string pendingLabel_;
+  std::unordered_map<std::string, uint32_t> regs_;
+  std::unordered_map<std::string, int32_t> labels_;
+  std::unordered_map<std::string, uint32_t> callParams_;
+  std::unordered_map<std::string, uint32_t> sharedOffsets_;
+  std::unordered_map<std::string, uint32_t> localOffsets_;
+  std::unordered_map<std::string, uint32_t> paramOffsets_;
+  std::map<std::string, ModuleShared> moduleShared_;
+  std::vector<BranchFixup> branchFixups_;
+};
+
+}  // namespace
+
+Module parseModule(std::string_view ptx, const VariableAllocator& allocate) {
+  Parser parser(ptx, allocate);
+  return parser.run();
+}
+
+}  // namespace cudasim::ptx
