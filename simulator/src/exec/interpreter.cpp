@@ -540,10 +540,23 @@ void Interpreter::run(Warp& w, BlockState& b) {
       }
       case Op::Bfind: {
         int bits = bitsOf(t);
-        lanewise<1>(w, in, exec, clk, [bits, t](uint64_t a) {
+        bool shiftAmount = in.mode == ptx::BfindShiftAmount;
+        lanewise<1>(w, in, exec, clk, [bits, t, shiftAmount](uint64_t a) {
           uint64_t v = a & alu::widthMask(bits);
           if (ptx::isSigned(t) && ((v >> (bits - 1)) & 1)) v = ~v & alu::widthMask(bits);
-          return v == 0 ? 0xffffffffull : static_cast<uint64_t>(63 - std::countl_zero(v));
+          if (v == 0) return uint64_t{0xffffffffu};
+          uint64_t index = static_cast<uint64_t>(63 - std::countl_zero(v));
+          return shiftAmount ? static_cast<uint64_t>(bits - 1) - index : index;
+        });
+        break;
+      }
+      case Op::Shf: {
+        // Funnel shift of the 64-bit value b:a.
+        bool left = in.mode & ptx::ShfLeft, clamp = in.mode & ptx::ShfClamp;
+        lanewise<3>(w, in, exec, clk, [left, clamp](uint64_t a, uint64_t b, uint64_t c) {
+          uint64_t n = clamp ? std::min<uint64_t>(c & 0xffffffffu, 32) : (c & 31);
+          uint64_t joined = ((b & 0xffffffffu) << 32) | (a & 0xffffffffu);
+          return left ? ((joined << n) >> 32) & 0xffffffffu : (joined >> n) & 0xffffffffu;
         });
         break;
       }
@@ -554,7 +567,6 @@ void Interpreter::run(Warp& w, BlockState& b) {
         lanewise<4>(w, in, exec, clk, [t](uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return bitFieldInsert(a, b, c, d, t); });
         break;
       case Op::Prmt:
-        if (in.mode != 0) unsupported(in, launch_, "prmt mode");
         lanewise<3>(w, in, exec, clk, permute);
         break;
       case Op::Rcp: floatUnary(w, in, exec, clk, launch_, [](float a) { return 1.0f / a; }, [](double a) { return 1.0 / a; }); break;
@@ -694,6 +706,13 @@ void Interpreter::run(Warp& w, BlockState& b) {
         }
         break;
       case Op::Call: call(w, b, in, exec); break;
+      case Op::Unsupported:
+        if (exec) {
+          AccessSite s = site(w, b, std::countr_zero(exec), in);
+          throw DeviceFault(cudaErrorIllegalInstruction,
+                            launch_.kernel->messages[static_cast<size_t>(in.target)] + " in " + describeThread(s));
+        }
+        break;
       case Op::Membar: case Op::Nop: break;
     }
     ++w.pc;
@@ -744,8 +763,9 @@ namespace {
 uint64_t readValue(const uint8_t* p, int bytes, Type t) {
   uint64_t v = 0;
   std::memcpy(&v, p, static_cast<size_t>(bytes));
-  // Narrow signed loads fill a 32-bit register with the sign.
-  if (bytes < 4 && ptx::isSigned(t)) v = static_cast<uint64_t>(alu::signExtend(v, bytes * 8)) & 0xffffffffu;
+  // Signed loads sign-extend into wider registers (ld.s32 into a .b64);
+  // readers of narrower registers only look at the low bits.
+  if (ptx::isSigned(t)) v = static_cast<uint64_t>(alu::signExtend(v, bytes * 8));
   return v;
 }
 }  // namespace

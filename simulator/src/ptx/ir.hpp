@@ -24,11 +24,12 @@ enum class Op : uint8_t {
   Add, Sub, Mul, Mad, Div, Rem, Min, Max, Abs, Neg,
   And, Or, Xor, Not, Cnot, Shl, Shr,
   Selp, Setp, Slct,
-  Popc, Clz, Brev, Bfe, Bfi, Prmt, Bfind,
+  Popc, Clz, Brev, Bfe, Bfi, Prmt, Bfind, Shf,
   Fma, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Copysign,
   Atom, Red,
   Shfl, Vote, Activemask, Redux, Match,
   Bra, Bar, Membar, Ret, Exit, Trap, Call, Nop,
+  Unsupported,  // decoded, but faults if executed; Instr::target indexes Kernel::messages
 };
 
 const char* opName(Op op);
@@ -45,6 +46,8 @@ enum VoteMode : uint8_t { VoteAll, VoteAny, VoteUni, VoteBallot };
 enum AtomMode : uint8_t { AtomAdd, AtomMin, AtomMax, AtomInc, AtomDec, AtomAnd, AtomOr, AtomXor, AtomExch, AtomCas };
 enum BoolMode : uint8_t { BoolNone, BoolAnd, BoolOr, BoolXor };
 enum CallTarget : uint8_t { CallVprintf, CallAssertFail };
+enum ShfMode : uint8_t { ShfRight = 0, ShfLeft = 1, ShfClamp = 2 };  // bit flags
+enum BfindMode : uint8_t { BfindIndex, BfindShiftAmount };
 
 // Register slots 0..kNumSpecialRegs-1 hold the special registers; the
 // block runner fills them when a warp starts.
@@ -108,6 +111,7 @@ struct Kernel {
   uint32_t localBytes = 0;
   uint32_t maxThreads = 0;        // .maxntid / .reqntid product, 0 if absent
   std::string error;              // decode failure; the kernel cannot launch
+  std::vector<std::string> messages;  // for Op::Unsupported
 };
 
 struct Variable {

@@ -27,11 +27,11 @@ const char* opName(Op op) {
     "add", "sub", "mul", "mad", "div", "rem", "min", "max", "abs", "neg",
     "and", "or", "xor", "not", "cnot", "shl", "shr",
     "selp", "setp", "slct",
-    "popc", "clz", "brev", "bfe", "bfi", "prmt", "bfind",
+    "popc", "clz", "brev", "bfe", "bfi", "prmt", "bfind", "shf",
     "fma", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign",
     "atom", "red",
     "shfl", "vote", "activemask", "redux", "match",
-    "bra", "bar", "membar", "ret", "exit", "trap", "call", "nop",
+    "bra", "bar", "membar", "ret", "exit", "trap", "call", "nop", "unsupported",
   };
   return names[static_cast<int>(op)];
 }
