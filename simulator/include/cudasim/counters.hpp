@@ -46,4 +46,7 @@ struct LaunchCounters {
 // Counters of the most recent kernel launch (all zero before the first).
 LaunchCounters lastLaunchCounters();
 
+// Number of CPU threads that execute blocks (CUDASIM_THREADS, else cores).
+unsigned simulatorThreads();
+
 }  // namespace cudasim

@@ -17,9 +17,12 @@ BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts)
   block_.local.assign(threads * k.localBytes, 0);
   uint32_t dynamicBase = (k.staticSmem + 15) / 16 * 16;
   block_.shared.resize(dynamicBase + launch.dynamicSmem);
+  fillConstantRegisters();
 }
 
-void BlockRunner::startWarps() {
+// Special registers that are the same for every block of the launch. The
+// program cannot write them, so they are filled once per worker.
+void BlockRunner::fillConstantRegisters() {
   const ptx::Kernel& k = *launch_.kernel;
   const Dim3& bd = launch_.block;
   const Dim3& gd = launch_.grid;
@@ -30,13 +33,6 @@ void BlockRunner::startWarps() {
     uint64_t first = i * kWarpSize;
     uint64_t count = std::min<uint64_t>(kWarpSize, threads - first);
     w.validMask = count == kWarpSize ? 0xffffffffu : (1u << count) - 1;
-    w.exited = 0;
-    w.active = w.validMask;
-    w.pc = 0;
-    w.rpc = -1;
-    w.arrived = 0;
-    w.status = Warp::Status::Ready;
-    w.stack.clear();
     w.regs = registers_.data() + i * k.numRegs * kWarpSize;
     auto fill = [&](uint32_t reg, uint64_t value) { std::fill(w.reg(reg), w.reg(reg) + kWarpSize, value); };
     for (int l = 0; l < kWarpSize; ++l) {
@@ -54,19 +50,32 @@ void BlockRunner::startWarps() {
     fill(ptx::SrNtidX, bd.x);
     fill(ptx::SrNtidY, bd.y);
     fill(ptx::SrNtidZ, bd.z);
-    fill(ptx::SrCtaidX, block_.ctaid.x);
-    fill(ptx::SrCtaidY, block_.ctaid.y);
-    fill(ptx::SrCtaidZ, block_.ctaid.z);
     fill(ptx::SrNctaidX, gd.x);
     fill(ptx::SrNctaidY, gd.y);
     fill(ptx::SrNctaidZ, gd.z);
     fill(ptx::SrWarpid, i);
     fill(ptx::SrNwarpid, 64);
-    fill(ptx::SrSmid, (block_.ctaid.x + uint64_t{block_.ctaid.y} * gd.x) % 132);
     fill(ptx::SrNsmid, 132);
     fill(ptx::SrGridid, 1);
     fill(ptx::SrDynamicSmemSize, launch_.dynamicSmem);
     fill(ptx::SrTotalSmemSize, block_.shared.size());
+  }
+}
+
+void BlockRunner::startWarps(uint64_t linearIndex) {
+  for (Warp& w : warps_) {
+    w.exited = 0;
+    w.active = w.validMask;
+    w.pc = 0;
+    w.rpc = -1;
+    w.arrived = 0;
+    w.status = Warp::Status::Ready;
+    w.stack.clear();
+    auto fill = [&](uint32_t reg, uint64_t value) { std::fill(w.reg(reg), w.reg(reg) + kWarpSize, value); };
+    fill(ptx::SrCtaidX, block_.ctaid.x);
+    fill(ptx::SrCtaidY, block_.ctaid.y);
+    fill(ptx::SrCtaidZ, block_.ctaid.z);
+    fill(ptx::SrSmid, linearIndex % 132);
   }
 }
 
@@ -96,7 +105,7 @@ void BlockRunner::run(uint64_t linearIndex) {
   // Shared memory starts zeroed so that results do not depend on which
   // block ran before on this worker.
   std::fill(block_.shared.begin(), block_.shared.end(), 0);
-  startWarps();
+  startWarps(linearIndex);
   for (;;) {
     bool anyWaiting = false;
     for (Warp& w : warps_) {

@@ -20,7 +20,8 @@ class BlockRunner {
   BlockState& state() { return block_; }
 
  private:
-  void startWarps();
+  void fillConstantRegisters();
+  void startWarps(uint64_t linearIndex);
   void checkBarrier() const;
 
   LaunchContext& launch_;

@@ -1,6 +1,7 @@
 // Counter arithmetic and the public accessor for the last launch.
 #include <cudasim/counters.hpp>
 
+#include "exec/thread_pool.hpp"
 #include "runtime/state.hpp"
 
 namespace cudasim {
@@ -31,6 +32,8 @@ double LaunchCounters::branchEfficiency() const {
   if (counts.branches == 0) return 1.0;
   return 1.0 - static_cast<double>(counts.divergentBranches) / static_cast<double>(counts.branches);
 }
+
+unsigned simulatorThreads() { return ThreadPool::instance().size(); }
 
 LaunchCounters lastLaunchCounters() {
   std::lock_guard lock(runtime().mutex);

@@ -91,23 +91,37 @@ int bitsOf(Type t) { return ptx::typeBytes(t) * 8; }
 
 // ---- arithmetic families, dispatched on the operation type ----
 
+// Applies a two-operand integer operation on the C++ type T that matches
+// the PTX type; the result is stored zero-extended.
+template <class T, class F>
+void integerLanes(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, F f) {
+  using U = std::make_unsigned_t<T>;
+  lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) {
+    return static_cast<uint64_t>(static_cast<U>(f(static_cast<T>(a), static_cast<T>(b))));
+  });
+}
+
 template <class IntOp, class FloatOp>
 void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, FloatOp fop) {
-  if (in.type == Type::F32) {
-    bool sat = in.sat;
-    lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) {
-      float r = static_cast<float>(fop(alu::f32(a), alu::f32(b)));
-      if (sat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
-      return alu::bits(r);
-    });
-  } else if (in.type == Type::F64) {
-    lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) { return alu::bits(static_cast<double>(fop(alu::f64(a), alu::f64(b)))); });
-  } else {
-    Type t = in.type;
-    uint64_t wm = alu::widthMask(bitsOf(t));
-    lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) {
-      return iop(alu::normalize(a, t), alu::normalize(b, t), t) & wm;
-    });
+  switch (in.type) {
+    case Type::F32: {
+      bool sat = in.sat;
+      lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) {
+        float r = static_cast<float>(fop(alu::f32(a), alu::f32(b)));
+        if (sat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
+        return alu::bits(r);
+      });
+      return;
+    }
+    case Type::F64:
+      lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) { return alu::bits(static_cast<double>(fop(alu::f64(a), alu::f64(b)))); });
+      return;
+    case Type::S16: integerLanes<int16_t>(w, in, mask, clk, iop); return;
+    case Type::U16: case Type::B16: integerLanes<uint16_t>(w, in, mask, clk, iop); return;
+    case Type::S32: integerLanes<int32_t>(w, in, mask, clk, iop); return;
+    case Type::U32: case Type::B32: integerLanes<uint32_t>(w, in, mask, clk, iop); return;
+    case Type::S64: integerLanes<int64_t>(w, in, mask, clk, iop); return;
+    default: integerLanes<uint64_t>(w, in, mask, clk, iop); return;
   }
 }
 
@@ -129,6 +143,20 @@ void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool adden
   int bits = bitsOf(t);
   bool sign = ptx::isSigned(t);
   uint8_t mode = in.mode;
+  if (mode == ptx::MulLo && bits == 32) {  // the common case, kept tight
+    lanewise<3>(w, in, mask, clk, [addend](uint64_t a, uint64_t b, uint64_t c) {
+      return static_cast<uint64_t>(static_cast<uint32_t>(a * b + (addend ? c : 0)));
+    });
+    return;
+  }
+  if (mode == ptx::MulWide && bits == 32) {
+    lanewise<3>(w, in, mask, clk, [addend, sign](uint64_t a, uint64_t b, uint64_t c) {
+      uint64_t x = sign ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(a))) : static_cast<uint32_t>(a);
+      uint64_t y = sign ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(b))) : static_cast<uint32_t>(b);
+      return x * y + (addend ? c : 0);
+    });
+    return;
+  }
   lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
     uint64_t x = alu::normalize(a, t), y = alu::normalize(b, t), r;
     if (mode == ptx::MulWide) {
@@ -152,24 +180,24 @@ void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool adden
   });
 }
 
-uint64_t intDiv(uint64_t a, uint64_t b, Type t) {
-  if (b == 0) return ~0ull;
-  if (ptx::isSigned(t)) {
-    int64_t x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
-    if (y == -1) return static_cast<uint64_t>(0) - a;  // avoids INT_MIN / -1 overflow
-    return static_cast<uint64_t>(x / y);
+// PTX leaves division by zero undefined; GPUs return all ones for the
+// quotient and we keep the dividend as remainder. INT_MIN / -1 wraps.
+template <class T>
+T intDiv(T a, T b) {
+  if (b == 0) return static_cast<T>(~T{0});
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(0) - static_cast<std::make_unsigned_t<T>>(a));
   }
-  return a / b;
+  return static_cast<T>(a / b);
 }
 
-uint64_t intRem(uint64_t a, uint64_t b, Type t) {
+template <class T>
+T intRem(T a, T b) {
   if (b == 0) return a;
-  if (ptx::isSigned(t)) {
-    int64_t x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
-    if (y == -1) return 0;
-    return static_cast<uint64_t>(x % y);
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return 0;
   }
-  return a % b;
+  return static_cast<T>(a % b);
 }
 
 template <class F32, class F64>
@@ -254,6 +282,70 @@ uint64_t permute(uint64_t a, uint64_t b, uint64_t selector) {
     r |= byte << (8 * i);
   }
   return r;
+}
+
+// Compares all lanes with the mode chosen once, outside the lane loop.
+template <class T, class Cmp>
+void compareLanes(const uint64_t* a, const uint64_t* b, uint64_t* r, Cmp cmp) {
+  for (int l = 0; l < kWarpSize; ++l) {
+    T x, y;
+    if constexpr (std::is_same_v<T, float>) {
+      x = alu::f32(a[l]);
+      y = alu::f32(b[l]);
+    } else if constexpr (std::is_same_v<T, double>) {
+      x = alu::f64(a[l]);
+      y = alu::f64(b[l]);
+    } else {
+      x = static_cast<T>(a[l]);
+      y = static_cast<T>(b[l]);
+    }
+    r[l] = cmp(x, y) ? 1 : 0;
+  }
+}
+
+template <class T>
+void compareTyped(const uint64_t* a, const uint64_t* b, uint64_t* r, uint8_t mode) {
+  switch (mode) {
+    case ptx::CmpEq: compareLanes<T>(a, b, r, [](T x, T y) { return x == y; }); return;
+    case ptx::CmpNe: compareLanes<T>(a, b, r, [](T x, T y) { return x != y && x == x && y == y; }); return;
+    case ptx::CmpLt: compareLanes<T>(a, b, r, [](T x, T y) { return x < y; }); return;
+    case ptx::CmpLe: compareLanes<T>(a, b, r, [](T x, T y) { return x <= y; }); return;
+    case ptx::CmpGt: compareLanes<T>(a, b, r, [](T x, T y) { return x > y; }); return;
+    case ptx::CmpGe: compareLanes<T>(a, b, r, [](T x, T y) { return x >= y; }); return;
+    default: compareLanes<T>(a, b, r, [mode](T x, T y) { return alu::compareFloat(x, y, mode); }); return;
+  }
+}
+
+void setp(Warp& w, const Instr& in, uint32_t exec, uint64_t clk) {
+  Lanes s0, s1, s2, d, q;
+  const uint64_t* a = source(w, in.ops[2], s0, clk);
+  const uint64_t* b = source(w, in.ops[3], s1, clk);
+  switch (in.type) {
+    case Type::F32: compareTyped<float>(a, b, d, in.mode); break;
+    case Type::F64: compareTyped<double>(a, b, d, in.mode); break;
+    case Type::S16: compareTyped<int16_t>(a, b, d, in.mode); break;
+    case Type::U16: case Type::B16: compareTyped<uint16_t>(a, b, d, in.mode); break;
+    case Type::S32: compareTyped<int32_t>(a, b, d, in.mode); break;
+    case Type::U32: case Type::B32: compareTyped<uint32_t>(a, b, d, in.mode); break;
+    case Type::S64: compareTyped<int64_t>(a, b, d, in.mode); break;
+    default: compareTyped<uint64_t>(a, b, d, in.mode); break;
+  }
+  const uint64_t* c = in.boolMode != ptx::BoolNone ? source(w, in.ops[4], s2, clk) : nullptr;
+  for (int l = 0; l < kWarpSize; ++l) {
+    uint64_t r = d[l], nr = r ^ 1;
+    if (c) {
+      uint64_t cv = c[l] & 1;
+      switch (in.boolMode) {
+        case ptx::BoolAnd: r &= cv; nr &= cv; break;
+        case ptx::BoolOr: r |= cv; nr |= cv; break;
+        default: r ^= cv; nr ^= cv; break;
+      }
+    }
+    d[l] = r;
+    q[l] = nr;
+  }
+  writeBack(w, in.ops[0], d, exec);
+  if (in.hasPairDest) writeBack(w, in.ops[1], q, exec);
 }
 
 }  // namespace
@@ -404,34 +496,24 @@ void Interpreter::run(Warp& w, BlockState& b) {
       }
       case Op::Cvt: convert(w, in, exec, clk, launch_); break;
       case Op::Add:
-        arith2(w, in, exec, clk, [](uint64_t a, uint64_t b, Type) { return a + b; },
-               [](auto a, auto b) { return a + b; });
+        arith2(w, in, exec, clk, [](auto a, auto b) { return a + b; }, [](auto a, auto b) { return a + b; });
         break;
       case Op::Sub:
-        arith2(w, in, exec, clk, [](uint64_t a, uint64_t b, Type) { return a - b; },
-               [](auto a, auto b) { return a - b; });
+        arith2(w, in, exec, clk, [](auto a, auto b) { return a - b; }, [](auto a, auto b) { return a - b; });
         break;
       case Op::Mul: mulFamily(w, in, exec, clk, false); break;
       case Op::Mad: case Op::Fma: mulFamily(w, in, exec, clk, true); break;
       case Op::Div:
-        arith2(w, in, exec, clk, intDiv, [](auto a, auto b) { return a / b; });
+        arith2(w, in, exec, clk, [](auto a, auto b) { return intDiv(a, b); }, [](auto a, auto b) { return a / b; });
         break;
       case Op::Rem:
-        arith2(w, in, exec, clk, intRem, [](auto a, auto) { return a; });
+        arith2(w, in, exec, clk, [](auto a, auto b) { return intRem(a, b); }, [](auto a, auto) { return a; });
         break;
       case Op::Min:
-        arith2(w, in, exec, clk,
-               [](uint64_t a, uint64_t b, Type ty) {
-                 return ptx::isSigned(ty) ? (static_cast<int64_t>(a) < static_cast<int64_t>(b) ? a : b) : std::min(a, b);
-               },
-               [](auto a, auto b) { return std::fmin(a, b); });
+        arith2(w, in, exec, clk, [](auto a, auto b) { return a < b ? a : b; }, [](auto a, auto b) { return std::fmin(a, b); });
         break;
       case Op::Max:
-        arith2(w, in, exec, clk,
-               [](uint64_t a, uint64_t b, Type ty) {
-                 return ptx::isSigned(ty) ? (static_cast<int64_t>(a) > static_cast<int64_t>(b) ? a : b) : std::max(a, b);
-               },
-               [](auto a, auto b) { return std::fmax(a, b); });
+        arith2(w, in, exec, clk, [](auto a, auto b) { return a > b ? a : b; }, [](auto a, auto b) { return std::fmax(a, b); });
         break;
       case Op::Abs: case Op::Neg: {
         bool neg = in.op == Op::Neg;
@@ -485,29 +567,7 @@ void Interpreter::run(Warp& w, BlockState& b) {
       case Op::Selp:
         lanewise<3>(w, in, exec, clk, [](uint64_t a, uint64_t b, uint64_t c) { return (c & 1) ? a : b; });
         break;
-      case Op::Setp: {
-        Lanes s0, s1, s2, d, q;
-        const uint64_t* a = source(w, in.ops[2], s0, clk);
-        const uint64_t* bb = source(w, in.ops[3], s1, clk);
-        const uint64_t* c = in.boolMode != ptx::BoolNone ? source(w, in.ops[4], s2, clk) : nullptr;
-        for (int l = 0; l < kWarpSize; ++l) {
-          uint64_t r = alu::compare(a[l], bb[l], t, in.mode) ? 1 : 0;
-          uint64_t nr = r ^ 1;
-          if (c) {
-            uint64_t cv = c[l] & 1;
-            switch (in.boolMode) {
-              case ptx::BoolAnd: r &= cv; nr &= cv; break;
-              case ptx::BoolOr: r |= cv; nr |= cv; break;
-              default: r ^= cv; nr ^= cv; break;
-            }
-          }
-          d[l] = r;
-          q[l] = nr;
-        }
-        writeBack(w, in.ops[0], d, exec);
-        if (in.hasPairDest) writeBack(w, in.ops[1], q, exec);
-        break;
-      }
+      case Op::Setp: setp(w, in, exec, clk); break;
       case Op::Slct: {
         Type ct = in.srcType == Type::None ? Type::S32 : in.srcType;
         lanewise<3>(w, in, exec, clk, [ct](uint64_t a, uint64_t b, uint64_t c) {
@@ -578,8 +638,7 @@ void Interpreter::run(Warp& w, BlockState& b) {
       case Op::Cos: floatUnary(w, in, exec, clk, launch_, [](float a) { return std::cos(a); }, [](double a) { return std::cos(a); }); break;
       case Op::Tanh: floatUnary(w, in, exec, clk, launch_, [](float a) { return std::tanh(a); }, [](double a) { return std::tanh(a); }); break;
       case Op::Copysign:
-        arith2(w, in, exec, clk, [](uint64_t a, uint64_t, Type) { return a; },
-               [](auto a, auto b) { return std::copysign(b, a); });
+        arith2(w, in, exec, clk, [](auto a, auto) { return a; }, [](auto a, auto b) { return std::copysign(b, a); });
         break;
       case Op::Atom: case Op::Red: atomic(w, b, in, exec); break;
       case Op::Shfl: {
@@ -727,14 +786,12 @@ void Interpreter::countMemory(const Instr& in, ResolvedSpace where, bool write, 
   int n = std::popcount(lanes);
   if (where == ResolvedSpace::Global) {
     // Distinct 32-byte sectors touched by the warp's request.
-    uint64_t sectors[kWarpSize * 2];
+    // Accesses are aligned to their size (at most 16 bytes), so each
+    // lies in a single sector.
+    uint64_t sectors[kWarpSize];
     int count = 0;
-    for (uint32_t m = lanes; m; m &= m - 1) {
-      int l = std::countr_zero(m);
-      for (uint64_t s = addrs[l] >> 5; s <= (addrs[l] + bytes - 1) >> 5 && count < kWarpSize * 2; ++s)
-        sectors[count++] = s;
-    }
-    std::sort(sectors, sectors + count);
+    for (uint32_t m = lanes; m; m &= m - 1) sectors[count++] = addrs[std::countr_zero(m)] >> 5;
+    if (!std::is_sorted(sectors, sectors + count)) std::sort(sectors, sectors + count);
     uint64_t distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
     if (write) { ++counts_.globalStoreRequests; counts_.globalStoreSectors += distinct; }
     else { ++counts_.globalLoadRequests; counts_.globalLoadSectors += distinct; }
@@ -749,7 +806,7 @@ void Interpreter::countMemory(const Instr& in, ResolvedSpace where, bool write, 
       int l = std::countr_zero(m);
       for (uint32_t o = 0; o < bytes; o += 4) words[count++] = (addrs[l] + o) >> 2;
     }
-    std::sort(words, words + count);
+    if (!std::is_sorted(words, words + count)) std::sort(words, words + count);
     count = static_cast<int>(std::unique(words, words + count) - words);
     int perBank[32] = {};
     int worst = 0;
@@ -762,30 +819,65 @@ void Interpreter::countMemory(const Instr& in, ResolvedSpace where, bool write, 
 namespace {
 uint64_t readValue(const uint8_t* p, int bytes, Type t) {
   uint64_t v = 0;
-  std::memcpy(&v, p, static_cast<size_t>(bytes));
+  switch (bytes) {  // fixed sizes let the compiler emit plain moves
+    case 1: v = *p; break;
+    case 2: { uint16_t x; std::memcpy(&x, p, 2); v = x; break; }
+    case 4: { uint32_t x; std::memcpy(&x, p, 4); v = x; break; }
+    default: std::memcpy(&v, p, 8); break;
+  }
   // Signed loads sign-extend into wider registers (ld.s32 into a .b64);
   // readers of narrower registers only look at the low bits.
   if (ptx::isSigned(t)) v = static_cast<uint64_t>(alu::signExtend(v, bytes * 8));
   return v;
 }
+
+void writeValue(uint8_t* p, uint64_t v, int bytes) {
+  switch (bytes) {
+    case 1: *p = static_cast<uint8_t>(v); break;
+    case 2: { uint16_t x = static_cast<uint16_t>(v); std::memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = static_cast<uint32_t>(v); std::memcpy(p, &x, 4); break; }
+    default: std::memcpy(p, &v, 8); break;
+  }
+}
+}  // namespace
+
+namespace {
+
+// Per-lane addresses of a memory operand, with the range summary the
+// whole-warp bounds check needs.
+struct LaneAddresses {
+  Lanes addr;
+  uint64_t lowest = ~0ull, highest = 0, bits = 0;
+};
+
+void computeAddresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& out) {
+  const uint64_t* base = a.reg == Operand::kNoReg ? nullptr : w.reg(a.reg);
+  uint64_t offset = static_cast<uint64_t>(a.imm);
+  for (int l = 0; l < kWarpSize; ++l) out.addr[l] = (base ? base[l] : 0) + offset;
+  for (uint32_t m = exec; m; m &= m - 1) {
+    uint64_t x = out.addr[std::countr_zero(m)];
+    out.lowest = std::min(out.lowest, x);
+    out.highest = std::max(out.highest, x);
+    out.bits |= x;
+  }
+}
+
 }  // namespace
 
 void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
   if (!exec) return;
-  const Operand& a = in.ops[2];
   int bytes = ptx::typeBytes(in.type);
   uint32_t total = static_cast<uint32_t>(bytes * in.vecWidth);
-  Lanes base, addrs;
-  const uint64_t* bp = a.reg == Operand::kNoReg ? nullptr : w.reg(a.reg);
-  for (int l = 0; l < kWarpSize; ++l) {
-    base[l] = bp ? bp[l] : 0;
-    addrs[l] = base[l] + static_cast<uint64_t>(a.imm);
-  }
+  LaneAddresses a;
+  computeAddresses(w, in.ops[2], exec, a);
   const Operand& d = in.ops[0];
   ResolvedSpace where = ResolvedSpace::Global;
+  int64_t offset = 0;
+  bool direct = memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where);
   for (uint32_t m = exec; m; m &= m - 1) {
     int l = std::countr_zero(m);
-    const uint8_t* p = memory_.resolve(in.space, addrs[l], total, false, site(w, b, l, in), b, where);
+    const uint8_t* p = direct ? reinterpret_cast<const uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
+                              : memory_.resolve(in.space, a.addr[l], total, false, site(w, b, l, in), b, where);
     if (d.kind == Operand::Kind::Vec) {
       for (int i = 0; i < d.count; ++i)
         if (d.vec[i] != Operand::kNoReg) w.reg(d.vec[i])[l] = readValue(p + i * bytes, bytes, in.type);
@@ -793,33 +885,33 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
       w.reg(d.reg)[l] = readValue(p, bytes, in.type);
     }
   }
-  countMemory(in, where, false, addrs, exec, total);
+  countMemory(in, where, false, a.addr, exec, total);
 }
 
 void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
   if (!exec) return;
-  const Operand& a = in.ops[0];
   const Operand& v = in.ops[2];
   int bytes = ptx::typeBytes(in.type);
   uint32_t total = static_cast<uint32_t>(bytes * in.vecWidth);
-  Lanes addrs, scratch;
-  const uint64_t* bp = a.reg == Operand::kNoReg ? nullptr : w.reg(a.reg);
-  for (int l = 0; l < kWarpSize; ++l) addrs[l] = (bp ? bp[l] : 0) + static_cast<uint64_t>(a.imm);
+  LaneAddresses a;
+  computeAddresses(w, in.ops[0], exec, a);
+  Lanes scratch;
   const uint64_t* values = v.kind == Operand::Kind::Vec ? nullptr : source(w, v, scratch, b.clock);
   ResolvedSpace where = ResolvedSpace::Global;
+  int64_t offset = 0;
+  bool direct = memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where);
   for (uint32_t m = exec; m; m &= m - 1) {
     int l = std::countr_zero(m);
-    uint8_t* p = memory_.resolve(in.space, addrs[l], total, true, site(w, b, l, in), b, where);
+    uint8_t* p = direct ? reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
+                        : memory_.resolve(in.space, a.addr[l], total, true, site(w, b, l, in), b, where);
     if (values) {
-      std::memcpy(p, &values[l], static_cast<size_t>(bytes));
+      writeValue(p, values[l], bytes);
     } else {
-      for (int i = 0; i < v.count; ++i) {
-        uint64_t x = v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l];
-        std::memcpy(p + i * bytes, &x, static_cast<size_t>(bytes));
-      }
+      for (int i = 0; i < v.count; ++i)
+        writeValue(p + i * bytes, v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l], bytes);
     }
   }
-  countMemory(in, where, true, addrs, exec, total);
+  countMemory(in, where, true, a.addr, exec, total);
 }
 
 namespace {

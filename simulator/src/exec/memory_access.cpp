@@ -47,6 +47,34 @@ void throwAccessFault(cudaError_t error, const char* space, bool write, uint32_t
                                describeThread(site) + ": " + why);
 }
 
+bool MemoryAccess::cachedAllocationHolds(uint64_t begin, uint64_t end) {
+  if (begin >= cachedBase_ && end <= cachedEnd_) return true;
+  const Allocation* a = DeviceMemory::instance().find(begin);
+  if (!a || end > a->base + a->size) return false;
+  cachedBase_ = a->base;
+  cachedEnd_ = a->base + a->size;
+  return true;
+}
+
+bool MemoryAccess::translateRange(ptx::Space space, uint64_t lowest, uint64_t highest, uint64_t addressBits,
+                                  uint32_t size, BlockState& block, int64_t& offset, ResolvedSpace& where) {
+  if ((addressBits & (size - 1)) != 0) return false;
+  uint64_t window = lowest & kWindowMask;
+  if (space == ptx::Space::Shared || (space == ptx::Space::Generic && window == kSharedWindow)) {
+    uint64_t base = space == ptx::Space::Shared ? 0 : kSharedWindow;
+    if ((highest & kWindowMask) != window || highest - base + size > block.shared.size() || lowest < base) return false;
+    offset = reinterpret_cast<int64_t>(block.shared.data()) - static_cast<int64_t>(base);
+    where = ResolvedSpace::Shared;
+    return true;
+  }
+  if (space != ptx::Space::Global && space != ptx::Space::Const && space != ptx::Space::Generic) return false;
+  if (window == kLocalWindow || window == kSharedWindow) return false;
+  if (!cachedAllocationHolds(lowest, highest + size)) return false;
+  offset = 0;
+  where = ResolvedSpace::Global;
+  return true;
+}
+
 uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const AccessSite& site) {
   if (addr >= cachedBase_ && addr + size <= cachedEnd_) return reinterpret_cast<uint8_t*>(addr);
   const DeviceMemory& mem = DeviceMemory::instance();
@@ -76,7 +104,7 @@ uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const Ac
   throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr, why, site);
 }
 
-uint8_t* MemoryAccess::resolve(ptx::Space space, uint64_t addr, uint32_t size, bool write,
+uint8_t* MemoryAccess::resolveSlow(ptx::Space space, uint64_t addr, uint32_t size, bool write,
                                const AccessSite& site, BlockState& block, ResolvedSpace& where) {
   if (space == ptx::Space::Generic) {
     uint64_t window = addr & kWindowMask;
@@ -90,7 +118,7 @@ uint8_t* MemoryAccess::resolve(ptx::Space space, uint64_t addr, uint32_t size, b
       space = ptx::Space::Global;
     }
   }
-  if (addr % size != 0) {
+  if ((addr & (size - 1)) != 0) {  // sizes are powers of two
     const char* names[] = {"generic", "__global__", "__shared__", "__local__", "param", "__constant__"};
     throwAccessFault(cudaErrorMisalignedAddress, names[static_cast<int>(space)], write, size, addr,
                      "address is not aligned to the access size", site);

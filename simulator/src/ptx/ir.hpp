@@ -13,9 +13,12 @@ enum class Type : uint8_t {
   None, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F32, F64, Pred
 };
 
-int typeBytes(Type t);
-bool isSigned(Type t);
-bool isFloat(Type t);
+// Width in bytes of each Type, in enum order (the interpreter calls these
+// per lane, so they are inline table look-ups).
+inline constexpr uint8_t kTypeBytes[] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 1};
+constexpr int typeBytes(Type t) { return kTypeBytes[static_cast<int>(t)]; }
+constexpr bool isSigned(Type t) { return t >= Type::S8 && t <= Type::S64; }
+constexpr bool isFloat(Type t) { return t >= Type::F16 && t <= Type::F64; }
 
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
 
