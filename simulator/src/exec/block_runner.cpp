@@ -96,6 +96,25 @@ void BlockRunner::checkBarrier() const {
   }
 }
 
+// bar.red (__syncthreads_count/_and/_or): every waiting thread receives the
+// reduction of the predicates of all threads that arrived.
+void BlockRunner::finishBarrierReduction() {
+  uint64_t voters = 0, yes = 0;
+  uint8_t mode = ptx::BarSync;
+  for (const Warp& w : warps_) {
+    if (w.status != Warp::Status::AtBarrier || w.barrierMode == ptx::BarSync) continue;
+    mode = w.barrierMode;
+    voters += static_cast<uint64_t>(std::popcount(w.arrived));
+    yes += static_cast<uint64_t>(std::popcount(w.votes));
+  }
+  if (mode == ptx::BarSync) return;
+  uint64_t value = mode == ptx::BarRedPopc ? yes : mode == ptx::BarRedAnd ? (yes == voters) : (yes > 0);
+  for (Warp& w : warps_) {
+    if (w.status != Warp::Status::AtBarrier || w.barrierMode == ptx::BarSync) continue;
+    for (uint32_t m = w.arrived; m; m &= m - 1) w.reg(w.barrierDest)[std::countr_zero(m)] = value;
+  }
+}
+
 void BlockRunner::run(uint64_t linearIndex) {
   const Dim3& g = launch_.grid;
   block_.ctaid = {static_cast<uint32_t>(linearIndex % g.x), static_cast<uint32_t>(linearIndex / g.x % g.y),
@@ -114,10 +133,12 @@ void BlockRunner::run(uint64_t linearIndex) {
     }
     if (!anyWaiting) return;
     checkBarrier();
+    finishBarrierReduction();
     for (Warp& w : warps_) {
       if (w.status != Warp::Status::AtBarrier) continue;
       w.status = Warp::Status::Ready;
       w.arrived = 0;
+      w.votes = 0;
     }
   }
 }

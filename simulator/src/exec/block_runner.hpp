@@ -23,6 +23,7 @@ class BlockRunner {
   void fillConstantRegisters();
   void startWarps(uint64_t linearIndex);
   void checkBarrier() const;
+  void finishBarrierReduction();
 
   LaunchContext& launch_;
   Interpreter interpreter_;

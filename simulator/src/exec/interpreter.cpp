@@ -735,6 +735,13 @@ void Interpreter::run(Warp& w, BlockState& b) {
       case Op::Bar:
         ++counts_.barriers;
         w.arrived |= exec;
+        w.barrierMode = in.mode;
+        if (in.mode != ptx::BarSync) {
+          // bar.red d, barrier, [count,] p: the predicate is the last operand.
+          const Operand& p = in.ops[in.numOps - 1];
+          w.votes |= exec & (p.kind == Operand::Kind::Imm ? (p.imm ? ~0u : 0u) : predicateMask(w, p.reg));
+          w.barrierDest = in.ops[0].reg;
+        }
         retireLanesWaitingAtExit(w, code);
         w.barrierLine = static_cast<int32_t>(in.line);
         ++w.pc;

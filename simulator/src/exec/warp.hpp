@@ -25,6 +25,9 @@ struct Warp {
   int32_t pc = 0;
   int32_t rpc = -1;         // where the current path rejoins its parent
   uint32_t arrived = 0;     // lanes waiting at the pending barrier
+  uint32_t votes = 0;       // bar.red: arrived lanes whose predicate is true
+  uint8_t barrierMode = 0;  // ptx::BarMode of the pending barrier
+  uint32_t barrierDest = 0; // bar.red: destination register
   int32_t barrierLine = 0;
   Status status = Status::Ready;
   std::vector<SimtEntry> stack;

@@ -51,6 +51,7 @@ enum BoolMode : uint8_t { BoolNone, BoolAnd, BoolOr, BoolXor };
 enum CallTarget : uint8_t { CallVprintf, CallAssertFail };
 enum ShfMode : uint8_t { ShfRight = 0, ShfLeft = 1, ShfClamp = 2 };  // bit flags
 enum BfindMode : uint8_t { BfindIndex, BfindShiftAmount };
+enum BarMode : uint8_t { BarSync, BarRedPopc, BarRedAnd, BarRedOr };  // __syncthreads_count/_and/_or
 
 // Register slots 0..kNumSpecialRegs-1 hold the special registers; the
 // block runner fills them when a warp starts.

@@ -455,9 +455,13 @@ class Parser {
     if (in.op == Op::Mul || in.op == Op::Mad) in.srcType = in.type;
     if (in.op == Op::Cvta && fullName.find(".to") != std::string::npos) in.op = Op::CvtaTo;
     if (in.op == Op::Bar && fullName.find(".warp") != std::string::npos) in.op = Op::Nop;
-    if (in.op == Op::Bar && (fullName.find(".red") != std::string::npos ||
-                             fullName.find(".arrive") != std::string::npos))
+    if (in.op == Op::Bar && fullName.find(".arrive") != std::string::npos)
       kernelFail("unsupported PTX instruction '" + fullName + "'", opTok.line);
+    if (in.op == Op::Bar && fullName.find(".red") != std::string::npos) {
+      in.mode = fullName.find(".popc") != std::string::npos  ? BarRedPopc
+                : fullName.find(".and") != std::string::npos ? BarRedAnd
+                                                              : BarRedOr;
+    }
     if (in.op == Op::Call) {
       parseCall(in);
     } else {
