@@ -348,6 +348,46 @@ void setp(Warp& w, const Instr& in, uint32_t exec, uint64_t clk) {
   if (in.hasPairDest) writeBack(w, in.ops[1], q, exec);
 }
 
+// Extended-precision integer arithmetic through the per-lane carry flag.
+void carryArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk) {
+  Lanes s0, s1, s2, d, carry;
+  const uint64_t* a = source(w, in.ops[2], s0, clk);
+  const uint64_t* b = source(w, in.ops[3], s1, clk);
+  const uint64_t* c = in.op == Op::Mad ? source(w, in.ops[4], s2, clk) : a;
+  const uint64_t* cf = w.reg(ptx::SrCarry);
+  int bits = bitsOf(in.type);
+  uint64_t wm = alu::widthMask(bits);
+  for (int l = 0; l < kWarpSize; ++l) {
+    unsigned __int128 carryIn = in.carryIn ? (cf[l] & 1) : 0;
+    unsigned __int128 x = a[l] & wm, y = b[l] & wm, r;
+    if (in.op == Op::Sub) {
+      unsigned __int128 subtrahend = y + carryIn;
+      d[l] = static_cast<uint64_t>(x - subtrahend) & wm;
+      carry[l] = x < subtrahend ? 1 : 0;
+      continue;
+    }
+    if (in.op == Op::Mad) {
+      __int128 product = ptx::isSigned(in.type)
+                             ? static_cast<__int128>(alu::signExtend(a[l], bits)) * alu::signExtend(b[l], bits)
+                             : static_cast<__int128>(x * y);
+      unsigned __int128 part = static_cast<unsigned __int128>(product);
+      part = in.mode == ptx::MulHi ? (part >> bits) & wm : part & wm;
+      r = part + (c[l] & wm) + carryIn;
+    } else {
+      r = x + y + carryIn;
+    }
+    d[l] = static_cast<uint64_t>(r) & wm;
+    carry[l] = static_cast<uint64_t>(r >> bits) & 1;
+  }
+  writeBack(w, in.ops[0], d, exec);
+  if (in.carryOut) {
+    Operand flag;
+    flag.kind = Operand::Kind::Reg;
+    flag.reg = ptx::SrCarry;
+    writeBack(w, flag, carry, exec);
+  }
+}
+
 }  // namespace
 
 // ---- control flow ----
@@ -450,6 +490,11 @@ void Interpreter::run(Warp& w, BlockState& b) {
       budgetLeft_ = kBudgetChunk - 1;
     }
     const Type t = in.type;
+    if ((in.carryIn || in.carryOut) && !ptx::isFloat(t)) {
+      carryArithmetic(w, in, exec, clk);
+      ++w.pc;
+      continue;
+    }
     switch (in.op) {
       case Op::Mov: {
         const Operand& d = in.ops[0];
@@ -772,14 +817,8 @@ void Interpreter::run(Warp& w, BlockState& b) {
         }
         break;
       case Op::Call: call(w, b, in, exec); break;
-      case Op::Unsupported:
-        if (exec) {
-          AccessSite s = site(w, b, std::countr_zero(exec), in);
-          throw DeviceFault(cudaErrorIllegalInstruction,
-                            launch_.kernel->messages[static_cast<size_t>(in.target)] + " in " + describeThread(s));
-        }
-        break;
-      case Op::Membar: case Op::Nop: break;
+
+      case Op::Membar: case Op::Nop: case Op::Inline: break;
     }
     ++w.pc;
   }

@@ -32,7 +32,7 @@ enum class Op : uint8_t {
   Atom, Red,
   Shfl, Vote, Activemask, Redux, Match,
   Bra, Bar, Membar, Ret, Exit, Trap, Call, Nop,
-  Unsupported,  // decoded, but faults if executed; Instr::target indexes Kernel::messages
+  Inline,       // parser only: a call whose callee was inlined
 };
 
 const char* opName(Op op);
@@ -61,6 +61,7 @@ enum SpecialReg : uint32_t {
   SrLaneid, SrWarpid, SrNwarpid, SrSmid, SrNsmid, SrGridid,
   SrLanemaskEq, SrLanemaskLt, SrLanemaskLe, SrLanemaskGt, SrLanemaskGe,
   SrDynamicSmemSize, SrTotalSmemSize,
+  SrCarry,  // CC.CF of add.cc/addc/sub.cc/subc/mad.cc/madc, one bit per lane
   kNumSpecialRegs
 };
 
@@ -87,6 +88,8 @@ struct Instr {
   bool approx = false;
   bool uni = false;
   bool guardNeg = false;
+  bool carryIn = false;              // addc, subc, madc
+  bool carryOut = false;             // .cc
   bool hasPairDest = false;          // `d|p` destination (setp, shfl)
   uint8_t numOps = 0;
   uint32_t guard = Operand::kNoReg;  // predicate register, or kNoReg
@@ -115,7 +118,6 @@ struct Kernel {
   uint32_t localBytes = 0;
   uint32_t maxThreads = 0;        // .maxntid / .reqntid product, 0 if absent
   std::string error;              // decode failure; the kernel cannot launch
-  std::vector<std::string> messages;  // for Op::Unsupported
 };
 
 struct Variable {

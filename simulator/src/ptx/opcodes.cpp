@@ -13,7 +13,7 @@ const char* opName(Op op) {
     "fma", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign",
     "atom", "red",
     "shfl", "vote", "activemask", "redux", "match",
-    "bra", "bar", "membar", "ret", "exit", "trap", "call", "nop", "unsupported",
+    "bra", "bar", "membar", "ret", "exit", "trap", "call", "nop", "inline",
   };
   return names[static_cast<int>(op)];
 }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "exec/cfg.hpp"
 #include "ptx/lexer.hpp"
@@ -51,6 +52,7 @@ const std::unordered_map<std::string_view, Op>& opNames() {
     {"shfl", Op::Shfl}, {"vote", Op::Vote}, {"activemask", Op::Activemask},
     {"redux", Op::Redux}, {"match", Op::Match}, {"bra", Op::Bra}, {"bar", Op::Bar},
     {"barrier", Op::Bar}, {"membar", Op::Membar}, {"fence", Op::Membar},
+    {"addc", Op::Add}, {"subc", Op::Sub}, {"madc", Op::Mad},
     {"ret", Op::Ret}, {"exit", Op::Exit}, {"trap", Op::Trap}, {"call", Op::Call},
     {"nanosleep", Op::Nop}, {"prefetch", Op::Nop}, {"pmevent", Op::Nop},
   };
@@ -110,6 +112,8 @@ class Parser {
       : tokens_(tokenize(text)), allocate_(allocate) {}
 
   Module run() {
+    prescanFunctions();
+    pos_ = 0;
     while (!at(Kind::End)) parseTopLevel();
     return std::move(module_);
   }
@@ -188,6 +192,50 @@ class Parser {
       skipBalancedBraces();
     } else {
       fail("unexpected '" + std::string(t) + "' at module level");
+    }
+  }
+
+  // Device functions nvcc did not inline are inlined at each call site
+  // while decoding, so their headers and bodies are located first.
+  struct FunctionDef {
+    std::string returnParam;          // empty if the function returns nothing
+    std::vector<std::string> params;  // formal parameter names, in order
+    size_t body = 0;                  // token index of '{', 0 for a prototype
+  };
+
+  void prescanFunctions() {
+    int depth = 0;
+    while (!at(Kind::End)) {
+      if (atText("{")) ++depth;
+      if (atText("}")) --depth;
+      if (depth == 0 && atText(".func")) {
+        parseFunctionHeader();
+        continue;
+      }
+      next();
+    }
+  }
+
+  void parseFunctionHeader() {
+    next();  // .func
+    FunctionDef f;
+    if (accept("(")) {
+      f.returnParam = parseDeclaration().name;
+      expect(")");
+    }
+    std::string name(next().text);
+    if (accept("(")) {
+      while (!accept(")")) {
+        if (accept(",")) continue;
+        f.params.push_back(parseDeclaration().name);
+      }
+    }
+    while (!atText("{") && !atText(";") && !at(Kind::End)) next();
+    if (atText("{")) {
+      f.body = pos_;
+      functions_[name] = f;
+    } else if (!functions_.count(name)) {
+      functions_[name] = f;
     }
   }
 
@@ -289,13 +337,12 @@ class Parser {
     Kernel k;
     k.name = std::string(next().text);
     current_ = &k;
-    regs_.clear();
-    labels_.clear();
-    callParams_.clear();
+    scopes_.clear();
+    scopes_.push_back(Scope{"k", false, {}, {}, {}, {}, {}, {}, {}});
+    paramRegisters_.clear();
     sharedOffsets_.clear();
-    localOffsets_.clear();
     paramOffsets_.clear();
-    branchFixups_.clear();
+    inlinedCalls_ = 0;
     k.numRegs = kNumSpecialRegs;
     expect("(");
     while (!accept(")")) {
@@ -342,18 +389,33 @@ class Parser {
   void parseBody(Kernel& k) {
     expect("{");
     int depth = 1;
+    std::vector<std::unordered_map<std::string, uint32_t>> shadowed;
     while (depth > 0) {
       if (at(Kind::End)) fail("unexpected end of PTX inside " + k.name);
       std::string_view t = peek().text;
-      if (t == "{") { next(); ++depth; continue; }
-      if (t == "}") { next(); --depth; continue; }
+      // Nested braces open a block whose .reg declarations may shadow
+      // outer names (nvcc's inline-asm blocks declare %r0, %r1, ...).
+      if (t == "{") {
+        next();
+        ++depth;
+        shadowed.push_back(scope().regs);
+        continue;
+      }
+      if (t == "}") {
+        next();
+        if (--depth > 0) {
+          scope().regs = std::move(shadowed.back());
+          shadowed.pop_back();
+        }
+        continue;
+      }
       if (t == ".reg") { parseRegDeclaration(k); continue; }
       if (t == ".local" || t == ".shared") { parseKernelVariable(k); continue; }
       if (t == ".param") { parseCallParam(k); continue; }
       if (t == ".pragma") { skipPast(";"); continue; }
       if (t == ".loc" || t == ".file") { skipLine(); continue; }
       if (at(Kind::Ident) && peek(1).text == ":") {
-        labels_[std::string(t)] = static_cast<int32_t>(k.code.size());
+        scope().labels[std::string(t)] = static_cast<int32_t>(k.code.size());
         next();
         next();
         continue;
@@ -375,10 +437,10 @@ class Parser {
       if (accept("<")) {
         uint64_t n = parseUnsigned();
         expect(">");
-        for (uint64_t i = 0; i < n; ++i) regs_[name + std::to_string(i)] = k.numRegs++;
+        for (uint64_t i = 0; i < n; ++i) scope().regs[name + std::to_string(i)] = k.numRegs++;
         k.ptxRegisterCount += static_cast<uint32_t>(n) * words;
       } else {
-        regs_[name] = k.numRegs++;
+        scope().regs[name] = k.numRegs++;
         k.ptxRegisterCount += words;
       }
     } while (accept(","));
@@ -390,7 +452,7 @@ class Parser {
     uint64_t size = typeBytes(d.type) * d.count;
     if (d.space == Space::Local) {
       uint32_t offset = static_cast<uint32_t>(alignUp(k.localBytes, d.align));
-      localOffsets_[d.name] = offset;
+      scope().localOffsets[d.name] = offset;
       k.localBytes = offset + static_cast<uint32_t>(size);
     } else {
       moduleShared_[d.name] = {size, d.align, d.unsized};
@@ -400,13 +462,29 @@ class Parser {
     expect(";");
   }
 
-  // `.param .b64 param0;` inside a call sequence: held in a register.
-  // Wider ones (aggregates) only occur around calls of device functions,
-  // which fault when executed, so their contents never matter.
-  void parseCallParam(Kernel& k) {
+  // `.param .b64 param0;` inside a call sequence. Call parameters live in
+  // registers, one per (parameter, byte offset) used, so aggregates such as
+  // `.param .align 8 .b8 retval0[16]` work as long as each piece is written
+  // and read with the same offset and width (which is what nvcc emits).
+  void parseCallParam(Kernel&) {
     Declaration d = parseDeclaration();
-    callParams_[d.name] = k.numRegs++;
+    scope().callParams.insert(d.name);
     expect(";");
+  }
+
+  // Kernel-wide key of a call parameter visible in the current scope, or
+  // empty. A function's formal parameters alias the caller's arguments.
+  std::string callParamKey(const std::string& name) {
+    Scope& s = scope();
+    if (auto a = s.paramAliases.find(name); a != s.paramAliases.end()) return a->second;
+    if (s.callParams.count(name)) return s.id + ":" + name;
+    return {};
+  }
+
+  uint32_t callParamRegister(const std::string& key, int64_t offset) {
+    auto [it, inserted] = paramRegisters_.try_emplace(key + "+" + std::to_string(offset), 0);
+    if (inserted) it->second = current_->numRegs++;
+    return it->second;
   }
 
   uint32_t sharedOffset(Kernel& k, const std::string& name, bool& isDynamic) {
@@ -435,6 +513,7 @@ class Parser {
     if (opIt == opNames().end())
       kernelFail("unsupported PTX instruction '" + std::string(opTok.text) + "'", opTok.line);
     in.op = opIt->second;
+    in.carryIn = opTok.text == "addc" || opTok.text == "subc" || opTok.text == "madc";
     std::string fullName(opTok.text);
     std::vector<Type> types;
     while (at(Kind::Directive)) {
@@ -463,7 +542,7 @@ class Parser {
                                                               : BarRedOr;
     }
     if (in.op == Op::Call) {
-      parseCall(in);
+      parseCall(k, in);
     } else {
       // Layout: ops[0] first operand, ops[1] its `|p` partner, then the rest.
       bool first = true;
@@ -485,8 +564,13 @@ class Parser {
       if (in.numOps < 2) in.numOps = 2;
     }
     rewriteCallParamAccess(in);
-    if (in.op == Op::Bra) {
-      branchFixups_.push_back({k.code.size(), pendingLabel_, in.line});
+    if (in.op == Op::Inline) return;  // the callee's body was emitted instead
+    if (in.op == Op::Ret && scope().isFunction) {
+      in.op = Op::Bra;  // return from an inlined function: jump past its body
+      in.numOps = 0;
+      scope().returns.push_back(k.code.size());
+    } else if (in.op == Op::Bra) {
+      scope().branchFixups.push_back({k.code.size(), pendingLabel_, in.line});
     }
     k.code.push_back(in);
   }
@@ -501,6 +585,7 @@ class Parser {
     if (m == ".v2") { in.vecWidth = 2; return; }
     if (m == ".v4") { in.vecWidth = 4; return; }
     if (m == ".sat") { in.sat = true; return; }
+    if (m == ".cc") { in.carryOut = true; return; }
     if (m == ".approx") { in.approx = true; return; }
     switch (in.op) {
       case Op::Mul: case Op::Mad:
@@ -565,58 +650,75 @@ class Parser {
     if (in.op == Op::Mul && m == ".wide") in.mode = MulWide;
   }
 
-  void parseCall(Instr& in) {
+  void parseCall(Kernel& k, Instr& in) {
     // call[.uni] (retval), callee, (param0, param1, ...);
-    Operand ret;
+    std::string retKey;
     if (accept("(")) {
-      ret = callParamOperand(next());
+      retKey = callParamKeyOf(next());
       expect(")");
       expect(",");
     }
-    std::string callee(next().text);
-    if (callee == "vprintf") {
-      in.mode = CallVprintf;
-    } else if (callee == "__assertfail") {
-      in.mode = CallAssertFail;
-    } else {
-      // Device functions that nvcc did not inline (e.g. the slow path of
-      // double-precision trig reduction) are not interpreted; the call
-      // faults only if it is reached.
-      in.op = Op::Unsupported;
-      in.target = static_cast<int32_t>(current_->messages.size());
-      current_->messages.push_back("call to device function '" + callee + "' (not inlined by nvcc) is not supported");
-      skipPast(";");
-      return;
-    }
-    in.ops[0] = ret;
-    in.numOps = 2;
+    const Token& calleeTok = next();
+    std::string callee(calleeTok.text);
+    std::vector<std::string> argKeys;
     if (accept(",")) {
       expect("(");
       while (!accept(")")) {
         if (accept(",")) continue;
-        Operand arg = callParamOperand(next());
-        if (in.numOps < 6) in.ops[in.numOps++] = arg;  // __assertfail's 5th (char size) is unused
+        argKeys.push_back(callParamKeyOf(next()));
       }
     }
     expect(";");
+    if (callee == "vprintf" || callee == "__assertfail") {
+      in.mode = callee == "vprintf" ? CallVprintf : CallAssertFail;
+      if (!retKey.empty()) in.ops[0] = registerOperand(callParamRegister(retKey, 0));
+      in.numOps = 2;
+      for (const std::string& key : argKeys)  // __assertfail's 5th (char size) is unused
+        if (in.numOps < 6) in.ops[in.numOps++] = registerOperand(callParamRegister(key, 0));
+      return;
+    }
+    auto f = functions_.find(callee);
+    if (f == functions_.end() || f->second.body == 0)
+      kernelFail("call to undefined device function '" + callee + "'", calleeTok.line);
+    if (scopes_.size() > 16) kernelFail("device function calls nested too deeply (recursion is not supported)", calleeTok.line);
+    inlineFunction(k, f->second, retKey, argKeys);
+    in.op = Op::Inline;
   }
 
-  Operand callParamOperand(const Token& t) {
-    auto it = callParams_.find(std::string(t.text));
-    if (it == callParams_.end()) kernelFail("unknown call parameter '" + std::string(t.text) + "'", t.line);
+  // Emits the callee's body in place of the call, in a fresh scope whose
+  // formal parameters alias the caller's call parameters.
+  void inlineFunction(Kernel& k, const FunctionDef& f, const std::string& retKey,
+                      const std::vector<std::string>& argKeys) {
+    Scope callee{"f" + std::to_string(++inlinedCalls_), true, {}, {}, {}, {}, {}, {}, {}};
+    if (!f.returnParam.empty()) callee.paramAliases[f.returnParam] = retKey;
+    for (size_t i = 0; i < f.params.size() && i < argKeys.size(); ++i) callee.paramAliases[f.params[i]] = argKeys[i];
+    size_t resume = pos_;
+    pos_ = f.body;
+    scopes_.push_back(std::move(callee));
+    parseBody(k);
+    resolveBranches(k);
+    for (size_t r : scope().returns) k.code[r].target = static_cast<int32_t>(k.code.size());
+    scopes_.pop_back();
+    pos_ = resume;
+  }
+
+  std::string callParamKeyOf(const Token& t) {
+    std::string key = callParamKey(std::string(t.text));
+    if (key.empty()) kernelFail("unknown call parameter '" + std::string(t.text) + "'", t.line);
+    return key;
+  }
+
+  static Operand registerOperand(uint32_t reg) {
     Operand o;
     o.kind = Operand::Kind::Reg;
-    o.reg = it->second;
+    o.reg = reg;
     return o;
   }
 
   // st.param [param0+0], x and ld.param x, [retval0+0] become moves, since
   // call parameters live in registers.
   void rewriteCallParamAccess(Instr& in) {
-    if (in.space != Space::Param || (in.op != Op::Ld && in.op != Op::St)) {
-      if (in.op == Op::Nop) in.numOps = 0;
-      return;
-    }
+    if (in.space != Space::Param || (in.op != Op::Ld && in.op != Op::St)) return;
     int addrIndex = in.op == Op::Ld ? 2 : 0;
     Operand& a = in.ops[addrIndex];
     if (a.kind != Operand::Kind::Reg) return;  // kernel parameter, stays a load
@@ -630,8 +732,9 @@ class Parser {
   }
 
   uint32_t registerIndex(const Token& t) {
-    auto it = regs_.find(std::string(t.text));
-    if (it == regs_.end()) kernelFail("unknown register '" + std::string(t.text) + "'", t.line);
+    auto& regs = scope().regs;
+    auto it = regs.find(std::string(t.text));
+    if (it == regs.end()) kernelFail("unknown register '" + std::string(t.text) + "'", t.line);
     return it->second;
   }
 
@@ -712,9 +815,9 @@ class Parser {
 
   // A symbol used as a value or address base: its address in its own space.
   void resolveSymbol(Kernel& k, Instr& in, const std::string& name, Operand& o, int line) {
-    if (auto p = callParams_.find(name); p != callParams_.end()) {
+    if (std::string key = callParamKey(name); !key.empty()) {
       o.kind = Operand::Kind::Reg;
-      o.reg = p->second;
+      o.reg = callParamRegister(key, 0);
       return;
     }
     int64_t address = 0;
@@ -722,7 +825,7 @@ class Parser {
       address = 32;
     } else if (auto p = paramOffsets_.find(name); p != paramOffsets_.end()) {
       address = p->second;
-    } else if (auto l = localOffsets_.find(name); l != localOffsets_.end()) {
+    } else if (auto l = scope().localOffsets.find(name); l != scope().localOffsets.end()) {
       address = l->second;
     } else if (moduleShared_.count(name)) {
       bool dynamic = false;
@@ -745,10 +848,10 @@ class Parser {
       std::string name(t.text);
       if (name[0] == '%') {
         o.reg = registerIndex(t);
-      } else if (auto p = callParams_.find(name); p != callParams_.end()) {
+      } else if (std::string key = callParamKey(name); !key.empty()) {
+        int64_t offset = accept("+") ? parseSignedOffset() : 0;
         o.kind = Operand::Kind::Reg;  // rewritten into a move afterwards
-        o.reg = p->second;
-        if (accept("+") && parseSignedOffset() != 0) in.op = Op::Nop;  // part of an aggregate, see parseCallParam
+        o.reg = callParamRegister(key, offset);
         return;
       } else {
         resolveSymbol(k, in, name, o, t.line);
@@ -767,12 +870,16 @@ class Parser {
     return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
   }
 
-  void finishKernel(Kernel& k) {
-    for (const BranchFixup& f : branchFixups_) {
-      auto it = labels_.find(f.label);
-      if (it == labels_.end()) kernelFail("unknown label '" + f.label + "'", static_cast<int>(f.line));
+  void resolveBranches(Kernel& k) {
+    for (const BranchFixup& f : scope().branchFixups) {
+      auto it = scope().labels.find(f.label);
+      if (it == scope().labels.end()) kernelFail("unknown label '" + f.label + "'", static_cast<int>(f.line));
       k.code[f.index].target = it->second;
     }
+  }
+
+  void finishKernel(Kernel& k) {
+    resolveBranches(k);
     uint32_t dynamicBase = static_cast<uint32_t>(alignUp(k.staticSmem, 16));
     for (Instr& in : k.code)
       for (Operand& o : in.ops)
@@ -791,6 +898,20 @@ class Parser {
     uint32_t line;
   };
 
+  // Names visible in the kernel body or in one inlined function body.
+  struct Scope {
+    std::string id;
+    bool isFunction;
+    std::unordered_map<std::string, uint32_t> regs;
+    std::unordered_map<std::string, int32_t> labels;
+    std::unordered_map<std::string, uint32_t> localOffsets;
+    std::unordered_map<std::string, std::string> paramAliases;
+    std::unordered_set<std::string> callParams;
+    std::vector<BranchFixup> branchFixups;
+    std::vector<size_t> returns;  // inlined `ret`s, jumping past the body
+  };
+  Scope& scope() { return scopes_.back(); }
+
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   const VariableAllocator& allocate_;
@@ -798,14 +919,13 @@ class Parser {
   bool pendingExtern_ = false;
   Kernel* current_ = nullptr;
   std::string pendingLabel_;
-  std::unordered_map<std::string, uint32_t> regs_;
-  std::unordered_map<std::string, int32_t> labels_;
-  std::unordered_map<std::string, uint32_t> callParams_;
+  std::vector<Scope> scopes_;
+  std::unordered_map<std::string, FunctionDef> functions_;
+  std::unordered_map<std::string, uint32_t> paramRegisters_;
+  int inlinedCalls_ = 0;
   std::unordered_map<std::string, uint32_t> sharedOffsets_;
-  std::unordered_map<std::string, uint32_t> localOffsets_;
   std::unordered_map<std::string, uint32_t> paramOffsets_;
   std::map<std::string, ModuleShared> moduleShared_;
-  std::vector<BranchFixup> branchFixups_;
 };
 
 }  // namespace
