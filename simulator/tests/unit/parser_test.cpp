@@ -97,3 +97,59 @@ TEST_CASE("an unknown register or label is reported with its line") {
   Module m = parsePtx(".visible .entry k() {\n mov.u32 %r9, 1;\n ret;\n}\n");
   CHECK(m.kernels[0].error.find("unknown register '%r9'") != std::string::npos);
 }
+
+TEST_CASE("registers declared in a nested block shadow outer ones only inside it") {
+  Module m = parsePtx(R"(
+.visible .entry k()
+{
+  .reg .b32 %r<4>;
+  mov.u32 %r3, 1;
+  {
+  .reg .b32 %r3;
+  mov.u32 %r3, 2;
+  }
+  mov.u32 %r3, 3;
+  ret;
+}
+)");
+  const Kernel& k = m.kernels[0];
+  REQUIRE(k.error.empty());
+  CHECK(k.code[0].ops[0].reg == k.code[2].ops[0].reg);
+  CHECK(k.code[1].ops[0].reg != k.code[0].ops[0].reg);
+}
+
+TEST_CASE("a called .func is inlined with its parameters and return value") {
+  Module m = parsePtx(R"(
+.func (.param .b32 func_retval0) twice(.param .b32 twice_param_0);
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 21;
+  {
+  .param .b32 param0;
+  st.param.b32 [param0+0], %r1;
+  .param .b32 retval0;
+  call.uni (retval0), twice, (param0);
+  ld.param.b32 %r2, [retval0+0];
+  }
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+.func (.param .b32 func_retval0) twice(.param .b32 twice_param_0)
+{
+  .reg .b32 %r<3>;
+  ld.param.u32 %r1, [twice_param_0];
+  shl.b32 %r2, %r1, 1;
+  st.param.b32 [func_retval0+0], %r2;
+  ret;
+}
+)");
+  const Kernel& k = m.kernels[0];
+  REQUIRE(k.error.empty());
+  cudasim::test::DeviceBuffer out(4);
+  cudasim::LaunchResult r = cudasim::test::runKernel(k, {1, 1, 1}, {1, 1, 1}, {out.address()});
+  REQUIRE(r.error == cudaSuccess);
+  CHECK(*out.as<uint32_t>() == 42);
+}
