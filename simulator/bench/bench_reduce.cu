@@ -3,6 +3,7 @@
 // warp-shuffle reduction, and prints warp instructions per second per core.
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <vector>
 
 #include <cudasim/counters.hpp>
@@ -26,18 +27,21 @@ __global__ void reduceShuffle(const int* in, int* total, int n) {
   if (threadIdx.x % 32 == 0) atomicAdd(total, sum);
 }
 
+// Per-core speed divides by the CPU time all threads used, so it does not
+// depend on how many cores the machine really gives the process.
 template <class Launch>
 void measure(const char* name, Launch launch) {
   auto start = std::chrono::steady_clock::now();
+  std::clock_t cpuStart = std::clock();
   launch();
   cudaDeviceSynchronize();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double cpuSeconds = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
   cudasim::LaunchCounters c = cudasim::lastLaunchCounters();
-  double rate = static_cast<double>(c.counts.warpInstructions) / seconds;
-  unsigned threads = cudasim::simulatorThreads();
-  std::printf("%-20s %8.3f s  %12llu warp instructions  %7.1f M/s  %6.1f M/s per core (%u threads)\n", name,
-              seconds, static_cast<unsigned long long>(c.counts.warpInstructions), rate / 1e6,
-              rate / 1e6 / threads, threads);
+  double instructions = static_cast<double>(c.counts.warpInstructions);
+  std::printf("%-16s %7.3f s wall %7.3f s cpu  %11.0f warp instructions  %6.1f M/s  %6.1f M/s per core (%u threads)\n",
+              name, seconds, cpuSeconds, instructions, instructions / seconds / 1e6, instructions / cpuSeconds / 1e6,
+              cudasim::simulatorThreads());
 }
 
 int main() {

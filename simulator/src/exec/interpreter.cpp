@@ -65,10 +65,24 @@ uint32_t predicateMask(Warp& w, uint32_t reg) {
 }
 
 // Applies f lane-wise to the instruction's sources and writes ops[0].
+// With a full mask the results go straight into the destination register
+// (each lane reads its sources before writing, so aliasing is harmless);
+// an immediate second operand is kept in a register instead of an array.
 template <int N, class F>
 inline void lanewise(Warp& w, const Instr& in, uint32_t mask, uint64_t clock, F f) {
-  Lanes s0, s1, s2, s3, d;
+  Lanes s0, s1, s2, s3, temp;
+  const Operand& dest = in.ops[0];
+  bool direct = mask == 0xffffffffu && dest.kind == Operand::Kind::Reg;
+  uint64_t* d = direct ? w.reg(dest.reg) : temp;
   const uint64_t* a = source(w, in.ops[2], s0, clock);
+  if constexpr (N == 2) {
+    if (in.ops[3].kind == Operand::Kind::Imm) {
+      const uint64_t b = static_cast<uint64_t>(in.ops[3].imm);
+      for (int l = 0; l < kWarpSize; ++l) d[l] = f(a[l], b);
+      if (!direct) writeBack(w, dest, d, mask);
+      return;
+    }
+  }
   const uint64_t* b = N > 1 ? source(w, in.ops[3], s1, clock) : a;
   const uint64_t* c = N > 2 ? source(w, in.ops[4], s2, clock) : a;
   const uint64_t* e = N > 3 ? source(w, in.ops[5], s3, clock) : a;
@@ -78,7 +92,7 @@ inline void lanewise(Warp& w, const Instr& in, uint32_t mask, uint64_t clock, F 
     else if constexpr (N == 3) d[l] = f(a[l], b[l], c[l]);
     else d[l] = f(a[l], b[l], c[l], e[l]);
   }
-  writeBack(w, in.ops[0], d, mask);
+  if (!direct) writeBack(w, dest, d, mask);
 }
 
 [[noreturn]] void unsupported(const Instr& in, const LaunchContext& launch, const char* what) {

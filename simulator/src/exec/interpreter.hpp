@@ -12,7 +12,8 @@ namespace cudasim {
 
 class Interpreter {
  public:
-  Interpreter(LaunchContext& launch, Counts& counts) : launch_(launch), counts_(counts) {}
+  Interpreter(LaunchContext& launch, Counts& counts)
+      : launch_(launch), counts_(counts), memory_(launch.params, launch.kernel->paramBytes) {}
 
   // Runs `warp` until it reaches a barrier (status AtBarrier) or all its
   // threads have exited (status Done). Throws DeviceFault.

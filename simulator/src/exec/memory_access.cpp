@@ -67,6 +67,12 @@ bool MemoryAccess::translateRange(ptx::Space space, uint64_t lowest, uint64_t hi
     where = ResolvedSpace::Shared;
     return true;
   }
+  if (space == ptx::Space::Param) {
+    if (highest + size > paramBytes_) return false;
+    offset = reinterpret_cast<int64_t>(params_);
+    where = ResolvedSpace::Param;
+    return true;
+  }
   if (space != ptx::Space::Global && space != ptx::Space::Const && space != ptx::Space::Generic) return false;
   if (window == kLocalWindow || window == kSharedWindow) return false;
   if (!cachedAllocationHolds(lowest, highest + size)) return false;

@@ -26,6 +26,8 @@ enum class ResolvedSpace { Global, Shared, Local, Param };
 
 class MemoryAccess {
  public:
+  MemoryAccess(const uint8_t* params, uint32_t paramBytes) : params_(params), paramBytes_(paramBytes) {}
+
   // Returns the host pointer for `size` bytes at `addr` in `space`, or
   // throws DeviceFault.
   // Whole-warp fast path: if every lane's access of `size` bytes in
@@ -52,6 +54,8 @@ class MemoryAccess {
   uint8_t* global(uint64_t addr, uint32_t size, bool write, const AccessSite& site);
   // One-entry cache of the last allocation hit, valid during one launch.
   bool cachedAllocationHolds(uint64_t begin, uint64_t end);
+  const uint8_t* params_;
+  uint32_t paramBytes_;
   uintptr_t cachedBase_ = 1;
   uintptr_t cachedEnd_ = 0;
 };
