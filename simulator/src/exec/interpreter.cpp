@@ -12,6 +12,10 @@
 #include <chrono>
 #include <cmath>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "exec/alu.hpp"
 #include "exec/device_printf.hpp"
 
@@ -57,10 +61,19 @@ void writeBack(Warp& w, const Operand& o, const uint64_t* values, uint32_t mask)
   }
 }
 
+// Gathers bit 0 of every lane of a predicate register into a lane mask.
 uint32_t predicateMask(Warp& w, uint32_t reg) {
   const uint64_t* p = w.reg(reg);
   uint32_t m = 0;
+#if defined(__SSE2__)
+  // Move bit 0 of two lanes into their sign bits and collect those.
+  for (int l = 0; l < kWarpSize; l += 2) {
+    __m128i v = _mm_slli_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + l)), 63);
+    m |= static_cast<uint32_t>(_mm_movemask_pd(_mm_castsi128_pd(v))) << l;
+  }
+#else
   for (int l = 0; l < kWarpSize; ++l) m |= static_cast<uint32_t>(p[l] & 1) << l;
+#endif
   return m;
 }
 
@@ -934,6 +947,18 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
   ResolvedSpace where = ResolvedSpace::Global;
   int64_t offset = 0;
   bool direct = memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where);
+  if (direct && d.kind == Operand::Kind::Reg && bytes == 4 && !ptx::isSigned(in.type)) {
+    // The most common load, without per-lane size dispatch.
+    uint64_t* out = w.reg(d.reg);
+    for (uint32_t m = exec; m; m &= m - 1) {
+      int l = std::countr_zero(m);
+      uint32_t x;
+      std::memcpy(&x, reinterpret_cast<const void*>(a.addr[l] + static_cast<uint64_t>(offset)), 4);
+      out[l] = x;
+    }
+    countMemory(in, where, false, a.addr, exec, total);
+    return;
+  }
   for (uint32_t m = exec; m; m &= m - 1) {
     int l = std::countr_zero(m);
     const uint8_t* p = direct ? reinterpret_cast<const uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
