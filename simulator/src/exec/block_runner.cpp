@@ -4,6 +4,8 @@
 #include <bit>
 #include <string>
 
+#include "support/demangle.hpp"
+
 namespace cudasim {
 
 BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts)
@@ -88,7 +90,7 @@ void BlockRunner::checkBarrier() const {
     const Dim3& b = launch_.block;
     throw DeviceFault(
         cudaErrorLaunchFailure,
-        "Barrier error in kernel " + launch_.kernel->name + ", block (" + std::to_string(block_.ctaid.x) +
+        "Barrier error in kernel " + demangle(launch_.kernel->name) + ", block (" + std::to_string(block_.ctaid.x) +
             "," + std::to_string(block_.ctaid.y) + "," + std::to_string(block_.ctaid.z) + "): thread (" +
             std::to_string(thread % b.x) + "," + std::to_string(thread / b.x % b.y) + "," +
             std::to_string(thread / (b.x * b.y)) + ") did not reach the barrier at PTX line " +

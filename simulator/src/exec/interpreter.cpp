@@ -18,6 +18,7 @@
 
 #include "exec/alu.hpp"
 #include "exec/device_printf.hpp"
+#include "support/demangle.hpp"
 
 namespace cudasim {
 namespace {
@@ -111,7 +112,7 @@ inline void lanewise(Warp& w, const Instr& in, uint32_t mask, uint64_t clock, F 
 [[noreturn]] void unsupported(const Instr& in, const LaunchContext& launch, const char* what) {
   throw DeviceFault(cudaErrorIllegalInstruction,
                     std::string("unsupported ") + what + " for '" + ptx::opName(in.op) +
-                        "' in kernel " + launch.kernel->name + " at PTX line " + std::to_string(in.line));
+                        "' in kernel " + demangle(launch.kernel->name) + " at PTX line " + std::to_string(in.line));
 }
 
 int bitsOf(Type t) { return ptx::typeBytes(t) * 8; }
@@ -506,7 +507,7 @@ void Interpreter::run(Warp& w, BlockState& b) {
       uint64_t used = launch_.instructionsUsed.fetch_add(kBudgetChunk);
       if (used >= launch_.instructionLimit)
         throw DeviceFault(cudaErrorLaunchTimeout,
-                          "kernel " + launch_.kernel->name + " exceeded the instruction budget of " +
+                          "kernel " + demangle(launch_.kernel->name) + " exceeded the instruction budget of " +
                               std::to_string(launch_.instructionLimit) +
                               " warp instructions (CUDASIM_INSTRUCTION_LIMIT); block (" +
                               std::to_string(b.ctaid.x) + "," + std::to_string(b.ctaid.y) + "," +

@@ -1,12 +1,11 @@
 #include "exec/memory_access.hpp"
 
-#include <cxxabi.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "runtime/device_memory.hpp"
+#include "support/demangle.hpp"
 
 namespace cudasim {
 namespace {
@@ -17,16 +16,21 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-}  // namespace
-
-std::string demangle(const std::string& name) {
-  int status = 0;
-  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || !text) return name;
-  std::string result = text;
-  std::free(text);
-  return result;
+// True if addr lies in a mapping of this process (host memory). Only used
+// to word fault messages, so reading /proc on each fault is fine.
+bool isHostMemory(uint64_t addr) {
+  std::FILE* maps = std::fopen("/proc/self/maps", "r");
+  if (!maps) return false;
+  unsigned long long begin = 0, end = 0;
+  char line[512];
+  bool found = false;
+  while (!found && std::fgets(line, sizeof line, maps))
+    if (std::sscanf(line, "%llx-%llx", &begin, &end) == 2 && addr >= begin && addr < end) found = true;
+  std::fclose(maps);
+  return found;
 }
+
+}  // namespace
 
 std::string describeThread(const AccessSite& site) {
   const Dim3& b = site.launch->block;
@@ -100,7 +104,9 @@ uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const Ac
                      "address is inside a freed allocation of " + std::to_string(f->size) +
                          " bytes at " + hex(f->base) + " (use after cudaFree)",
                      site);
-  std::string why = "address is not in any device allocation (a host pointer, or out of bounds)";
+  std::string why = isHostMemory(addr)
+                        ? "address is not in any device allocation but is host memory (a host pointer passed to the kernel?)"
+                        : "address is not in any device allocation (out of bounds, or an uninitialised pointer)";
   if (const Allocation* below = mem.nearestBelow(addr)) {
     uint64_t past = addr - (below->base + below->size);
     if (past < 4096)

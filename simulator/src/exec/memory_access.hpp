@@ -64,7 +64,5 @@ class MemoryAccess {
                                    uint64_t addr, const std::string& why, const AccessSite& site);
 
 std::string describeThread(const AccessSite& site);
-// `_Z6reducePii` -> `reduce(int*, int)`; other names are returned as they are.
-std::string demangle(const std::string& name);
 
 }  // namespace cudasim

@@ -13,6 +13,7 @@
 
 #include "exec/cfg.hpp"
 #include "ptx/lexer.hpp"
+#include "support/demangle.hpp"
 
 namespace cudasim::ptx {
 namespace {
@@ -373,7 +374,7 @@ class Parser {
       pos_ = bodyStart;
       skipBalancedBraces();
     } catch (const ParseError& e) {
-      k.error = std::string(e.what()) + " in kernel " + k.name;
+      k.error = std::string(e.what()) + " in kernel " + demangle(k.name);
       k.code.clear();
       pos_ = bodyStart;
       skipBalancedBraces();
@@ -383,7 +384,7 @@ class Parser {
   }
 
   [[noreturn]] void kernelFail(const std::string& what, int line) const {
-    throw KernelError(what + " in kernel " + current_->name + " at " + lineText(line));
+    throw KernelError(what + " in kernel " + demangle(current_->name) + " at " + lineText(line));
   }
 
   void parseBody(Kernel& k) {

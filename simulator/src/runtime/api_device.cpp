@@ -126,6 +126,12 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
   return cudaSuccess;
 }
 
+// A hint that a GPU may ignore too; the model has no L1/shared split.
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
+  std::lock_guard lock(runtime().mutex);
+  return stickyError();
+}
+
 cudaError_t cudaDeviceSynchronize(void) {
   std::lock_guard lock(runtime().mutex);
   return stickyError();

@@ -13,6 +13,7 @@
 #include "runtime/register_count.hpp"
 #include "runtime/state.hpp"
 #include "runtime/timing_model.hpp"
+#include "support/demangle.hpp"
 
 namespace cudasim {
 namespace {
@@ -131,7 +132,7 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
     std::fflush(stdout);
   }
   LaunchCounters& c = runtime().lastLaunch;
-  c.kernel = k->name;
+  c.kernel = demangle(k->name);
   c.grid[0] = grid.x; c.grid[1] = grid.y; c.grid[2] = grid.z;
   c.block[0] = block.x; c.block[1] = block.y; c.block[2] = block.z;
   c.counts = result.counts;
@@ -196,8 +197,18 @@ cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int v
     it->second.maxDynamicSharedBytes = value;
     return cudaSuccess;
   }
-  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) return cudaSuccess;  // a hint
+  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) return cudaSuccess;  // a hint, see README
   return failCall("cudaFuncSetAttribute", cudaErrorNotSupported, "attribute " + std::to_string(attr));
+}
+
+// Cache configuration calls are hints that a GPU may ignore too; the model
+// has no L1/shared split to configure.
+cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache) {
+  std::lock_guard lock(runtime().mutex);
+  if (cudaError_t e = stickyError()) return e;
+  if (!runtime().functions.count(func))
+    return failCall("cudaFuncSetCacheConfig", cudaErrorInvalidDeviceFunction, "unknown kernel");
+  return cudaSuccess;
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize,

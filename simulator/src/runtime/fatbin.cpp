@@ -7,7 +7,8 @@
 //              u64 payloadSize; ... u32 arch at +28; u64 flags at +40 ... }
 //   the entry's payload follows its header; PTX is NUL-padded text.
 //
-// Flag 0x2000 marks a compressed payload: compile with --no-compress.
+// Flags 0x2000 and 0x8000 mark compressed payloads (nvcc 13 compresses by
+// default, setting 0x8000): compile with --no-compress.
 #include "runtime/fatbin.hpp"
 
 #include <cstdint>
@@ -20,7 +21,7 @@ namespace {
 constexpr uint32_t kWrapperMagic = 0x466243b1;
 constexpr uint32_t kFatbinMagic = 0xBA55ED50;
 constexpr uint16_t kKindPtx = 1;
-constexpr uint64_t kFlagCompressed = 0x2000;
+constexpr uint64_t kFlagsCompressed = 0x2000 | 0x8000;
 
 template <class T>
 T readAt(const uint8_t* p, size_t offset) {
@@ -51,7 +52,7 @@ std::string extractPtx(const void* wrapper) {
     uint64_t flags = readAt<uint64_t>(entry, 40);
     if (entryHeader == 0) break;
     if (kind == kKindPtx) {
-      if (flags & kFlagCompressed) {
+      if (flags & kFlagsCompressed) {
         sawCompressed = true;
       } else if (arch >= bestArch) {
         const char* text = reinterpret_cast<const char*>(entry + entryHeader);
