@@ -43,6 +43,29 @@ __global__ void reduceDynamic(const int* in, int* out, int n) {
   }
 }
 
+// Classic warp-synchronous unrolling through volatile shared memory.
+__global__ void reduceUnrolledVolatile(const int* in, int* out, int n) {
+  __shared__ int smem[kBlock];
+  unsigned tid = threadIdx.x;
+  unsigned i = blockIdx.x * blockDim.x + tid;
+  smem[tid] = i < n ? in[i] : 0;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
+    if (tid < s) smem[tid] += smem[tid + s];
+    __syncthreads();
+  }
+  if (tid < 32) {
+    volatile int* v = smem;
+    v[tid] += v[tid + 32];
+    v[tid] += v[tid + 16];
+    v[tid] += v[tid + 8];
+    v[tid] += v[tid + 4];
+    v[tid] += v[tid + 2];
+    v[tid] += v[tid + 1];
+  }
+  if (tid == 0) out[blockIdx.x] = smem[0];
+}
+
 int main() {
   const int n = 100000;
   int* h = new int[n];
@@ -68,5 +91,11 @@ int main() {
   for (int i = 0; i < grid2; ++i) sum += partial[i];
   std::printf("dynamic: %lld %s\n", sum, sum == expected ? "ok" : "WRONG");
   std::printf("first partials: %d %d\n", partial[0], partial[1]);
+
+  reduceUnrolledVolatile<<<grid, kBlock>>>(d_in, d_out, n);
+  CHECK(cudaMemcpy(partial, d_out, grid * sizeof(int), cudaMemcpyDeviceToHost));
+  sum = 0;
+  for (int i = 0; i < grid; ++i) sum += partial[i];
+  std::printf("volatile unrolled: %lld %s\n", sum, sum == expected ? "ok" : "WRONG");
   return 0;
 }
