@@ -113,7 +113,6 @@ struct Kernel {
   uint32_t paramBytes = 0;
   std::vector<Instr> code;
   uint32_t numRegs = kNumSpecialRegs;
-  uint32_t ptxRegisterCount = 0;  // declared 32-bit register equivalents
   uint32_t staticSmem = 0;
   uint32_t localBytes = 0;
   uint32_t maxThreads = 0;        // .maxntid / .reqntid product, 0 if absent

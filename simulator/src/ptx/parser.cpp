@@ -425,24 +425,19 @@ class Parser {
     }
   }
 
+  // Every register holds 64 bits per lane whatever its declared type;
+  // instructions say how to interpret them.
   void parseRegDeclaration(Kernel& k) {
     next();  // .reg
-    Type type = Type::B32;
-    while (at(Kind::Directive)) {
-      auto it = typeNames().find(next().text);
-      if (it != typeNames().end()) type = it->second;
-    }
-    uint32_t words = type == Type::Pred ? 0 : (typeBytes(type) + 3) / 4;
+    while (at(Kind::Directive)) next();
     do {
       std::string name(next().text);
       if (accept("<")) {
         uint64_t n = parseUnsigned();
         expect(">");
         for (uint64_t i = 0; i < n; ++i) scope().regs[name + std::to_string(i)] = k.numRegs++;
-        k.ptxRegisterCount += static_cast<uint32_t>(n) * words;
       } else {
         scope().regs[name] = k.numRegs++;
-        k.ptxRegisterCount += words;
       }
     } while (accept(","));
     expect(";");

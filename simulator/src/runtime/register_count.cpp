@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <cstring>
 #include <map>
-#include <regex>
 
 namespace cudasim {
 namespace {
+
+constexpr int kFallbackRegisters = 32;
 
 // Kernel name -> registers, from `ptxas -arch=sm_90 --verbose`.
 std::map<std::string, int> runPtxas(const std::string& ptx) {
@@ -23,14 +25,20 @@ std::map<std::string, int> runPtxas(const std::string& ptx) {
   std::ofstream(path) << ptx;
   std::string command = "'" + tool + "' -arch=sm_90 --verbose -o /dev/null '" + path + "' 2>&1";
   if (FILE* pipe = popen(command.c_str(), "r")) {
-    static const std::regex entry(R"(Compiling entry function '([^']+)')");
-    static const std::regex used(R"(Used (\d+) registers)");
+    // ptxas prints "Compiling entry function '<name>' for 'sm_90'" and,
+    // a few lines later, "... Used <N> registers, ...".
     std::string current;
     char line[1024];
     while (std::fgets(line, sizeof line, pipe)) {
-      std::cmatch m;
-      if (std::regex_search(line, m, entry)) current = m[1];
-      else if (std::regex_search(line, m, used) && !current.empty()) result[current] = std::atoi(m[1].str().c_str());
+      const char* entry = std::strstr(line, "Compiling entry function '");
+      const char* used = std::strstr(line, "Used ");
+      if (entry) {
+        entry += std::strlen("Compiling entry function '");
+        const char* end = std::strchr(entry, '\'');
+        current.assign(entry, end ? static_cast<size_t>(end - entry) : std::strlen(entry));
+      } else if (used && !current.empty() && std::strstr(used, " registers")) {
+        result[current] = std::atoi(used + std::strlen("Used "));
+      }
     }
     pclose(pipe);
   }
@@ -46,9 +54,9 @@ int kernelRegisters(FunctionEntry& function, const ptx::Kernel& kernel) {
   auto it = cache.find(function.binary);
   if (it == cache.end()) it = cache.emplace(function.binary, runPtxas(function.binary->ptx)).first;
   auto reg = it->second.find(kernel.name);
-  function.registers = reg != it->second.end()
-                           ? reg->second
-                           : static_cast<int>(std::min<uint32_t>(255, kernel.ptxRegisterCount));
+  // PTX's virtual registers say little about the real allocation, so
+  // without ptxas the count falls back to a typical 32.
+  function.registers = reg != it->second.end() ? reg->second : kFallbackRegisters;
   return function.registers;
 }
 

@@ -8,8 +8,8 @@
 namespace cudasim {
 
 // Runs ptxas (CUDASIM_PTXAS, else the toolkit's) once per module and
-// caches the answer; if ptxas cannot run, estimates from the PTX register
-// declarations (capped at 255). Call with runtime().mutex held.
+// caches the answer; if ptxas cannot run, assumes 32 registers.
+// Call with runtime().mutex held.
 int kernelRegisters(FunctionEntry& function, const ptx::Kernel& kernel);
 
 }  // namespace cudasim
