@@ -860,13 +860,26 @@ void Interpreter::countMemory(const Instr& in, ResolvedSpace where, bool write, 
   int n = std::popcount(lanes);
   if (where == ResolvedSpace::Global) {
     // Distinct 32-byte sectors touched by the warp's request.
-    // Accesses are aligned to their size (at most 16 bytes), so each
-    // lies in a single sector.
+    // Accesses are aligned to their size (at most 16 bytes), so each lies
+    // in a single sector. Coalesced warps visit sectors in ascending order,
+    // which is counted in one pass; other patterns are sorted.
     uint64_t sectors[kWarpSize];
     int count = 0;
-    for (uint32_t m = lanes; m; m &= m - 1) sectors[count++] = addrs[std::countr_zero(m)] >> 5;
-    if (!std::is_sorted(sectors, sectors + count)) std::sort(sectors, sectors + count);
-    uint64_t distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
+    uint64_t distinct = 0;
+    bool ascending = true;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+      uint64_t sector = addrs[std::countr_zero(m)] >> 5;
+      if (count > 0 && sector != sectors[count - 1]) {
+        ascending &= sector > sectors[count - 1];
+        ++distinct;
+      }
+      sectors[count++] = sector;
+    }
+    distinct += count > 0 ? 1 : 0;
+    if (!ascending) {
+      std::sort(sectors, sectors + count);
+      distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
+    }
     if (write) { ++counts_.globalStoreRequests; counts_.globalStoreSectors += distinct; }
     else { ++counts_.globalLoadRequests; counts_.globalLoadSectors += distinct; }
   } else if (where == ResolvedSpace::Shared) {
@@ -928,6 +941,14 @@ void computeAddresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& o
   const uint64_t* base = a.reg == Operand::kNoReg ? nullptr : w.reg(a.reg);
   uint64_t offset = static_cast<uint64_t>(a.imm);
   for (int l = 0; l < kWarpSize; ++l) out.addr[l] = (base ? base[l] : 0) + offset;
+  if (exec == 0xffffffffu) {  // branch-free form the compiler can vectorise
+    for (int l = 0; l < kWarpSize; ++l) {
+      out.lowest = std::min(out.lowest, out.addr[l]);
+      out.highest = std::max(out.highest, out.addr[l]);
+      out.bits |= out.addr[l];
+    }
+    return;
+  }
   for (uint32_t m = exec; m; m &= m - 1) {
     uint64_t x = out.addr[std::countr_zero(m)];
     out.lowest = std::min(out.lowest, x);
