@@ -1,6 +1,7 @@
 // Architectural state of one warp: SIMT stack and register file.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
