@@ -71,7 +71,7 @@ void printCounters(const LaunchCounters& c) {
                (unsigned long long)n.atomics, c.modelledMilliseconds);
 }
 
-cudaError_t validateConfiguration(const ptx::Kernel& k, const FunctionEntry& f, dim3 grid, dim3 block,
+cudaError_t validateConfiguration(const ptx::Kernel& k, FunctionEntry& f, dim3 grid, dim3 block,
                                   size_t dynamicSmem, std::string& why) {
   uint64_t threads = uint64_t{block.x} * block.y * block.z;
   if (threads == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0) {
@@ -87,8 +87,19 @@ cudaError_t validateConfiguration(const ptx::Kernel& k, const FunctionEntry& f, 
     return cudaErrorInvalidConfiguration;
   }
   if (k.maxThreads && threads > k.maxThreads) {
-    why = "block larger than the kernel's __launch_bounds__";
-    return cudaErrorInvalidValue;
+    why = std::to_string(threads) + " threads per block, but __launch_bounds__ allows " + std::to_string(k.maxThreads);
+    return cudaErrorLaunchOutOfResources;
+  }
+  // With at most 255 registers per thread, blocks of up to 256 threads
+  // always fit; larger ones need the kernel's real register count.
+  if (threads > 256) {
+    int regs = kernelRegisters(f, k);
+    uint64_t needed = uint64_t{static_cast<uint32_t>(registersPerWarp(regs))} * ((threads + 31) / 32);
+    if (needed > kRegistersPerSm) {
+      why = std::to_string(threads) + " threads x " + std::to_string(regs) +
+            " registers exceed the 65536 registers of an SM";
+      return cudaErrorLaunchOutOfResources;
+    }
   }
   if (dynamicSmem > static_cast<size_t>(f.maxDynamicSharedBytes) ||
       k.staticSmem + dynamicSmem > static_cast<size_t>(std::max(kDefaultSharedPerBlock, f.maxDynamicSharedBytes))) {
@@ -112,7 +123,7 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
   const ptx::Kernel* k = kernelFor(hostFunction, &entry, error, why);
   if (!k) return failCall("kernel launch", error, why);
   if (cudaError_t e = validateConfiguration(*k, *entry, grid, block, dynamicSmem, why))
-    return failCall(("launch of " + k->name).c_str(), e, why);
+    return failCall(("launch of " + demangle(k->name)).c_str(), e, why);
 
   std::vector<uint8_t> params(k->paramBytes);
   for (size_t i = 0; i < k->params.size(); ++i)
