@@ -85,8 +85,6 @@ struct Instr {
   uint8_t boolMode = BoolNone;
   uint8_t vecWidth = 1;
   bool sat = false;
-  bool approx = false;
-  bool uni = false;
   bool guardNeg = false;
   bool carryIn = false;              // addc, subc, madc
   bool carryOut = false;             // .cc

@@ -93,7 +93,6 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
   if (m == ".v4") { in.vecWidth = 4; return {}; }
   if (m == ".sat") { in.sat = true; return {}; }
   if (m == ".cc") { in.carryOut = true; return {}; }
-  if (m == ".approx") { in.approx = true; return {}; }
   switch (in.op) {
     case Op::Mul: case Op::Mad:
       if (m == ".lo") in.mode = MulLo;
@@ -129,9 +128,6 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
       else if (m == ".xor") in.mode = AtomXor;
       else if (m == ".exch") in.mode = AtomExch;
       else if (m == ".cas") in.mode = AtomCas;
-      return {};
-    case Op::Bra:
-      if (m == ".uni") in.uni = true;
       return {};
     case Op::Shf:
       if (m == ".l") in.mode |= ShfLeft;
