@@ -4,6 +4,7 @@
 #include <bit>
 #include <string>
 
+#include "runtime/device_model.hpp"
 #include "support/demangle.hpp"
 
 namespace cudasim {
@@ -57,7 +58,7 @@ void BlockRunner::fillConstantRegisters() {
     fill(ptx::SrNctaidZ, gd.z);
     fill(ptx::SrWarpid, i);
     fill(ptx::SrNwarpid, 64);
-    fill(ptx::SrNsmid, 132);
+    fill(ptx::SrNsmid, device_model::kMultiprocessors);
     fill(ptx::SrGridid, 1);
     fill(ptx::SrDynamicSmemSize, launch_.dynamicSmem);
     fill(ptx::SrTotalSmemSize, block_.shared.size());
@@ -77,7 +78,7 @@ void BlockRunner::startWarps(uint64_t linearIndex) {
     fill(ptx::SrCtaidX, block_.ctaid.x);
     fill(ptx::SrCtaidY, block_.ctaid.y);
     fill(ptx::SrCtaidZ, block_.ctaid.z);
-    fill(ptx::SrSmid, linearIndex % 132);
+    fill(ptx::SrSmid, linearIndex % device_model::kMultiprocessors);
   }
 }
 

@@ -6,9 +6,11 @@
 #include <cuda_runtime_api.h>
 
 #include "runtime/device_memory.hpp"
+#include "runtime/device_model.hpp"
 #include "runtime/state.hpp"
 
 using namespace cudasim;
+using namespace cudasim::device_model;
 
 namespace {
 
@@ -19,11 +21,11 @@ cudaDeviceProp makeProperties() {
   std::memset(&p, 0, sizeof p);
   std::snprintf(p.name, sizeof p.name, "NVIDIA H100 80GB HBM3 (cudasim CPU simulator)");
   p.totalGlobalMem = kGlobalMemoryBytes;
-  p.sharedMemPerBlock = 48 * 1024;
-  p.regsPerBlock = 65536;
+  p.sharedMemPerBlock = kDefaultSharedPerBlock;
+  p.regsPerBlock = kRegistersPerSm;
   p.warpSize = 32;
   p.memPitch = 2147483647;
-  p.maxThreadsPerBlock = 1024;
+  p.maxThreadsPerBlock = kMaxThreadsPerBlock;
   p.maxThreadsDim[0] = 1024; p.maxThreadsDim[1] = 1024; p.maxThreadsDim[2] = 64;
   p.maxGridSize[0] = 2147483647; p.maxGridSize[1] = 65535; p.maxGridSize[2] = 65535;
   p.totalConstMem = 65536;
@@ -31,25 +33,25 @@ cudaDeviceProp makeProperties() {
   p.minor = 0;
   p.textureAlignment = 512;
   p.texturePitchAlignment = 32;
-  p.multiProcessorCount = 132;
+  p.multiProcessorCount = kMultiprocessors;
   p.concurrentKernels = 1;
   p.asyncEngineCount = 3;
   p.unifiedAddressing = 1;
   p.memoryBusWidth = 5120;
   p.l2CacheSize = 50 * 1024 * 1024;
   p.persistingL2CacheMaxSize = 0;
-  p.maxThreadsPerMultiProcessor = 2048;
+  p.maxThreadsPerMultiProcessor = kMaxThreadsPerSm;
   p.streamPrioritiesSupported = 1;
   p.globalL1CacheSupported = 1;
   p.localL1CacheSupported = 1;
-  p.sharedMemPerMultiprocessor = 228 * 1024;
-  p.regsPerMultiprocessor = 65536;
+  p.sharedMemPerMultiprocessor = kSharedPerSm;
+  p.regsPerMultiprocessor = kRegistersPerSm;
   p.managedMemory = 1;
   p.computePreemptionSupported = 1;
   p.cooperativeLaunch = 1;
-  p.sharedMemPerBlockOptin = 227 * 1024;
-  p.maxBlocksPerMultiProcessor = 32;
-  p.reservedSharedMemPerBlock = 1024;
+  p.sharedMemPerBlockOptin = kOptInSharedPerBlock;
+  p.maxBlocksPerMultiProcessor = kMaxBlocksPerSm;
+  p.reservedSharedMemPerBlock = kSharedReservedPerBlock;
   return p;
 }
 

@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include "exec/launcher.hpp"
+#include "runtime/device_model.hpp"
 #include "runtime/launch.hpp"
 #include "runtime/register_count.hpp"
 #include "runtime/state.hpp"
@@ -18,37 +19,13 @@
 namespace cudasim {
 namespace {
 
-// The modelled H100's per-SM resources.
-constexpr int kMaxThreadsPerBlock = 1024;
-constexpr int kMaxWarpsPerSm = 64;
-constexpr int kMaxBlocksPerSm = 32;
-constexpr int kRegistersPerSm = 65536;
-constexpr int kRegisterGranularity = 256;  // per warp
-constexpr int kSharedPerSm = 228 * 1024;
-constexpr int kSharedReservedPerBlock = 1024;
-constexpr int kSharedGranularity = 128;
-constexpr int kDefaultSharedPerBlock = 48 * 1024;
-constexpr int kOptInSharedPerBlock = 227 * 1024;
+using namespace device_model;
+
 constexpr uint64_t kDefaultInstructionLimit = 5'000'000'000ull;
 
 uint64_t instructionLimit() {
   if (const char* env = std::getenv("CUDASIM_INSTRUCTION_LIMIT")) return std::strtoull(env, nullptr, 10);
   return kDefaultInstructionLimit;
-}
-
-int roundUp(int v, int g) { return (v + g - 1) / g * g; }
-
-int registersPerWarp(int regs) { return roundUp(std::max(regs, 1) * 32, kRegisterGranularity); }
-
-int blocksPerSm(int regs, int blockSize, size_t sharedBytes) {
-  int warps = (blockSize + 31) / 32;
-  int byWarps = kMaxWarpsPerSm / warps;
-  // Registers are split over the SM's four sub-partitions.
-  int warpsByRegs = (kRegistersPerSm / 4 / registersPerWarp(regs)) * 4;
-  int byRegs = warpsByRegs / warps;
-  int perBlock = roundUp(static_cast<int>(sharedBytes) + kSharedReservedPerBlock, kSharedGranularity);
-  int byShared = kSharedPerSm / perBlock;
-  return std::min({byWarps, byRegs, byShared, kMaxBlocksPerSm});
 }
 
 void printCounters(const LaunchCounters& c) {
@@ -169,81 +146,6 @@ extern "C" {
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                              cudaStream_t stream) {
   return launchKernel(func, gridDim, blockDim, args, sharedMem, stream);
-}
-
-cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!attr) return failCall("cudaFuncGetAttributes", cudaErrorInvalidValue, "attr is NULL");
-  FunctionEntry* entry = nullptr;
-  cudaError_t error = cudaSuccess;
-  std::string why;
-  const ptx::Kernel* k = kernelFor(func, &entry, error, why);
-  if (!k) return failCall("cudaFuncGetAttributes", error, why);
-  std::memset(attr, 0, sizeof *attr);
-  int regs = kernelRegisters(*entry, *k);
-  attr->sharedSizeBytes = k->staticSmem;
-  attr->constSizeBytes = 0;
-  attr->localSizeBytes = k->localBytes;
-  int warpsByRegs = (kRegistersPerSm / 4 / registersPerWarp(regs)) * 4;
-  attr->maxThreadsPerBlock = std::min(kMaxThreadsPerBlock, warpsByRegs * 32);
-  if (k->maxThreads) attr->maxThreadsPerBlock = std::min<int>(attr->maxThreadsPerBlock, static_cast<int>(k->maxThreads));
-  attr->numRegs = regs;
-  attr->ptxVersion = 75;
-  attr->binaryVersion = 90;
-  attr->maxDynamicSharedSizeBytes = entry->maxDynamicSharedBytes;
-  attr->preferredShmemCarveout = -1;
-  return cudaSuccess;
-}
-
-cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  auto it = runtime().functions.find(func);
-  if (it == runtime().functions.end())
-    return failCall("cudaFuncSetAttribute", cudaErrorInvalidDeviceFunction, "unknown kernel");
-  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
-    if (value < 0 || value > kOptInSharedPerBlock)
-      return failCall("cudaFuncSetAttribute", cudaErrorInvalidValue, "more than 227 KB of shared memory");
-    it->second.maxDynamicSharedBytes = value;
-    return cudaSuccess;
-  }
-  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) return cudaSuccess;  // a hint, see README
-  return failCall("cudaFuncSetAttribute", cudaErrorNotSupported, "attribute " + std::to_string(attr));
-}
-
-// Cache configuration calls are hints that a GPU may ignore too; the model
-// has no L1/shared split to configure.
-cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!runtime().functions.count(func))
-    return failCall("cudaFuncSetCacheConfig", cudaErrorInvalidDeviceFunction, "unknown kernel");
-  return cudaSuccess;
-}
-
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize,
-                                                                   size_t dynamicSMemSize, unsigned int) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  FunctionEntry* entry = nullptr;
-  cudaError_t error = cudaSuccess;
-  std::string why;
-  const ptx::Kernel* k = kernelFor(func, &entry, error, why);
-  if (!k) return failCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor", error, why);
-  if (!numBlocks || blockSize <= 0)
-    return failCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor", cudaErrorInvalidValue, "bad arguments");
-  if (blockSize > kMaxThreadsPerBlock) {
-    *numBlocks = 0;
-    return cudaSuccess;
-  }
-  *numBlocks = blocksPerSm(kernelRegisters(*entry, *k), blockSize, k->staticSmem + dynamicSMemSize);
-  return cudaSuccess;
-}
-
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
-                                                          size_t dynamicSMemSize) {
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
 }
 
 }  // extern "C"

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 
+#include "runtime/device_model.hpp"
+
 namespace cudasim {
 namespace {
 
 // A modelled H100 SXM.
-constexpr double kSms = 132;
+constexpr double kSms = device_model::kMultiprocessors;
 constexpr double kSchedulersPerSm = 4;       // one warp instruction each per cycle
 constexpr double kClockHz = 1.755e9;
 constexpr double kDramBytesPerSecond = 3.35e12;
