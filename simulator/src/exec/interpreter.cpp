@@ -85,6 +85,34 @@ void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken) {
   }
 }
 
+// The lanes in `exec` arrive at bar.sync (or bar.red). Returns true if
+// the warp must now wait for the rest of the block.
+bool Interpreter::arriveAtBarrier(Warp& w, const Instr& in, uint32_t exec, const Instr* code) {
+  ++counts_.barriers;
+  w.arrived |= exec;
+  w.barrierMode = in.mode;
+  w.barrierLine = static_cast<int32_t>(in.line);
+  if (in.mode != ptx::BarSync) {
+    // bar.red d, barrier, [count,] p: the predicate is the last operand.
+    const Operand& p = in.ops[in.numOps - 1];
+    w.votes |= exec & (p.kind == Operand::Kind::Imm ? (p.imm ? ~0u : 0u) : predicateMask(w, p.reg));
+    w.barrierDest = in.ops[0].reg;
+  }
+  retireLanesWaitingAtExit(w, code);
+  ++w.pc;
+  if (!w.allLiveArrived() && !w.stack.empty() && w.stack.back().rpc == w.rpc) {
+    // Other lanes of this warp are on a sibling path: let them run to
+    // their barrier (or exit) first; this path resumes after the barrier.
+    SimtEntry sibling = w.stack.back();
+    w.stack.back() = {w.pc, w.rpc, w.active};
+    w.stack.push_back(sibling);
+    popPath(w);
+    return false;
+  }
+  w.status = Warp::Status::AtBarrier;
+  return true;
+}
+
 // ---- the main loop ----
 
 void Interpreter::run(Warp& w, BlockState& b) {
@@ -131,29 +159,8 @@ void Interpreter::run(Warp& w, BlockState& b) {
         branch(w, in, exec);
         continue;
       case Op::Bar:
-        ++counts_.barriers;
-        w.arrived |= exec;
-        w.barrierMode = in.mode;
-        if (in.mode != ptx::BarSync) {
-          // bar.red d, barrier, [count,] p: the predicate is the last operand.
-          const Operand& p = in.ops[in.numOps - 1];
-          w.votes |= exec & (p.kind == Operand::Kind::Imm ? (p.imm ? ~0u : 0u) : predicateMask(w, p.reg));
-          w.barrierDest = in.ops[0].reg;
-        }
-        retireLanesWaitingAtExit(w, code);
-        w.barrierLine = static_cast<int32_t>(in.line);
-        ++w.pc;
-        if (!w.allLiveArrived() && !w.stack.empty() && w.stack.back().rpc == w.rpc) {
-          // Other lanes of this warp are on a sibling path: let them run to
-          // their barrier (or exit) first; this path resumes after the barrier.
-          SimtEntry sibling = w.stack.back();
-          w.stack.back() = {w.pc, w.rpc, w.active};
-          w.stack.push_back(sibling);
-          popPath(w);
-          continue;
-        }
-        w.status = Warp::Status::AtBarrier;
-        return;
+        if (arriveAtBarrier(w, in, exec, code)) return;
+        continue;
       case Op::Ret: case Op::Exit:
         ++w.pc;
         exitLanes(w, exec);
@@ -170,7 +177,6 @@ void Interpreter::run(Warp& w, BlockState& b) {
         }
         break;
       case Op::Call: call(w, b, in, exec); break;
-
       case Op::Membar: case Op::Nop: case Op::Inline: break;
       case Op::Shfl: case Op::Vote: case Op::Activemask: case Op::Redux: case Op::Match:
         executeWarpOperation(w, in, exec, clk, *launch_.kernel);

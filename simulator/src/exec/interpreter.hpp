@@ -21,6 +21,7 @@ class Interpreter {
 
  private:
   void branch(Warp& w, const ptx::Instr& in, uint32_t exec);
+  bool arriveAtBarrier(Warp& w, const ptx::Instr& in, uint32_t exec, const ptx::Instr* code);
   void exitLanes(Warp& w, uint32_t lanes);
   void retireLanesWaitingAtExit(Warp& w, const ptx::Instr* code);
   void popPath(Warp& w);
