@@ -16,6 +16,7 @@ struct CUstream_st {
 };
 
 struct CUevent_st {
+  unsigned flags = 0;
   bool recorded = false;
   double timeMs = 0;
 };
@@ -79,11 +80,11 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   return cudaSuccess;
 }
 
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) {
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   std::lock_guard lock(runtime().mutex);
   if (cudaError_t e = stickyError()) return e;
   if (!event) return failCall("cudaEventCreate", cudaErrorInvalidValue, "event is NULL");
-  *event = new CUevent_st;
+  *event = new CUevent_st{flags};
   events().insert(*event);
   return cudaSuccess;
 }
@@ -126,6 +127,8 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
   if (!ms) return failCall("cudaEventElapsedTime", cudaErrorInvalidValue, "ms is NULL");
   if (!events().count(start) || !events().count(end))
     return failCall("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "unknown event");
+  if ((start->flags | end->flags) & cudaEventDisableTiming)
+    return failCall("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "event created with cudaEventDisableTiming");
   if (!start->recorded || !end->recorded)
     return failCall("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "event was not recorded");
   *ms = static_cast<float>(end->timeMs - start->timeMs);
