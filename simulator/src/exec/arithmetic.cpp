@@ -44,6 +44,9 @@ void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, Fl
     case Type::F64:
       lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) { return alu::bits(static_cast<double>(fop(alu::f64(a), alu::f64(b)))); });
       return;
+    case Type::F16:  // computed in float, which is exact before the final rounding
+      lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) { return alu::halfBits(fop(alu::f16(a), alu::f16(b))); });
+      return;
     case Type::S16: integerLanes<int16_t>(w, in, mask, clk, iop); return;
     case Type::U16: case Type::B16: integerLanes<uint16_t>(w, in, mask, clk, iop); return;
     case Type::S32: integerLanes<int32_t>(w, in, mask, clk, iop); return;
@@ -54,6 +57,14 @@ void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, Fl
 }
 
 void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool addend) {
+  if (in.type == Type::F16) {
+    lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
+      double r = static_cast<double>(alu::f16(a)) * alu::f16(b) + (addend ? alu::f16(c) : 0.0);
+      if (in.sat) r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
+      return alu::halfBits(r);
+    });
+    return;
+  }
   if (ptx::isFloat(in.type)) {
     if (in.type == Type::F32)
       lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
@@ -142,22 +153,26 @@ void convert(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::K
   Type to = in.type, from = in.srcType;
   uint8_t mode = in.mode;
   bool sat = in.sat;
-  if (to == Type::F16 || from == Type::F16) throwUnsupported(in, kernel, "f16 conversion");
+  (void)kernel;
+  auto readFloat = [from](uint64_t a) -> double {
+    return from == Type::F16 ? alu::f16(a) : from == Type::F32 ? alu::f32(a) : alu::f64(a);
+  };
   if (ptx::isFloat(from) && ptx::isFloat(to)) {
     lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
-      double v = from == Type::F32 ? alu::f32(a) : alu::f64(a);
+      double v = readFloat(a);
       if (mode >= ptx::RoundRni) v = alu::roundIntegral(v, mode);
       if (sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
-      return to == Type::F32 ? alu::bits(static_cast<float>(v)) : alu::bits(v);
+      return to == Type::F16 ? alu::halfBits(v) : to == Type::F32 ? alu::bits(static_cast<float>(v)) : alu::bits(v);
     });
   } else if (ptx::isFloat(from)) {
-    lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
-      double v = from == Type::F32 ? alu::f32(a) : alu::f64(a);
-      return alu::floatToInt(v, to, mode);
-    });
+    lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::floatToInt(readFloat(a), to, mode); });
   } else if (ptx::isFloat(to)) {
     lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
       uint64_t x = alu::normalize(a, from);
+      if (to == Type::F16) {
+        double d = ptx::isSigned(from) ? static_cast<double>(static_cast<int64_t>(x)) : static_cast<double>(x);
+        return alu::halfBits(sat ? std::clamp(d, 0.0, 1.0) : d);
+      }
       if (to == Type::F32) {
         float f = ptx::isSigned(from) ? static_cast<float>(static_cast<int64_t>(x)) : static_cast<float>(x);
         if (sat) f = std::clamp(f, 0.0f, 1.0f);
@@ -249,6 +264,15 @@ void setp(Warp& w, const Instr& in, uint32_t exec, uint64_t clk) {
   const uint64_t* a = source(w, in.ops[2], s0, clk);
   const uint64_t* b = source(w, in.ops[3], s1, clk);
   switch (in.type) {
+    case Type::F16: {
+      Lanes fa, fb;  // widen to f32, which compares identically
+      for (int l = 0; l < kWarpSize; ++l) {
+        fa[l] = alu::bits(alu::f16(a[l]));
+        fb[l] = alu::bits(alu::f16(b[l]));
+      }
+      compareTyped<float>(fa, fb, d, in.mode);
+      break;
+    }
     case Type::F32: compareTyped<float>(a, b, d, in.mode); break;
     case Type::F64: compareTyped<double>(a, b, d, in.mode); break;
     case Type::S16: compareTyped<int16_t>(a, b, d, in.mode); break;
@@ -395,7 +419,9 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
       break;
     case Op::Abs: case Op::Neg: {
       bool neg = in.op == Op::Neg;
-      if (t == Type::F32)
+      if (t == Type::F16)
+        lanewise<1>(w, in, exec, clk, [neg](uint64_t a) { return (neg ? a ^ 0x8000u : a & 0x7fffu) & 0xffffu; });
+      else if (t == Type::F32)
         lanewise<1>(w, in, exec, clk, [neg](uint64_t a) { return alu::bits(neg ? -alu::f32(a) : std::fabs(alu::f32(a))); });
       else if (t == Type::F64)
         lanewise<1>(w, in, exec, clk, [neg](uint64_t a) { return alu::bits(neg ? -alu::f64(a) : std::fabs(alu::f64(a))); });

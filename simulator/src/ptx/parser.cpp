@@ -624,7 +624,9 @@ class Parser {
     if (t.kind != Kind::Ident) kernelFail("unexpected operand '" + std::string(t.text) + "'", t.line);
     std::string name(t.text);
     if (name == "_") { o.kind = Operand::Kind::Sink; return; }
-    if (name[0] == '%') {
+    // Registers usually start with '%', but inline asm may declare others
+    // (e.g. `.reg .pred __$temp3;`).
+    if (name[0] == '%' || scope().regs.count(name)) {
       if (resolveSpecialRegister(name, o)) return;
       o.kind = Operand::Kind::Reg;
       o.reg = registerIndex(t);
@@ -694,7 +696,7 @@ class Parser {
     if (t.kind == Kind::Ident) {
       next();
       std::string name(t.text);
-      if (name[0] == '%') {
+      if (name[0] == '%' || scope().regs.count(name)) {
         o.reg = registerIndex(t);
       } else if (std::string key = callParamKey(name); !key.empty()) {
         int64_t offset = accept("+") ? parseSignedOffset() : 0;

@@ -84,6 +84,8 @@ bool parseNumberBits(std::string_view text, uint64_t& bits, bool& isFloatBits) {
 
 std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& types) {
   if (auto t = typeNames().find(m); t != typeNames().end()) { types.push_back(t->second); return {}; }
+  if (m == ".f16x2" || m == ".bf16" || m == ".bf16x2" || m == ".e4m3x2" || m == ".e5m2x2")
+    return "type " + std::string(m) + " is not supported";
   if (m == ".global") { in.space = Space::Global; return {}; }
   if (m == ".shared") { in.space = Space::Shared; return {}; }
   if (m == ".local") { in.space = Space::Local; return {}; }
