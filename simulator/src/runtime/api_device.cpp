@@ -136,7 +136,7 @@ cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
 
 cudaError_t cudaDeviceSynchronize(void) {
   std::lock_guard lock(runtime().mutex);
-  return stickyError();
+  return synchronizeWithDevice();
 }
 
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
@@ -145,6 +145,7 @@ cudaError_t cudaDeviceReset(void) {
   std::lock_guard lock(runtime().mutex);
   DeviceMemory::instance().releaseAll();
   runtime().stickyError = cudaSuccess;
+  runtime().pendingFault = cudaSuccess;
   runtime().lastError = cudaSuccess;
   return cudaSuccess;
 }

@@ -65,7 +65,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
+  if (cudaError_t e = synchronizeWithDevice()) return e;
   if (!isValidStream(stream)) return failCall("cudaStreamSynchronize", cudaErrorInvalidResourceHandle, "unknown stream");
   return cudaSuccess;
 }
@@ -114,7 +114,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
+  if (cudaError_t e = synchronizeWithDevice()) return e;
   if (!events().count(event)) return failCall("cudaEventSynchronize", cudaErrorInvalidResourceHandle, "unknown event");
   return cudaSuccess;
 }

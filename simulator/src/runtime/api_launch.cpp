@@ -93,6 +93,7 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
                          cudaStream_t stream) {
   std::lock_guard lock(runtime().mutex);
   if (cudaError_t e = stickyError()) return e;
+  if (runtime().pendingFault != cudaSuccess) return cudaSuccess;  // the device is already broken
   if (!isValidStream(stream)) return failCall("kernel launch", cudaErrorInvalidResourceHandle, "unknown stream");
   FunctionEntry* entry = nullptr;
   cudaError_t error = cudaSuccess;
@@ -131,8 +132,7 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
 
   if (result.error != cudaSuccess) {
     std::fprintf(stderr, "cudasim: %s: %s\n", cudaGetErrorName(result.error), result.message.c_str());
-    runtime().stickyError = result.error;
-    recordError(result.error);
+    runtime().pendingFault = result.error;
   }
   return cudaSuccess;
 }

@@ -42,9 +42,9 @@ cudaError_t checkCopy(const char* api, void* dst, const void* src, size_t count,
 }
 
 cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind,
-                 cudaStream_t stream) {
+                 cudaStream_t stream, bool synchronous) {
   std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
+  if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError()) return e;
   if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
   if (cudaError_t e = checkCopy(api, dst, src, count, kind)) return e;
   if (count) std::memmove(dst, src, count);
@@ -65,7 +65,7 @@ cudaError_t fill(const char* api, void* dst, int value, size_t count, cudaStream
 cudaError_t symbolCopy(const char* api, const void* symbol, void* host, size_t count, size_t offset,
                        bool toSymbol, cudaMemcpyKind kind) {
   std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
+  if (cudaError_t e = synchronizeWithDevice()) return e;
   size_t size = 0;
   uint8_t* storage = symbolStorage(symbol, &size);
   if (!storage) return failCall(api, cudaErrorInvalidSymbol, "not a registered __device__ or __constant__ variable");
@@ -107,7 +107,7 @@ cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int) { return
 
 cudaError_t cudaFree(void* devPtr) {
   std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
+  if (cudaError_t e = synchronizeWithDevice()) return e;  // cudaFree waits for the device
   if (!devPtr) return cudaSuccess;
   if (!DeviceMemory::instance().release(devPtr))
     return failCall("cudaFree", cudaErrorInvalidValue, "pointer is not the start of a live cudaMalloc allocation");
@@ -128,11 +128,11 @@ cudaError_t cudaFreeHost(void* ptr) {
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  return copy("cudaMemcpy", dst, src, count, kind, nullptr);
+  return copy("cudaMemcpy", dst, src, count, kind, nullptr, true);
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
-  return copy("cudaMemcpyAsync", dst, src, count, kind, stream);
+  return copy("cudaMemcpyAsync", dst, src, count, kind, stream, false);
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {

@@ -25,6 +25,16 @@ cudaError_t failCall(const char* api, cudaError_t e, const std::string& why) {
 
 cudaError_t stickyError() { return runtime().stickyError; }
 
+cudaError_t synchronizeWithDevice() {
+  RuntimeState& r = runtime();
+  if (r.pendingFault != cudaSuccess) {
+    r.stickyError = r.pendingFault;
+    r.lastError = r.pendingFault;
+    r.pendingFault = cudaSuccess;
+  }
+  return r.stickyError;
+}
+
 void ensureLoaded(FatBinary& binary) {
   if (binary.loaded) return;
   binary.loaded = true;

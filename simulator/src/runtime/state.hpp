@@ -41,6 +41,10 @@ struct RuntimeState {
   std::mutex mutex;
   cudaError_t lastError = cudaSuccess;    // cleared by cudaGetLastError
   cudaError_t stickyError = cudaSuccess;  // a kernel fault; cleared only by cudaDeviceReset
+  // A kernel fault the program has not synchronised with yet. Kernels run
+  // at launch, but as on a GPU the fault shows up at the next
+  // synchronising call; until then further launches are skipped.
+  cudaError_t pendingFault = cudaSuccess;
   double deviceClockMs = 0;               // simulated device time (timing model)
   LaunchCounters lastLaunch;
   std::vector<std::unique_ptr<FatBinary>> binaries;
@@ -56,6 +60,10 @@ cudaError_t recordError(cudaError_t e);
 cudaError_t failCall(const char* api, cudaError_t e, const std::string& why);
 // The sticky error after a kernel fault, or cudaSuccess.
 cudaError_t stickyError();
+// For calls that wait for the device (cudaDeviceSynchronize, cudaMemcpy,
+// cudaFree, ...): turns a pending kernel fault into the sticky error and
+// returns the sticky error.
+cudaError_t synchronizeWithDevice();
 
 // Parses the binary's PTX on first use. Call with runtime().mutex held.
 void ensureLoaded(FatBinary& binary);

@@ -1,5 +1,6 @@
 // Planted bug: the last thread writes one element past the allocation.
-// The error is sticky: later calls fail until cudaDeviceReset.
+// As on a GPU, the launch itself succeeds and the fault is reported by the
+// next synchronising call; from then on it is sticky until cudaDeviceReset.
 #include "common.cuh"
 
 __global__ void writePastEnd(int* data, int n) {
