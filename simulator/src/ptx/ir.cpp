@@ -1,4 +1,4 @@
-// Small helpers on the IR: type properties, opcode names, module look-ups.
+// Small helpers on the IR: opcode names and module look-ups.
 #include "ptx/ir.hpp"
 
 namespace cudasim::ptx {
