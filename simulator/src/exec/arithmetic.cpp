@@ -524,6 +524,30 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
       });
       break;
     }
+    case Op::Sad: {  // c + |a - b|
+      bool sign = ptx::isSigned(t);
+      uint64_t wm = alu::widthMask(bitsOf(t));
+      lanewise<3>(w, in, exec, clk, [sign, wm, t](uint64_t a, uint64_t b, uint64_t c) {
+        uint64_t x = alu::normalize(a, t), y = alu::normalize(b, t);
+        bool less = sign ? static_cast<int64_t>(x) < static_cast<int64_t>(y) : x < y;
+        return (c + (less ? y - x : x - y)) & wm;
+      });
+      break;
+    }
+    case Op::Dp4a: {  // c + dot product of the four byte pairs
+      bool signA = ptx::isSigned(in.srcType), signB = ptx::isSigned(t);
+      lanewise<3>(w, in, exec, clk, [signA, signB](uint64_t a, uint64_t b, uint64_t c) {
+        int64_t sum = static_cast<int32_t>(c);
+        for (int i = 0; i < 4; ++i) {
+          uint64_t x = (a >> (8 * i)) & 0xff, y = (b >> (8 * i)) & 0xff;
+          int64_t xv = signA ? alu::signExtend(x, 8) : static_cast<int64_t>(x);
+          int64_t yv = signB ? alu::signExtend(y, 8) : static_cast<int64_t>(y);
+          sum += xv * yv;
+        }
+        return static_cast<uint64_t>(sum) & 0xffffffffu;
+      });
+      break;
+    }
     case Op::Bfe:
       lanewise<3>(w, in, exec, clk, [t](uint64_t a, uint64_t b, uint64_t c) { return bitFieldExtract(a, b, c, t); });
       break;

@@ -9,7 +9,7 @@ const char* opName(Op op) {
     "add", "sub", "mul", "mad", "div", "rem", "min", "max", "abs", "neg",
     "and", "or", "xor", "not", "cnot", "shl", "shr",
     "selp", "setp", "slct",
-    "popc", "clz", "brev", "bfe", "bfi", "prmt", "bfind", "shf",
+    "popc", "clz", "brev", "bfe", "bfi", "prmt", "bfind", "shf", "sad", "dp4a",
     "fma", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign",
     "atom", "red",
     "shfl", "vote", "activemask", "redux", "match",

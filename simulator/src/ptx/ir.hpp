@@ -27,7 +27,7 @@ enum class Op : uint8_t {
   Add, Sub, Mul, Mad, Div, Rem, Min, Max, Abs, Neg,
   And, Or, Xor, Not, Cnot, Shl, Shr,
   Selp, Setp, Slct,
-  Popc, Clz, Brev, Bfe, Bfi, Prmt, Bfind, Shf,
+  Popc, Clz, Brev, Bfe, Bfi, Prmt, Bfind, Shf, Sad, Dp4a,
   Fma, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Copysign,
   Atom, Red,
   Shfl, Vote, Activemask, Redux, Match,

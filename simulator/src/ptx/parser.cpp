@@ -451,8 +451,14 @@ class Parser {
     }
     if (!types.empty()) in.type = types[0];
     if (types.size() > 1) {
-      if (in.op == Op::Cvt) in.srcType = types[1];
-      else in.type = types.back();
+      if (in.op == Op::Cvt) {
+        in.srcType = types[1];
+      } else if (in.op == Op::Dp4a) {  // dp4a.atype.btype
+        in.srcType = types[0];
+        in.type = types[1];
+      } else {
+        in.type = types.back();
+      }
     }
     if (in.op == Op::Mul || in.op == Op::Mad) in.srcType = in.type;
     if (in.op == Op::Cvta && fullName.find(".to") != std::string::npos) in.op = Op::CvtaTo;

@@ -46,3 +46,29 @@ TEST_CASE("redux, prmt, signed bfe, slct and setp with a boolean combiner") {
     CHECK(row[7] == (t > 1 && t < 4 ? 1u : 0u));
   }
 }
+
+TEST_CASE("sad and dp4a") {
+  ptx::Module m = parsePtx(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  sad.s32 %r1, -5, 7, 100;
+  sad.u32 %r2, 3, 10, 1;
+  dp4a.s32.s32 %r3, 0x01FF0203, 0x02030405, 10;
+  dp4a.u32.u32 %r4, 0x01FF0203, 0x02030405, 10;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  ret;
+}
+)");
+  REQUIRE(m.kernels[0].error.empty());
+  DeviceBuffer out(16);
+  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+  REQUIRE(r.error == cudaSuccess);
+  const uint32_t* v = out.as<uint32_t>();
+  CHECK(v[0] == 112);                  // 100 + |-5 - 7|
+  CHECK(v[1] == 8);                    // 1 + |3 - 10|
+  CHECK(v[2] == 10 + 2 - 3 + 8 + 15);  // bytes (1,-1,2,3) . (2,3,4,5)
+  CHECK(v[3] == 10 + 2 + 765 + 8 + 15);
+}
