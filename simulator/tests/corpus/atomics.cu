@@ -26,6 +26,7 @@ __global__ void globalAtomics(Results* r) {
   atomicAdd(&r->fadd, 0.5f);
   atomicAdd(&r->dadd, 0.25);
   atomicAdd(&r->ull, 1ull << 33);
+  __threadfence();
 }
 
 __global__ void sharedHistogram(Results* r) {

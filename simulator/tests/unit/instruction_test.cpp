@@ -72,3 +72,90 @@ TEST_CASE("sad and dp4a") {
   CHECK(v[2] == 10 + 2 - 3 + 8 + 15);  // bytes (1,-1,2,3) . (2,3,4,5)
   CHECK(v[3] == 10 + 2 + 765 + 8 + 15);
 }
+
+TEST_CASE("bar.red counts, ANDs and ORs predicates across the block") {
+  ptx::Module m = parsePtx(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<6>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 3;
+  setp.eq.s32 %p1, %r2, 0;
+  bar.red.popc.u32 %r3, 0, %p1;
+  setp.lt.u32 %p2, %r1, 1000;
+  bar.red.and.pred %p3, 0, %p2;
+  setp.eq.s32 %p4, %r1, 63;
+  bar.red.or.pred %p5, 0, %p4;
+  selp.u32 %r4, 1, 0, %p3;
+  selp.u32 %r5, 1, 0, %p5;
+  mul.wide.u32 %rd2, %r1, 16;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r1};
+  ret;
+}
+)");
+  REQUIRE(m.kernels[0].error.empty());
+  DeviceBuffer out(64 * 16);
+  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
+  REQUIRE(r.error == cudaSuccess);
+  const uint32_t* v = out.as<uint32_t>();
+  for (int t = 0; t < 64; ++t) {
+    CHECK(v[4 * t] == 16);
+    CHECK(v[4 * t + 1] == 1);
+    CHECK(v[4 * t + 2] == 1);
+  }
+}
+
+TEST_CASE("vote.uni, exit, and a few float and 64-bit forms") {
+  ptx::Module m = parsePtx(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<6>;
+  .reg .b32 %r<12>;
+  .reg .f32 %f<6>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %laneid;
+  setp.lt.u32 %p1, %r1, 40;
+  vote.sync.uni.pred %p2, %p1, -1;
+  setp.lt.u32 %p3, %r1, 16;
+  vote.sync.uni.pred %p4, %p3, -1;
+  selp.u32 %r2, 1, 0, %p2;
+  selp.u32 %r3, 1, 0, %p4;
+  mov.f32 %f1, 0f40800000;
+  rsqrt.approx.f32 %f2, %f1;
+  copysign.f32 %f3, 0fBF800000, %f2;
+  cvt.rzi.s32.f32 %r4, 0fC0700000;
+  cvt.sat.u8.s32 %r5, 300;
+  mov.u64 %rd2, -9;
+  div.s64 %rd3, %rd2, 2;
+  rem.s64 %rd4, %rd2, 2;
+  shr.s64 %rd5, %rd2, 1;
+  cvt.u32.u64 %r6, %rd3;
+  cvt.u32.u64 %r7, %rd4;
+  cvt.u32.u64 %r8, %rd5;
+  mov.b32 %r9, %f3;
+  setp.ne.s32 %p5, %r1, 0;
+  @%p5 exit;
+  st.global.v4.u32 [%rd1], {%r2, %r3, %r4, %r5};
+  st.global.v4.u32 [%rd1+16], {%r6, %r7, %r8, %r9};
+  exit;
+}
+)");
+  REQUIRE(m.kernels[0].error.empty());
+  DeviceBuffer out(32);
+  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+  REQUIRE(r.error == cudaSuccess);
+  const uint32_t* v = out.as<uint32_t>();
+  CHECK(v[0] == 1);                           // all 32 lanes agree
+  CHECK(v[1] == 0);                           // lanes disagree
+  CHECK(static_cast<int32_t>(v[2]) == -3);    // -3.75 truncated
+  CHECK(v[3] == 255);                         // saturated to u8
+  CHECK(static_cast<int32_t>(v[4]) == -4);    // -9 / 2 rounds toward zero
+  CHECK(static_cast<int32_t>(v[5]) == -1);
+  CHECK(static_cast<int32_t>(v[6]) == -5);    // arithmetic shift
+  CHECK(v[7] == 0xBF000000u);                 // -0.5: sign of -1, magnitude of rsqrt(4)
+}
