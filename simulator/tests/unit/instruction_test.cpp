@@ -2,6 +2,8 @@
 // pin down in PTX than in CUDA C++.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "ptx_runner.hpp"
 
 using namespace cudasim;
@@ -158,4 +160,38 @@ TEST_CASE("vote.uni, exit, and a few float and 64-bit forms") {
   CHECK(static_cast<int32_t>(v[5]) == -1);
   CHECK(static_cast<int32_t>(v[6]) == -5);    // arithmetic shift
   CHECK(v[7] == 0xBF000000u);                 // -0.5: sign of -1, magnitude of rsqrt(4)
+}
+
+TEST_CASE("approximate transcendentals") {
+  ptx::Module m = parsePtx(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .f32 %f<10>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.f32 %f1, 0f3F000000;
+  sin.approx.f32 %f2, %f1;
+  cos.approx.ftz.f32 %f3, %f1;
+  ex2.approx.ftz.f32 %f4, %f1;
+  lg2.approx.f32 %f5, %f1;
+  tanh.approx.f32 %f6, %f1;
+  rcp.rn.f32 %f7, %f1;
+  sqrt.rn.f32 %f8, %f1;
+  st.global.v4.f32 [%rd1], {%f2, %f3, %f4, %f5};
+  st.global.v4.f32 [%rd1+16], {%f6, %f7, %f8, %f1};
+  ret;
+}
+)");
+  REQUIRE(m.kernels[0].error.empty());
+  DeviceBuffer out(32);
+  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+  REQUIRE(r.error == cudaSuccess);
+  const float* v = out.as<float>();
+  CHECK(v[0] == doctest::Approx(std::sin(0.5)).epsilon(1e-6));
+  CHECK(v[1] == doctest::Approx(std::cos(0.5)).epsilon(1e-6));
+  CHECK(v[2] == doctest::Approx(std::exp2(0.5)).epsilon(1e-6));
+  CHECK(v[3] == doctest::Approx(-1.0).epsilon(1e-6));
+  CHECK(v[4] == doctest::Approx(std::tanh(0.5)).epsilon(1e-6));
+  CHECK(v[5] == 2.0f);
+  CHECK(v[6] == doctest::Approx(std::sqrt(0.5)).epsilon(1e-7));
 }
