@@ -195,3 +195,29 @@ TEST_CASE("approximate transcendentals") {
   CHECK(v[5] == 2.0f);
   CHECK(v[6] == doctest::Approx(std::sqrt(0.5)).epsilon(1e-7));
 }
+
+TEST_CASE("cnot, bfi and bfind") {
+  ptx::Module m = parsePtx(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  cnot.b32 %r1, 0;
+  cnot.b32 %r2, 7;
+  bfi.b32 %r3, 0xF, 0xFFFF0000, 4, 8;
+  bfind.u32 %r4, 0x00F00000;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  ret;
+}
+)");
+  REQUIRE(m.kernels[0].error.empty());
+  DeviceBuffer out(16);
+  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+  REQUIRE(r.error == cudaSuccess);
+  const uint32_t* v = out.as<uint32_t>();
+  CHECK(v[0] == 1);
+  CHECK(v[1] == 0);
+  CHECK(v[2] == 0xFFFF00F0u);
+  CHECK(v[3] == 23);
+}
