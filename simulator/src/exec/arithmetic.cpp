@@ -149,11 +149,10 @@ void floatUnary(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx
     throwUnsupported(in, kernel, "type");
 }
 
-void convert(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::Kernel& kernel) {
+void convert(Warp& w, const Instr& in, uint32_t mask, uint64_t clk) {
   Type to = in.type, from = in.srcType;
   uint8_t mode = in.mode;
   bool sat = in.sat;
-  (void)kernel;
   auto readFloat = [from](uint64_t a) -> double {
     return from == Type::F16 ? alu::f16(a) : from == Type::F32 ? alu::f32(a) : alu::f64(a);
   };
@@ -396,7 +395,7 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
       lanewise<1>(w, in, exec, clk, [strip, wm](uint64_t a) { return (strip ? a & ~kWindowMask : a) & wm; });
       break;
     }
-    case Op::Cvt: convert(w, in, exec, clk, kernel); break;
+    case Op::Cvt: convert(w, in, exec, clk); break;
     case Op::Add:
       arith2(w, in, exec, clk, [](auto a, auto b) { return a + b; }, [](auto a, auto b) { return a + b; });
       break;

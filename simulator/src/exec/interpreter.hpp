@@ -29,8 +29,7 @@ class Interpreter {
   void store(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
   void atomic(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
   void call(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
-  void countMemory(const ptx::Instr& in, ResolvedSpace where, bool write, const uint64_t* addrs,
-                   uint32_t lanes, uint32_t bytes);
+  void countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
   AccessSite site(const Warp& w, const BlockState& b, int lane, const ptx::Instr& in) const {
     return {&launch_, &b, &w, lane, in.line};
   }

@@ -16,9 +16,8 @@ using ptx::Op;
 using ptx::Type;
 
 
-void Interpreter::countMemory(const Instr& in, ResolvedSpace where, bool write, const uint64_t* addrs,
-                              uint32_t lanes, uint32_t bytes) {
-  (void)in;
+void Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
+                              uint32_t bytes) {
   int n = std::popcount(lanes);
   if (where == ResolvedSpace::Global) {
     // Distinct 32-byte sectors touched by the warp's request.
@@ -140,7 +139,7 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
       std::memcpy(&x, reinterpret_cast<const void*>(a.addr[l] + static_cast<uint64_t>(offset)), 4);
       out[l] = x;
     }
-    countMemory(in, where, false, a.addr, exec, total);
+    countMemory(where, false, a.addr, exec, total);
     return;
   }
   for (uint32_t m = exec; m; m &= m - 1) {
@@ -154,7 +153,7 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
       w.reg(d.reg)[l] = readValue(p, bytes, in.type);
     }
   }
-  countMemory(in, where, false, a.addr, exec, total);
+  countMemory(where, false, a.addr, exec, total);
 }
 
 void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
@@ -180,7 +179,7 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec) 
         writeValue(p + i * bytes, v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l], bytes);
     }
   }
-  countMemory(in, where, true, a.addr, exec, total);
+  countMemory(where, true, a.addr, exec, total);
 }
 
 namespace {

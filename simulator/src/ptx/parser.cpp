@@ -611,7 +611,7 @@ class Parser {
     }
     if (accept("[")) {
       o.kind = Operand::Kind::Addr;
-      parseAddress(k, in, o);
+      parseAddress(k, o);
       expect("]");
       return;
     }
@@ -643,7 +643,7 @@ class Parser {
       o.kind = Operand::Kind::Imm;
       return;
     }
-    resolveSymbol(k, in, name, o, t.line);
+    resolveSymbol(k, name, o, t.line);
   }
 
   bool resolveSpecialRegister(const std::string& name, Operand& o) {
@@ -670,7 +670,7 @@ class Parser {
   }
 
   // A symbol used as a value or address base: its address in its own space.
-  void resolveSymbol(Kernel& k, Instr& in, const std::string& name, Operand& o, int line) {
+  void resolveSymbol(Kernel& k, const std::string& name, Operand& o, int line) {
     if (std::string key = callParamKey(name); !key.empty()) {
       o.kind = Operand::Kind::Reg;
       o.reg = callParamRegister(key, 0);
@@ -692,12 +692,11 @@ class Parser {
     } else {
       kernelFail("unknown symbol '" + name + "'", line);
     }
-    (void)in;
     if (o.kind != Operand::Kind::Addr) o.kind = Operand::Kind::Imm;
     o.imm += address;
   }
 
-  void parseAddress(Kernel& k, Instr& in, Operand& o) {
+  void parseAddress(Kernel& k, Operand& o) {
     const Token& t = peek();
     if (t.kind == Kind::Ident) {
       next();
@@ -710,7 +709,7 @@ class Parser {
         o.reg = callParamRegister(key, offset);
         return;
       } else {
-        resolveSymbol(k, in, name, o, t.line);
+        resolveSymbol(k, name, o, t.line);
         o.kind = Operand::Kind::Addr;
       }
       if (accept("+")) o.imm += parseSignedOffset();
