@@ -67,8 +67,9 @@ cudaError_t symbolCopy(const char* api, const void* symbol, void* host, size_t c
   std::lock_guard lock(runtime().mutex);
   if (cudaError_t e = synchronizeWithDevice()) return e;
   size_t size = 0;
-  uint8_t* storage = symbolStorage(symbol, &size);
-  if (!storage) return failCall(api, cudaErrorInvalidSymbol, "not a registered __device__ or __constant__ variable");
+  std::string why;
+  uint8_t* storage = symbolStorage(symbol, &size, &why);
+  if (!storage) return failCall(api, cudaErrorInvalidSymbol, why);
   if (offset + count > size)
     return failCall(api, cudaErrorInvalidValue,
                     std::to_string(count) + " bytes at offset " + std::to_string(offset) + " exceed the " +

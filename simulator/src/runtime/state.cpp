@@ -79,14 +79,18 @@ const ptx::Kernel* kernelFor(const void* hostFunction, FunctionEntry** entry, cu
   return k;
 }
 
-uint8_t* symbolStorage(const void* hostVariable, size_t* size) {
+uint8_t* symbolStorage(const void* hostVariable, size_t* size, std::string* why) {
+  auto fail = [why](const std::string& reason) -> uint8_t* {
+    if (why) *why = reason;
+    return nullptr;
+  };
   auto it = runtime().variables.find(hostVariable);
-  if (it == runtime().variables.end()) return nullptr;
+  if (it == runtime().variables.end()) return fail("not a registered __device__ or __constant__ variable");
   VariableEntry& v = it->second;
   ensureLoaded(*v.binary);
-  if (!v.binary->module) return nullptr;
+  if (!v.binary->module) return fail("its module could not be loaded: " + v.binary->loadError);
   const ptx::Variable* var = v.binary->module->findVariable(v.name);
-  if (!var) return nullptr;
+  if (!var) return fail("variable " + v.name + " is not in the module's PTX");
   if (size) *size = var->size;
   return var->storage;
 }

@@ -73,8 +73,8 @@ void ensureLoaded(FatBinary& binary);
 const ptx::Kernel* kernelFor(const void* hostFunction, FunctionEntry** entry, cudaError_t& error,
                              std::string& message);
 
-// Device storage of a __device__/__constant__ variable, or nullptr.
-// Call with runtime().mutex held.
-uint8_t* symbolStorage(const void* hostVariable, size_t* size);
+// Device storage of a __device__/__constant__ variable, or nullptr with
+// the reason in `why` (if given). Call with runtime().mutex held.
+uint8_t* symbolStorage(const void* hostVariable, size_t* size, std::string* why = nullptr);
 
 }  // namespace cudasim
