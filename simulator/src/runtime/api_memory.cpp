@@ -1,5 +1,6 @@
 // Device memory API: allocation, copies, memset and symbol access. Copies
 // run synchronously, so the Async forms behave like the plain ones.
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -16,6 +17,7 @@ using namespace cudasim;
 namespace {
 
 constexpr uint64_t kGlobalMemoryBytes = 80ull << 30;
+constexpr size_t kPitchAlignment = 512;  // row alignment of cudaMallocPitch
 
 bool isDevice(const void* p, size_t count) { return DeviceMemory::instance().contains(p, count); }
 
@@ -59,6 +61,34 @@ cudaError_t fill(const char* api, void* dst, int value, size_t count, cudaStream
   if (count && !isDevice(dst, count))
     return failCall(api, cudaErrorInvalidValue, "destination is not " + std::to_string(count) + " bytes of device memory");
   if (count) std::memset(dst, value, count);
+  return cudaSuccess;
+}
+
+// Copies `height` rows of `width` bytes between pitched buffers; the
+// device-side buffers must hold every row.
+cudaError_t copy2D(const char* api, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                   size_t height, cudaMemcpyKind kind, cudaStream_t stream, bool synchronous) {
+  std::lock_guard lock(runtime().mutex);
+  if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError()) return e;
+  if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+  if (width == 0 || height == 0) return cudaSuccess;
+  if (width > dpitch || width > spitch) return failCall(api, cudaErrorInvalidPitchValue, "width exceeds a pitch");
+  size_t dstExtent = dpitch * (height - 1) + width, srcExtent = spitch * (height - 1) + width;
+  cudaMemcpyKind resolved = kind;
+  if (kind == cudaMemcpyDefault) {
+    bool d = isDevice(dst, dstExtent), s = isDevice(src, srcExtent);
+    resolved = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                 : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+  }
+  bool dstDevice = resolved == cudaMemcpyHostToDevice || resolved == cudaMemcpyDeviceToDevice;
+  bool srcDevice = resolved == cudaMemcpyDeviceToHost || resolved == cudaMemcpyDeviceToDevice;
+  if (dstDevice && !isDevice(dst, dstExtent))
+    return failCall(api, cudaErrorInvalidValue, "destination rows are not all device memory");
+  if (srcDevice && !isDevice(src, srcExtent))
+    return failCall(api, cudaErrorInvalidValue, "source rows are not all device memory");
+  for (size_t row = 0; row < height; ++row)
+    std::memmove(static_cast<uint8_t*>(dst) + row * dpitch, static_cast<const uint8_t*>(src) + row * spitch, width);
+  runtime().deviceClockMs += modelCopyMilliseconds(width * height, resolved);
   return cudaSuccess;
 }
 
@@ -134,6 +164,22 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
   return copy("cudaMemcpyAsync", dst, src, count, kind, stream, false);
+}
+
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
+  if (!pitch) return recordError(cudaErrorInvalidValue);
+  *pitch = (std::max<size_t>(width, 1) + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
+  return cudaMalloc(devPtr, *pitch * height);
+}
+
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind) {
+  return copy2D("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, nullptr, true);
+}
+
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                              size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+  return copy2D("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind, stream, false);
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {

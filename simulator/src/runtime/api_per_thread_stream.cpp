@@ -23,6 +23,16 @@ cudaError_t cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t coun
 
 cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count) { return cudaMemset(devPtr, value, count); }
 
+cudaError_t cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                   size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+}
+
 cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                  cudaStream_t stream) {
   return cudaMemcpyAsync(dst, src, count, kind, stream);

@@ -15,10 +15,6 @@ cudaError_t unsupported(const char* api) {
 
 extern "C" {
 
-cudaError_t cudaMemcpy2D(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind) {
-  return unsupported("cudaMemcpy2D");
-}
-cudaError_t cudaMallocPitch(void**, size_t*, size_t, size_t) { return unsupported("cudaMallocPitch"); }
 cudaError_t cudaMallocArray(cudaArray_t*, const cudaChannelFormatDesc*, size_t, size_t, unsigned int) {
   return unsupported("cudaMallocArray");
 }
