@@ -1,0 +1,19 @@
+// Register-to-register instructions (see arithmetic.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "exec/warp.hpp"
+#include "ptx/ir.hpp"
+
+namespace cudasim {
+
+// Executes an arithmetic, logic, comparison, conversion or move
+// instruction for the lanes in `exec`. Throws DeviceFault for forms the
+// simulator does not implement.
+void executeArithmetic(Warp& w, const ptx::Instr& in, uint32_t exec, uint64_t clock, const ptx::Kernel& kernel);
+
+// Reports an instruction form the simulator does not implement.
+[[noreturn]] void throwUnsupported(const ptx::Instr& in, const ptx::Kernel& kernel, const char* what);
+
+}  // namespace cudasim

@@ -1,0 +1,44 @@
+// Executes the decoded instructions of one warp, all 32 lanes at a time.
+#pragma once
+
+#include <cudasim/counters.hpp>
+
+#include "exec/block_state.hpp"
+#include "exec/launch_context.hpp"
+#include "exec/memory_access.hpp"
+#include "exec/warp.hpp"
+
+namespace cudasim {
+
+class Interpreter {
+ public:
+  Interpreter(LaunchContext& launch, Counts& counts)
+      : launch_(launch), counts_(counts), memory_(launch.params, launch.kernel->paramBytes) {}
+
+  // Runs `warp` until it reaches a barrier (status AtBarrier) or all its
+  // threads have exited (status Done). Throws DeviceFault.
+  void run(Warp& warp, BlockState& block);
+
+ private:
+  void branch(Warp& w, const ptx::Instr& in, uint32_t exec);
+  bool arriveAtBarrier(Warp& w, const ptx::Instr& in, uint32_t exec, const ptx::Instr* code);
+  void exitLanes(Warp& w, uint32_t lanes);
+  void retireLanesWaitingAtExit(Warp& w, const ptx::Instr* code);
+  void popPath(Warp& w);
+  void load(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
+  void store(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
+  void atomic(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
+  void call(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
+  void countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
+  AccessSite site(const Warp& w, const BlockState& b, int lane, const ptx::Instr& in) const {
+    return {&launch_, &b, &w, lane, in.line};
+  }
+
+  LaunchContext& launch_;
+  Counts& counts_;
+  MemoryAccess memory_;
+  uint64_t budgetLeft_ = 0;
+  uint64_t budgetChunk_ = 0;
+};
+
+}  // namespace cudasim

@@ -1,0 +1,22 @@
+// Runs all blocks of a kernel launch on the thread pool.
+#pragma once
+
+#include <cudasim/counters.hpp>
+#include <string>
+
+#include "exec/launch_context.hpp"
+
+namespace cudasim {
+
+struct LaunchResult {
+  cudaError_t error = cudaSuccess;
+  std::string message;       // fault description, empty on success
+  Counts counts;
+  std::string printfOutput;  // device printf output, in block order
+};
+
+// Blocks are handed out dynamically; a race-free kernel gives the same
+// results for any number of workers.
+LaunchResult executeKernel(LaunchContext& launch);
+
+}  // namespace cudasim

@@ -1,0 +1,42 @@
+// Architectural state of one warp: SIMT stack and register file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace cudasim {
+
+constexpr int kWarpSize = 32;
+
+// One pending path of a divergent warp: run `mask` from `pc` until `rpc`.
+struct SimtEntry {
+  int32_t pc;
+  int32_t rpc;
+  uint32_t mask;
+};
+
+struct Warp {
+  enum class Status { Ready, AtBarrier, Done };
+
+  uint32_t index = 0;       // warp number within the block
+  uint32_t validMask = 0;   // lanes that are real threads of the block
+  uint32_t exited = 0;      // lanes that executed ret/exit
+  uint32_t active = 0;      // lanes of the path being executed
+  int32_t pc = 0;
+  int32_t rpc = -1;         // where the current path rejoins its parent
+  uint32_t arrived = 0;     // lanes waiting at the pending barrier
+  uint32_t votes = 0;       // bar.red: arrived lanes whose predicate is true
+  uint8_t barrierMode = 0;  // ptx::BarMode of the pending barrier
+  uint32_t barrierDest = 0; // bar.red: destination register
+  int32_t barrierLine = 0;
+  Status status = Status::Ready;
+  std::vector<SimtEntry> stack;
+  uint64_t* regs = nullptr; // numRegs x 32 lanes, register-major
+
+  uint64_t* reg(uint32_t r) { return regs + size_t{r} * kWarpSize; }
+  uint32_t live() const { return validMask & ~exited; }
+  bool allLiveArrived() const { return (arrived & live()) == live(); }
+};
+
+}  // namespace cudasim

@@ -1,0 +1,151 @@
+// Kernel launches, function attributes and the occupancy calculator.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "exec/launcher.hpp"
+#include "runtime/device_model.hpp"
+#include "runtime/launch.hpp"
+#include "runtime/register_count.hpp"
+#include "runtime/state.hpp"
+#include "runtime/timing_model.hpp"
+#include "support/demangle.hpp"
+
+namespace cudasim {
+namespace {
+
+using namespace device_model;
+
+constexpr uint64_t kDefaultInstructionLimit = 5'000'000'000ull;
+
+uint64_t instructionLimit() {
+  if (const char* env = std::getenv("CUDASIM_INSTRUCTION_LIMIT")) return std::strtoull(env, nullptr, 10);
+  return kDefaultInstructionLimit;
+}
+
+void printCounters(const LaunchCounters& c) {
+  const Counts& n = c.counts;
+  std::fprintf(stderr,
+               "cudasim counters: %s grid(%u,%u,%u) block(%u,%u,%u)\n"
+               "  warp instructions %llu, thread instructions %llu, warp execution efficiency %.1f%%\n"
+               "  branches %llu, divergent %llu, branch efficiency %.1f%%\n"
+               "  global loads %llu requests / %llu sectors, stores %llu requests / %llu sectors\n"
+               "  shared loads %llu, stores %llu, bank conflicts %llu; barriers %llu; atomics %llu\n"
+               "  modelled time %.6f ms\n",
+               c.kernel.c_str(), c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
+               (unsigned long long)n.warpInstructions, (unsigned long long)n.threadInstructions,
+               100 * c.warpExecutionEfficiency(), (unsigned long long)n.branches,
+               (unsigned long long)n.divergentBranches, 100 * c.branchEfficiency(),
+               (unsigned long long)n.globalLoadRequests, (unsigned long long)n.globalLoadSectors,
+               (unsigned long long)n.globalStoreRequests, (unsigned long long)n.globalStoreSectors,
+               (unsigned long long)n.sharedLoadRequests, (unsigned long long)n.sharedStoreRequests,
+               (unsigned long long)n.sharedBankConflicts, (unsigned long long)n.barriers,
+               (unsigned long long)n.atomics, c.modelledMilliseconds);
+}
+
+cudaError_t validateConfiguration(const ptx::Kernel& k, FunctionEntry& f, dim3 grid, dim3 block,
+                                  size_t dynamicSmem, std::string& why) {
+  uint64_t threads = uint64_t{block.x} * block.y * block.z;
+  if (threads == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0) {
+    why = "grid and block dimensions must be positive";
+    return cudaErrorInvalidConfiguration;
+  }
+  if (threads > kMaxThreadsPerBlock || block.x > 1024 || block.y > 1024 || block.z > 64) {
+    why = std::to_string(threads) + " threads per block (at most 1024; block dims at most 1024x1024x64)";
+    return cudaErrorInvalidConfiguration;
+  }
+  if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu) {
+    why = "grid dimensions exceed 2147483647x65535x65535";
+    return cudaErrorInvalidConfiguration;
+  }
+  if (k.maxThreads && threads > k.maxThreads) {
+    why = std::to_string(threads) + " threads per block, but __launch_bounds__ allows " + std::to_string(k.maxThreads);
+    return cudaErrorLaunchOutOfResources;
+  }
+  // With at most 255 registers per thread, blocks of up to 256 threads
+  // always fit; larger ones need the kernel's real register count.
+  if (threads > 256) {
+    int regs = kernelRegisters(f, k);
+    uint64_t needed = uint64_t{static_cast<uint32_t>(registersPerWarp(regs))} * ((threads + 31) / 32);
+    if (needed > kRegistersPerSm) {
+      why = std::to_string(threads) + " threads x " + std::to_string(regs) +
+            " registers exceed the 65536 registers of an SM";
+      return cudaErrorLaunchOutOfResources;
+    }
+  }
+  if (dynamicSmem > static_cast<size_t>(f.maxDynamicSharedBytes) ||
+      k.staticSmem + dynamicSmem > static_cast<size_t>(std::max(kDefaultSharedPerBlock, f.maxDynamicSharedBytes))) {
+    why = std::to_string(k.staticSmem) + " bytes static + " + std::to_string(dynamicSmem) +
+          " bytes dynamic shared memory exceeds the limit (48 KB unless raised with cudaFuncSetAttribute)";
+    return cudaErrorInvalidValue;
+  }
+  return cudaSuccess;
+}
+
+}  // namespace
+
+cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t dynamicSmem,
+                         cudaStream_t stream) {
+  std::lock_guard lock(runtime().mutex);
+  if (cudaError_t e = stickyError()) return e;
+  if (runtime().pendingFault != cudaSuccess) return cudaSuccess;  // the device is already broken
+  if (!isValidStream(stream)) return failCall("kernel launch", cudaErrorInvalidResourceHandle, "unknown stream");
+  FunctionEntry* entry = nullptr;
+  cudaError_t error = cudaSuccess;
+  std::string why;
+  const ptx::Kernel* k = kernelFor(hostFunction, &entry, error, why);
+  if (!k) return failCall("kernel launch", error, why);
+  if (cudaError_t e = validateConfiguration(*k, *entry, grid, block, dynamicSmem, why))
+    return failCall(("launch of " + demangle(k->name)).c_str(), e, why);
+
+  std::vector<uint8_t> params(k->paramBytes);
+  for (size_t i = 0; i < k->params.size(); ++i)
+    std::memcpy(params.data() + k->params[i].offset, args[i], k->params[i].size);
+
+  LaunchContext launch;
+  launch.kernel = k;
+  launch.grid = {grid.x, grid.y, grid.z};
+  launch.block = {block.x, block.y, block.z};
+  launch.dynamicSmem = static_cast<uint32_t>(dynamicSmem);
+  launch.params = params.data();
+  launch.instructionLimit = instructionLimit();
+  LaunchResult result = executeKernel(launch);
+
+  if (!result.printfOutput.empty()) {
+    std::fwrite(result.printfOutput.data(), 1, result.printfOutput.size(), stdout);
+    std::fflush(stdout);
+  }
+  LaunchCounters& c = runtime().lastLaunch;
+  c.kernel = demangle(k->name);
+  c.grid[0] = grid.x; c.grid[1] = grid.y; c.grid[2] = grid.z;
+  c.block[0] = block.x; c.block[1] = block.y; c.block[2] = block.z;
+  c.counts = result.counts;
+  c.modelledMilliseconds = modelKernelMilliseconds(result.counts, launch.grid.count());
+  runtime().deviceClockMs += c.modelledMilliseconds;
+  const char* show = std::getenv("CUDASIM_COUNTERS");
+  if (show && *show && std::strcmp(show, "0") != 0) printCounters(c);
+
+  if (result.error != cudaSuccess) {
+    std::fprintf(stderr, "cudasim: %s: %s\n", cudaGetErrorName(result.error), result.message.c_str());
+    runtime().pendingFault = result.error;
+  }
+  return cudaSuccess;
+}
+
+}  // namespace cudasim
+
+using namespace cudasim;
+
+extern "C" {
+
+cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                             cudaStream_t stream) {
+  return launchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+}  // extern "C"

@@ -1,0 +1,80 @@
+// Process-wide state of the simulated runtime: error state, registered
+// fat binaries, kernels and variables, the simulated device clock.
+#pragma once
+
+#include <cudasim/counters.hpp>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "ptx/ir.hpp"
+
+namespace cudasim {
+
+struct FatBinary {
+  const void* wrapper = nullptr;
+  bool loaded = false;
+  std::string loadError;  // fat-binary or module-level PTX problem
+  std::unique_ptr<ptx::Module> module;
+  std::string ptx;
+};
+
+struct FunctionEntry {
+  FatBinary* binary = nullptr;
+  std::string name;
+  int maxDynamicSharedBytes = 48 * 1024;  // cudaFuncAttributeMaxDynamicSharedMemorySize
+  int registers = -1;                     // from ptxas, -1 until asked
+};
+
+struct VariableEntry {
+  FatBinary* binary = nullptr;
+  std::string name;
+  size_t size = 0;
+  bool constant = false;
+};
+
+struct RuntimeState {
+  std::mutex mutex;
+  cudaError_t lastError = cudaSuccess;    // cleared by cudaGetLastError
+  cudaError_t stickyError = cudaSuccess;  // a kernel fault; cleared only by cudaDeviceReset
+  // A kernel fault the program has not synchronised with yet. Kernels run
+  // at launch, but as on a GPU the fault shows up at the next
+  // synchronising call; until then further launches are skipped.
+  cudaError_t pendingFault = cudaSuccess;
+  double deviceClockMs = 0;               // simulated device time (timing model)
+  LaunchCounters lastLaunch;
+  std::vector<std::unique_ptr<FatBinary>> binaries;
+  std::unordered_map<const void*, FunctionEntry> functions;
+  std::unordered_map<const void*, VariableEntry> variables;
+};
+
+RuntimeState& runtime();
+
+// Records e as the last error (unless success) and returns it.
+cudaError_t recordError(cudaError_t e);
+// Reports a failing runtime call on stderr and records the error.
+cudaError_t failCall(const char* api, cudaError_t e, const std::string& why);
+// The sticky error after a kernel fault, or cudaSuccess.
+cudaError_t stickyError();
+// For calls that wait for the device (cudaDeviceSynchronize, cudaMemcpy,
+// cudaFree, ...): turns a pending kernel fault into the sticky error and
+// returns the sticky error.
+cudaError_t synchronizeWithDevice();
+
+// Parses the binary's PTX on first use. Call with runtime().mutex held.
+void ensureLoaded(FatBinary& binary);
+
+// Kernel behind a host stub, or nullptr with `error` set.
+// Call with runtime().mutex held.
+const ptx::Kernel* kernelFor(const void* hostFunction, FunctionEntry** entry, cudaError_t& error,
+                             std::string& message);
+
+// Device storage of a __device__/__constant__ variable, or nullptr with
+// the reason in `why` (if given). Call with runtime().mutex held.
+uint8_t* symbolStorage(const void* hostVariable, size_t* size, std::string* why = nullptr);
+
+}  // namespace cudasim
