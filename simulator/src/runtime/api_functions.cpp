@@ -34,7 +34,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
   attr->numRegs = regs;
   attr->ptxVersion = 75;
   attr->binaryVersion = 90;
-  attr->maxDynamicSharedSizeBytes = entry->maxDynamicSharedBytes;
+  attr->maxDynamicSharedSizeBytes = maxDynamicSharedBytes(*entry, k->staticSmem);
   attr->preferredShmemCarveout = -1;
   return cudaSuccess;
 }
@@ -76,7 +76,9 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlock
   if (!k) return failCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor", error, why);
   if (!numBlocks || blockSize <= 0)
     return failCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor", cudaErrorInvalidValue, "bad arguments");
-  if (blockSize > kMaxThreadsPerBlock) {
+  // A configuration that could not launch has no resident blocks.
+  if (blockSize > kMaxThreadsPerBlock ||
+      dynamicSMemSize > static_cast<size_t>(maxDynamicSharedBytes(*entry, k->staticSmem))) {
     *numBlocks = 0;
     return cudaSuccess;
   }

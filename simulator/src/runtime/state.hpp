@@ -26,9 +26,17 @@ struct FatBinary {
 struct FunctionEntry {
   FatBinary* binary = nullptr;
   std::string name;
-  int maxDynamicSharedBytes = 48 * 1024;  // cudaFuncAttributeMaxDynamicSharedMemorySize
-  int registers = -1;                     // from ptxas, -1 until asked
+  int maxDynamicSharedBytes = -1;  // cudaFuncAttributeMaxDynamicSharedMemorySize; -1 until set
+  int registers = -1;              // from ptxas, -1 until asked
 };
+
+// The dynamic shared memory a launch of the kernel may ask for: what cudaFuncSetAttribute set, or
+// by default what is left of the 48 KB per block after the kernel's static shared memory (as the
+// runtime reports in cudaFuncAttributes::maxDynamicSharedSizeBytes).
+inline int maxDynamicSharedBytes(const FunctionEntry& function, size_t staticSharedBytes) {
+  if (function.maxDynamicSharedBytes >= 0) return function.maxDynamicSharedBytes;
+  return 48 * 1024 - static_cast<int>(staticSharedBytes);
+}
 
 struct VariableEntry {
   FatBinary* binary = nullptr;
