@@ -1,6 +1,7 @@
 #include "course/benchmark.hpp"
 
 #include "course/cuda_check.hpp"
+#include "course/cuda_handles.hpp"
 #include "course/device_buffer.hpp"
 
 #include <algorithm>
@@ -27,30 +28,6 @@ private:
     unsigned round_ = 0;
 };
 
-class Stream {
-public:
-    Stream() { COURSE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-    Stream(const Stream&) = delete;
-    Stream& operator=(const Stream&) = delete;
-    ~Stream() { COURSE_CUDA_CHECK_NOEXCEPT(cudaStreamDestroy(stream_)); }
-    [[nodiscard]] cudaStream_t get() const { return stream_; }
-
-private:
-    cudaStream_t stream_ = nullptr;
-};
-
-class Event {
-public:
-    Event() { COURSE_CUDA_CHECK(cudaEventCreate(&event_)); }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    ~Event() { COURSE_CUDA_CHECK_NOEXCEPT(cudaEventDestroy(event_)); }
-    [[nodiscard]] cudaEvent_t get() const { return event_; }
-
-private:
-    cudaEvent_t event_ = nullptr;
-};
-
 float time_one_run(const BenchmarkCase& item, cudaStream_t stream, L2Flusher* flusher, const Event& start,
                    const Event& stop)
 {
@@ -63,9 +40,7 @@ float time_one_run(const BenchmarkCase& item, cudaStream_t stream, L2Flusher* fl
     COURSE_CHECK_LAUNCH();
     COURSE_CUDA_CHECK(cudaEventRecord(stop.get(), stream));
     COURSE_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    float milliseconds = 0;
-    COURSE_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start.get(), stop.get()));
-    return milliseconds;
+    return stop.milliseconds_since(start);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "course/benchmark.hpp"
 #include "course/cli.hpp"
 #include "course/cuda_check.hpp"
+#include "course/cuda_handles.hpp"
 #include "course/data.hpp"
 #include "course/device.hpp"
 #include "course/report.hpp"
@@ -37,20 +38,14 @@ std::string row_name(const BlockReduceKernel& kernel, const std::string& student
 /// The first launch of a program pays for loading the module; the seeds show it as a warm-up row.
 double time_first_launch(BlockReductionBench& bench, BlockReduceLauncher launch)
 {
-    cudaEvent_t start = nullptr;
-    cudaEvent_t stop = nullptr;
-    COURSE_CUDA_CHECK(cudaEventCreate(&start));
-    COURSE_CUDA_CHECK(cudaEventCreate(&stop));
+    const Event start;
+    const Event stop;
     bench.restore(nullptr);
-    COURSE_CUDA_CHECK(cudaEventRecord(start));
+    COURSE_CUDA_CHECK(cudaEventRecord(start.get()));
     bench.launch(launch, nullptr);
-    COURSE_CUDA_CHECK(cudaEventRecord(stop));
-    COURSE_CUDA_CHECK(cudaEventSynchronize(stop));
-    float milliseconds = 0;
-    COURSE_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start, stop));
-    COURSE_CUDA_CHECK(cudaEventDestroy(start));
-    COURSE_CUDA_CHECK(cudaEventDestroy(stop));
-    return milliseconds;
+    COURSE_CUDA_CHECK(cudaEventRecord(stop.get()));
+    COURSE_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    return stop.milliseconds_since(start);
 }
 
 int run(const BlockReductionDemo& demo, const DemoOptions& options, const DeviceInfo& device)

@@ -8,6 +8,7 @@
 
 #include "course/benchmark.hpp"
 #include "course/cuda_check.hpp"
+#include "course/cuda_handles.hpp"
 #include "course/data.hpp"
 #include "course/grading.hpp"
 #include "course/reduction.hpp"
@@ -44,17 +45,7 @@ const std::vector<std::size_t>& exact_sizes()
     return sizes;
 }
 
-class Stream {
-public:
-    Stream() { COURSE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-    Stream(const Stream&) = delete;
-    Stream& operator=(const Stream&) = delete;
-    ~Stream() { COURSE_CUDA_CHECK_NOEXCEPT(cudaStreamDestroy(stream_)); }
-    [[nodiscard]] cudaStream_t get() const { return stream_; }
-
-private:
-    cudaStream_t stream_ = nullptr;
-};
+using course::Stream;
 
 /// A device array with room for any input up to `capacity` at an offset of up to kMaxOffset
 /// elements, followed by poisoned guard elements: a kernel that reads past n adds poison.
