@@ -218,3 +218,34 @@ class Verdicts(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RunBackend(unittest.TestCase):
+    """./course run chooses the GPU or the CPU simulator, and says which in its first line."""
+
+    def test_sim_and_gpu_exclude_each_other(self):
+        result = run_course("run", "03", "--sim", "--gpu")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--sim and --gpu exclude each other", result.stdout)
+
+    def test_first_line_names_the_simulator_when_asked(self):
+        driver = load_driver()
+        calls = []
+        driver.ensure_environment = lambda verbose: None
+        driver.build = lambda targets=None: calls.append(("build", targets))
+        driver.run = lambda command, **kwargs: calls.append(("run", command)) or subprocess.CompletedProcess(command, 0)
+        said = []
+        driver.say = said.append
+        saved = {name: os.environ.pop(name, None) for name in ("COURSE_PRESET", "COURSE_BUILD_DIR")}
+        try:
+            self.assertEqual(driver.command_run(["03", "--sim", "--n", "64"]), 0)
+            self.assertEqual(os.environ.get("COURSE_PRESET"), "sim")
+        finally:
+            for name, value in saved.items():
+                os.environ.pop(name, None)
+                if value is not None:
+                    os.environ[name] = value
+        self.assertTrue(said[0].startswith("lesson 03 on the CPU simulator (build/sim)"), said)
+        self.assertEqual(calls[0], ("build", ["lesson03_demo"]))
+        self.assertEqual(calls[1][1][0], str(driver.ROOT / "build" / "sim" / "lessons" / "lesson03_demo"))
+        self.assertEqual(calls[1][1][1:], ["--n", "64"])
