@@ -178,6 +178,14 @@ class Verdicts(unittest.TestCase):
             {"name": "sums", "verdict": "fail", "failures": ["something else", message], "speed": []}), False, None)
         self.assertEqual((outcome.verdict, outcome.correctness, outcome.reason), ("fail", "fail", message))
 
+    def test_every_lessons_correctness_words_count_as_wrong(self):
+        for message in ("not on device: reduce_sum, n = 5", "wrong occupancy: theoretical_occupancy, ...",
+                        "bad configuration: choose_launch_config(n = 1) gave ..."):
+            with self.subTest(message=message):
+                # Only on the grader's output, without a results file: the prefix alone must tell.
+                outcome = self.driver.classify(1, "seed 2 (...)\n" + message + "\n", None, False, None)
+                self.assertEqual((outcome.verdict, outcome.correctness, outcome.reason), ("fail", "fail", message))
+
     def test_cuda_error_and_crash_are_faults(self):
         outcome = self.driver.classify(1, "", self.results(
             {"name": "sums", "verdict": "fail", "failures": ["CUDA error cudaErrorIllegalAddress ..."],
