@@ -257,3 +257,18 @@ class RunBackend(unittest.TestCase):
         self.assertEqual(calls[0], ("build", ["lesson03_demo"]))
         self.assertEqual(calls[1][1][0], str(driver.ROOT / "build" / "sim" / "lessons" / "lesson03_demo"))
         self.assertEqual(calls[1][1][1:], ["--n", "64"])
+
+
+class TraceDrawing(unittest.TestCase):
+    """./course trace: a warp's trace as an SVG (the simulator writes the table, tested in CTest)."""
+
+    def test_executed_and_predicated_off_lanes_are_drawn_differently(self):
+        driver = load_driver()
+        rows = [["0", "26", "ld", "ffffffff", "ffffffff", "ld.param.u64 %rd8, [p];"],
+                ["1", "68", "ld", "00010001", "00010001", "ld.global.u32 %r11, [%rd5];"],
+                ["2", "44", "bra", "ffffffff", "00000000", "@%p1 bra $L__BB0_5;"]]
+        svg = driver.trace_svg(rows, "kernel k, block 0, warp 1")
+        self.assertEqual(svg.count('fill="#1f4e99"'), 32 + 2)  # executed: all of row 0, lanes 0 and 16
+        self.assertEqual(svg.count('fill="#c9d8f0"'), 32)      # on the path, guard false: row 2
+        self.assertIn("L68", svg)
+        self.assertIn("@%p1 bra $L__BB0_5;", svg)

@@ -136,6 +136,10 @@ void Interpreter::run(Warp& w, BlockState& b) {
     }
     ++counts_.warpInstructions;
     counts_.threadInstructions += static_cast<uint64_t>(std::popcount(exec));
+    if (launch_.trace && w.index == launch_.trace->warp() &&
+        b.ctaid.x + uint64_t{launch_.grid.x} * (b.ctaid.y + uint64_t{launch_.grid.y} * b.ctaid.z) ==
+            launch_.trace->block())
+      launch_.trace->record(in.line, ptx::opName(in.op), w.active, exec);
     uint64_t clk = ++b.clock;
     if (budgetLeft_-- == 0) {
       uint64_t used = launch_.instructionsUsed.fetch_add(kBudgetChunk);

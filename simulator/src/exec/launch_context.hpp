@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "exec/warp_trace.hpp"
 #include "ptx/ir.hpp"
 
 namespace cudasim {
@@ -32,6 +33,7 @@ struct LaunchContext {
   uint64_t instructionLimit = 0;  // warp instructions per launch
   std::atomic<uint64_t> instructionsUsed{0};
   std::atomic<bool> stop{false};
+  WarpTrace* trace = nullptr;  // CUDASIM_TRACE: one warp's active lanes, or none
 };
 
 // Thrown by the interpreter when a thread does something a GPU would

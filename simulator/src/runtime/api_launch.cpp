@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -115,7 +116,17 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
   launch.dynamicSmem = static_cast<uint32_t>(dynamicSmem);
   launch.params = params.data();
   launch.instructionLimit = instructionLimit();
+  // CUDASIM_TRACE: the first launch of a matching kernel records one warp's active lanes.
+  static const std::optional<WarpTraceRequest> traceRequest = warpTraceRequest();
+  static bool traced = false;
+  std::optional<WarpTrace> trace;
+  if (traceRequest && !traced && demangle(k->name).find(traceRequest->kernel) != std::string::npos) {
+    trace.emplace(*traceRequest, demangle(k->name), entry->binary->ptx);
+    launch.trace = &*trace;
+    traced = true;
+  }
   LaunchResult result = executeKernel(launch);
+  if (trace) trace->write();
 
   if (!result.printfOutput.empty()) {
     std::fwrite(result.printfOutput.data(), 1, result.printfOutput.size(), stdout);
