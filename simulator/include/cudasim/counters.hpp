@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cudasim {
 
@@ -26,6 +27,13 @@ struct Counts {
   uint64_t sharedStoreRequests = 0;
   uint64_t sharedBankConflicts = 0;  // extra shared-memory wavefronts (32 banks x 4 B)
   uint64_t atomics = 0;              // atom/red instructions issued
+  // What the timing model (README, "Timing model") needs beyond the profiler's counts:
+  uint64_t issueSlots = 0;           // warp instructions weighted by their cost in machine instructions
+  uint64_t atomicOperations = 0;     // atomic updates that reach memory: one per lane, or one per warp
+                                     // for a constant added to one address (the compiler aggregates it)
+  uint64_t dramSectors = 0;          // distinct 32-byte global sectors the launch touched
+  uint64_t dramRounds = 0;           // memory round trips on each block's critical path that fetched
+  uint64_t cachedRounds = 0;         // ... a sector not touched before in the launch / only touched ones
 
   Counts& operator+=(const Counts& o);
 };
@@ -35,7 +43,16 @@ struct LaunchCounters {
   uint32_t grid[3] = {0, 0, 0};
   uint32_t block[3] = {0, 0, 0};
   Counts counts;
-  double modelledMilliseconds = 0;  // see README, "Timing model"
+  uint64_t atomicsOnHottestAddress = 0;  // atomic updates to the address that received the most
+  int residentBlocksPerSm = 0;           // blocks an SM holds at once (occupancy, capped by the grid)
+  int residentWarpsPerSm = 0;
+  double theoreticalOccupancy = 0;       // resident warps the occupancy limits allow / 64
+  double modelledMilliseconds = 0;       // see README, "Timing model"
+  // The model's terms, in milliseconds: what bounds the kernel.
+  double issueMilliseconds = 0;          // instruction issue and load/store pipe
+  double latencyMilliseconds = 0;        // memory round trips that occupancy does not hide
+  double dramMilliseconds = 0;           // bytes to and from device memory
+  double atomicMilliseconds = 0;         // atomics serialised on one address
 
   // Average fraction of a warp's 32 lanes active per issued instruction.
   double warpExecutionEfficiency() const;
@@ -45,6 +62,11 @@ struct LaunchCounters {
 
 // Counters of the most recent kernel launch (all zero before the first).
 LaunchCounters lastLaunchCounters();
+
+// Kernel launches run so far by this process.
+uint64_t launchesSoFar();
+// Counters of every launch after the first `launches`, oldest first (at most the last 1024).
+std::vector<LaunchCounters> launchesSince(uint64_t launches);
 
 // Number of CPU threads that execute blocks (CUDASIM_THREADS, else cores).
 unsigned simulatorThreads();

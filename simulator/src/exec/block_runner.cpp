@@ -10,7 +10,7 @@
 namespace cudasim {
 
 BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts)
-    : launch_(launch), interpreter_(launch, counts) {
+    : launch_(launch), counts_(counts), interpreter_(launch, counts) {
   const ptx::Kernel& k = *launch.kernel;
   uint64_t threads = launch.block.count();
   size_t warps = static_cast<size_t>((threads + kWarpSize - 1) / kWarpSize);
@@ -37,6 +37,7 @@ void BlockRunner::fillConstantRegisters() {
     uint64_t count = std::min<uint64_t>(kWarpSize, threads - first);
     w.validMask = count == kWarpSize ? 0xffffffffu : (1u << count) - 1;
     w.regs = registers_.data() + i * k.numRegs * kWarpSize;
+    w.loadRound.assign(k.numRegs, 0);
     auto fill = [&](uint32_t reg, uint64_t value) { std::fill(w.reg(reg), w.reg(reg) + kWarpSize, value); };
     for (int l = 0; l < kWarpSize; ++l) {
       uint64_t t = first + static_cast<uint64_t>(l);
@@ -74,6 +75,10 @@ void BlockRunner::startWarps(uint64_t linearIndex) {
     w.arrived = 0;
     w.status = Warp::Status::Ready;
     w.stack.clear();
+    std::fill(w.loadRound.begin(), w.loadRound.end(), 0);
+    w.round = 1;
+    w.roundOpen = w.roundFromDram = false;
+    w.phaseDramRounds = w.phaseCachedRounds = 0;
     auto fill = [&](uint32_t reg, uint64_t value) { std::fill(w.reg(reg), w.reg(reg) + kWarpSize, value); };
     fill(ptx::SrCtaidX, block_.ctaid.x);
     fill(ptx::SrCtaidY, block_.ctaid.y);
@@ -118,6 +123,19 @@ void BlockRunner::finishBarrierReduction() {
   }
 }
 
+// Between two barriers the block waits for its slowest warp: the memory round trips on the
+// block's critical path are the most any of its warps made in that interval.
+void BlockRunner::countCriticalRounds() {
+  uint32_t dram = 0, cached = 0;
+  for (Warp& w : warps_) {
+    dram = std::max(dram, w.phaseDramRounds);
+    cached = std::max(cached, w.phaseCachedRounds);
+    w.phaseDramRounds = w.phaseCachedRounds = 0;
+  }
+  counts_.dramRounds += dram;
+  counts_.cachedRounds += cached;
+}
+
 void BlockRunner::run(uint64_t linearIndex) {
   const Dim3& g = launch_.grid;
   block_.ctaid = {static_cast<uint32_t>(linearIndex % g.x), static_cast<uint32_t>(linearIndex / g.x % g.y),
@@ -134,6 +152,7 @@ void BlockRunner::run(uint64_t linearIndex) {
       if (w.status == Warp::Status::Ready) interpreter_.run(w, block_);
       anyWaiting |= w.status == Warp::Status::AtBarrier;
     }
+    countCriticalRounds();
     if (!anyWaiting) return;
     checkBarrier();
     finishBarrierReduction();

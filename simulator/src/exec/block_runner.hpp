@@ -18,14 +18,17 @@ class BlockRunner {
   // in state().printfOutput. Throws DeviceFault.
   void run(uint64_t linearIndex);
   BlockState& state() { return block_; }
+  Interpreter& interpreter() { return interpreter_; }
 
  private:
   void fillConstantRegisters();
   void startWarps(uint64_t linearIndex);
   void checkBarrier() const;
   void finishBarrierReduction();
+  void countCriticalRounds();
 
   LaunchContext& launch_;
+  Counts& counts_;
   Interpreter interpreter_;
   BlockState block_;
   std::vector<Warp> warps_;

@@ -1,6 +1,9 @@
 // Counter arithmetic and the public accessor for the last launch.
 #include <cudasim/counters.hpp>
 
+#include <algorithm>
+#include <cstddef>
+
 #include "exec/thread_pool.hpp"
 #include "runtime/state.hpp"
 
@@ -20,6 +23,11 @@ Counts& Counts::operator+=(const Counts& o) {
   sharedStoreRequests += o.sharedStoreRequests;
   sharedBankConflicts += o.sharedBankConflicts;
   atomics += o.atomics;
+  issueSlots += o.issueSlots;
+  atomicOperations += o.atomicOperations;
+  dramSectors += o.dramSectors;
+  dramRounds += o.dramRounds;
+  cachedRounds += o.cachedRounds;
   return *this;
 }
 
@@ -34,6 +42,19 @@ double LaunchCounters::branchEfficiency() const {
 }
 
 unsigned simulatorThreads() { return ThreadPool::instance().size(); }
+
+uint64_t launchesSoFar() {
+  std::lock_guard lock(runtime().mutex);
+  return runtime().launches;
+}
+
+std::vector<LaunchCounters> launchesSince(uint64_t launches) {
+  std::lock_guard lock(runtime().mutex);
+  const RuntimeState& r = runtime();
+  uint64_t wanted = r.launches > launches ? r.launches - launches : 0;
+  wanted = std::min<uint64_t>(wanted, r.recentLaunches.size());
+  return {r.recentLaunches.end() - static_cast<std::ptrdiff_t>(wanted), r.recentLaunches.end()};
+}
 
 LaunchCounters lastLaunchCounters() {
   std::lock_guard lock(runtime().mutex);

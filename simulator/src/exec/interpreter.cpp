@@ -11,6 +11,7 @@
 
 #include "exec/arithmetic.hpp"
 #include "exec/device_printf.hpp"
+#include "exec/issue_cost.hpp"
 #include "exec/lanes.hpp"
 #include "exec/warp_operations.hpp"
 #include "support/demangle.hpp"
@@ -21,6 +22,25 @@ namespace {
 using ptx::Op;
 
 constexpr uint64_t kBudgetChunk = 1 << 16;
+
+// Whether `in` names a register that a global load of the warp's open round writes.
+bool readsLoadInFlight(const Warp& w, const ptx::Instr& in) {
+  auto pending = [&](uint32_t r) { return r != Operand::kNoReg && w.loadRound[r] == w.round; };
+  for (int i = 0; i < in.numOps; ++i) {
+    const Operand& o = in.ops[i];
+    switch (o.kind) {
+      case Operand::Kind::Reg: case Operand::Kind::Addr:
+        if (pending(o.reg)) return true;
+        break;
+      case Operand::Kind::Vec:
+        for (int v = 0; v < o.count; ++v)
+          if (pending(o.vec[v])) return true;
+        break;
+      default: break;
+    }
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -135,6 +155,8 @@ void Interpreter::run(Warp& w, BlockState& b) {
       exec &= in.guardNeg ? ~p : p;
     }
     ++counts_.warpInstructions;
+    counts_.issueSlots += issueCost(in);
+    if (w.roundOpen && readsLoadInFlight(w, in)) w.endRound();
     counts_.threadInstructions += static_cast<uint64_t>(std::popcount(exec));
     if (launch_.trace && w.index == launch_.trace->warp() &&
         b.ctaid.x + uint64_t{launch_.grid.x} * (b.ctaid.y + uint64_t{launch_.grid.y} * b.ctaid.z) ==

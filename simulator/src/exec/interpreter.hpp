@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cudasim/counters.hpp>
+#include <unordered_map>
 
 #include "exec/block_state.hpp"
 #include "exec/launch_context.hpp"
 #include "exec/memory_access.hpp"
 #include "exec/warp.hpp"
+#include "runtime/device_memory.hpp"
 
 namespace cudasim {
 
@@ -29,7 +31,18 @@ class Interpreter {
   void store(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
   void atomic(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
   void call(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
-  void countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
+  // Counts one warp-wide access; for global memory, returns whether it touched a sector for the
+  // first time in this launch (a DRAM transfer in the timing model).
+  bool countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
+  bool touchSector(uint64_t address);
+  void startRound(Warp& w, const ptx::Operand& destination, bool fromDram);
+  void countAtomic(const ptx::Instr& in, const ptx::Operand& value, const uint64_t* addrs, uint32_t exec);
+
+ public:
+  // Atomic updates per global address (timing model: updates of one address serialise).
+  std::unordered_map<uint64_t, uint64_t>& atomicTargets() { return atomicTargets_; }
+
+ private:
   AccessSite site(const Warp& w, const BlockState& b, int lane, const ptx::Instr& in) const {
     return {&launch_, &b, &w, lane, in.line};
   }
@@ -39,6 +52,8 @@ class Interpreter {
   MemoryAccess memory_;
   uint64_t budgetLeft_ = 0;
   uint64_t budgetChunk_ = 0;
+  const Allocation* footprintAllocation_ = nullptr;  // the allocation touchSector used last
+  std::unordered_map<uint64_t, uint64_t> atomicTargets_;
 };
 
 }  // namespace cudasim

@@ -34,6 +34,7 @@ struct LaunchContext {
   std::atomic<uint64_t> instructionsUsed{0};
   std::atomic<bool> stop{false};
   WarpTrace* trace = nullptr;  // CUDASIM_TRACE: one warp's active lanes, or none
+  uint64_t epoch = 0;          // this launch's number, for the sectors it touches (timing model)
 };
 
 // Thrown by the interpreter when a thread does something a GPU would

@@ -1,6 +1,8 @@
 #include "exec/launcher.hpp"
 
+#include <algorithm>
 #include <map>
+#include <unordered_map>
 #include <mutex>
 
 #include "exec/block_runner.hpp"
@@ -15,6 +17,7 @@ LaunchResult executeKernel(LaunchContext& launch) {
   LaunchResult result;
   uint64_t faultBlock = ~0ull;
   std::map<uint64_t, std::string> printfByBlock;
+  std::unordered_map<uint64_t, uint64_t> atomicTargets;
 
   auto worker = [&](unsigned) {
     Counts counts;
@@ -41,11 +44,14 @@ LaunchResult executeKernel(LaunchContext& launch) {
     }
     std::lock_guard lock(resultMutex);
     result.counts += counts;
+    for (auto& [address, updates] : runner.interpreter().atomicTargets()) atomicTargets[address] += updates;
   };
 
   if (blocks <= 1 || ThreadPool::instance().size() == 1) worker(0);
   else ThreadPool::instance().runOnAll(worker);
   for (auto& [block, text] : printfByBlock) result.printfOutput += text;
+  for (auto& [address, updates] : atomicTargets)
+    result.atomicsOnHottestAddress = std::max(result.atomicsOnHottestAddress, updates);
   return result;
 }
 

@@ -12,6 +12,7 @@ struct LaunchResult {
   cudaError_t error = cudaSuccess;
   std::string message;       // fault description, empty on success
   Counts counts;
+  uint64_t atomicsOnHottestAddress = 0;
   std::string printfOutput;  // device printf output, in block order
 };
 

@@ -16,9 +16,29 @@ using ptx::Op;
 using ptx::Type;
 
 
-void Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
+bool Interpreter::touchSector(uint64_t address) {
+  const Allocation* a = footprintAllocation_;
+  if (!a || address < a->base || address >= a->base + a->size) {
+    a = DeviceMemory::instance().find(address);
+    if (!a || !a->footprint) return false;
+    footprintAllocation_ = a;
+  }
+  return a->footprint->touch(address, launch_.epoch);
+}
+
+void Interpreter::startRound(Warp& w, const Operand& d, bool fromDram) {
+  if (d.kind == Operand::Kind::Reg) w.loadRound[d.reg] = w.round;
+  else if (d.kind == Operand::Kind::Vec)
+    for (int i = 0; i < d.count; ++i)
+      if (d.vec[i] != Operand::kNoReg) w.loadRound[d.vec[i]] = w.round;
+  w.roundOpen = true;
+  w.roundFromDram |= fromDram;
+}
+
+bool Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
                               uint32_t bytes) {
   int n = std::popcount(lanes);
+  bool firstTouch = false;
   if (where == ResolvedSpace::Global) {
     // Distinct 32-byte sectors touched by the warp's request.
     // Accesses are aligned to their size (at most 16 bytes), so each lies
@@ -40,6 +60,14 @@ void Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* a
     if (!ascending) {
       std::sort(sectors, sectors + count);
       distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
+      count = static_cast<int>(distinct);
+    }
+    for (int i = 0; i < count; ++i) {
+      if (i > 0 && sectors[i] == sectors[i - 1]) continue;
+      if (touchSector(sectors[i] << 5)) {
+        ++counts_.dramSectors;
+        firstTouch = true;
+      }
     }
     if (write) { ++counts_.globalStoreRequests; counts_.globalStoreSectors += distinct; }
     else { ++counts_.globalLoadRequests; counts_.globalLoadSectors += distinct; }
@@ -62,6 +90,7 @@ void Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* a
     int ideal = static_cast<int>((static_cast<uint64_t>(n) * bytes + 127) / 128);
     if (worst > ideal) counts_.sharedBankConflicts += static_cast<uint64_t>(worst - ideal);
   }
+  return firstTouch;
 }
 
 namespace {
@@ -139,7 +168,8 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
       std::memcpy(&x, reinterpret_cast<const void*>(a.addr[l] + static_cast<uint64_t>(offset)), 4);
       out[l] = x;
     }
-    countMemory(where, false, a.addr, exec, total);
+    bool fromDram = countMemory(where, false, a.addr, exec, total);
+    if (where == ResolvedSpace::Global) startRound(w, d, fromDram);
     return;
   }
   for (uint32_t m = exec; m; m &= m - 1) {
@@ -153,7 +183,8 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
       w.reg(d.reg)[l] = readValue(p, bytes, in.type);
     }
   }
-  countMemory(where, false, a.addr, exec, total);
+  bool fromDram = countMemory(where, false, a.addr, exec, total);
+  if (where == ResolvedSpace::Global) startRound(w, d, fromDram);
 }
 
 void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
@@ -259,7 +290,30 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
     }
     result[l] = old;
   }
+  if (where == ResolvedSpace::Global) {
+    countAtomic(in, vOp, addrs, exec);
+    if (!isRed) startRound(w, in.ops[0], false);  // the old value comes back from L2
+  }
   if (!isRed) writeBack(w, in.ops[0], result, exec);
+}
+
+// ptxas turns an atomic that adds the same constant to one address from every lane into one
+// update per warp; any other atomic updates memory once per lane.
+void Interpreter::countAtomic(const Instr& in, const Operand& value, const uint64_t* addrs, uint32_t exec) {
+  uint64_t first = addrs[std::countr_zero(exec)];
+  bool oneAddress = true;
+  for (uint32_t m = exec; m; m &= m - 1) oneAddress &= addrs[std::countr_zero(m)] == first;
+  bool aggregated = oneAddress && value.kind == Operand::Kind::Imm &&
+                    (in.mode == ptx::AtomAdd || in.mode == ptx::AtomInc || in.mode == ptx::AtomDec ||
+                     in.mode == ptx::AtomAnd || in.mode == ptx::AtomOr || in.mode == ptx::AtomMin ||
+                     in.mode == ptx::AtomMax) ;
+  if (aggregated) {
+    ++counts_.atomicOperations;
+    ++atomicTargets_[first];
+    return;
+  }
+  counts_.atomicOperations += static_cast<uint64_t>(std::popcount(exec));
+  for (uint32_t m = exec; m; m &= m - 1) ++atomicTargets_[addrs[std::countr_zero(m)]];
 }
 
 }  // namespace cudasim

@@ -34,9 +34,25 @@ struct Warp {
   std::vector<SimtEntry> stack;
   uint64_t* regs = nullptr; // numRegs x 32 lanes, register-major
 
+  // Memory round trips, for the timing model. A register written by a global load carries the
+  // number of the round that loaded it until an instruction reads it: that instruction waits for
+  // the memory, which ends the round. Loads issued before it overlap in one round trip.
+  std::vector<uint32_t> loadRound;  // per register
+  uint32_t round = 1;
+  bool roundOpen = false;
+  bool roundFromDram = false;       // some load of the round touched a sector first
+  uint32_t phaseDramRounds = 0;     // rounds since the last barrier
+  uint32_t phaseCachedRounds = 0;
+
   uint64_t* reg(uint32_t r) { return regs + size_t{r} * kWarpSize; }
   uint32_t live() const { return validMask & ~exited; }
   bool allLiveArrived() const { return (arrived & live()) == live(); }
+  void endRound() {
+    ++(roundFromDram ? phaseDramRounds : phaseCachedRounds);
+    ++round;
+    roundOpen = false;
+    roundFromDram = false;
+  }
 };
 
 }  // namespace cudasim

@@ -14,6 +14,7 @@
 #include "runtime/launch.hpp"
 #include "runtime/register_count.hpp"
 #include "runtime/state.hpp"
+#include "runtime/sector_footprint.hpp"
 #include "runtime/timing_model.hpp"
 #include "support/demangle.hpp"
 
@@ -37,7 +38,10 @@ void printCounters(const LaunchCounters& c) {
                "  branches %llu, divergent %llu, branch efficiency %.1f%%\n"
                "  global loads %llu requests / %llu sectors, stores %llu requests / %llu sectors\n"
                "  shared loads %llu, stores %llu, bank conflicts %llu; barriers %llu; atomics %llu\n"
-               "  modelled time %.6f ms\n",
+               "  issue slots %llu; atomic updates %llu, %llu on the busiest address; DRAM sectors %llu;\n"
+               "  round trips on the blocks' critical paths: %llu from DRAM, %llu from L2\n"
+               "  resident %d blocks = %d warps per SM (theoretical occupancy %.1f%%)\n"
+               "  modelled time %.6f ms (issue %.6f, latency %.6f, DRAM %.6f, atomics %.6f)\n",
                c.kernel.c_str(), c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
                (unsigned long long)n.warpInstructions, (unsigned long long)n.threadInstructions,
                100 * c.warpExecutionEfficiency(), (unsigned long long)n.branches,
@@ -46,7 +50,11 @@ void printCounters(const LaunchCounters& c) {
                (unsigned long long)n.globalStoreRequests, (unsigned long long)n.globalStoreSectors,
                (unsigned long long)n.sharedLoadRequests, (unsigned long long)n.sharedStoreRequests,
                (unsigned long long)n.sharedBankConflicts, (unsigned long long)n.barriers,
-               (unsigned long long)n.atomics, c.modelledMilliseconds);
+               (unsigned long long)n.atomics, (unsigned long long)n.issueSlots,
+               (unsigned long long)n.atomicOperations, (unsigned long long)c.atomicsOnHottestAddress,
+               (unsigned long long)n.dramSectors, (unsigned long long)n.dramRounds, (unsigned long long)n.cachedRounds,
+               c.residentBlocksPerSm, c.residentWarpsPerSm, 100 * c.theoreticalOccupancy, c.modelledMilliseconds,
+               c.issueMilliseconds, c.latencyMilliseconds, c.dramMilliseconds, c.atomicMilliseconds);
 }
 
 cudaError_t validateConfiguration(const ptx::Kernel& k, FunctionEntry& f, dim3 grid, dim3 block,
@@ -116,6 +124,7 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
   launch.dynamicSmem = static_cast<uint32_t>(dynamicSmem);
   launch.params = params.data();
   launch.instructionLimit = instructionLimit();
+  launch.epoch = nextLaunchEpoch();
   // CUDASIM_TRACE: the first launch of a matching kernel records one warp's active lanes.
   static const std::optional<WarpTraceRequest> traceRequest = warpTraceRequest();
   static bool traced = false;
@@ -137,8 +146,14 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
   c.grid[0] = grid.x; c.grid[1] = grid.y; c.grid[2] = grid.z;
   c.block[0] = block.x; c.block[1] = block.y; c.block[2] = block.z;
   c.counts = result.counts;
-  c.modelledMilliseconds = modelKernelMilliseconds(result.counts, launch.grid.count());
+  c.atomicsOnHottestAddress = result.atomicsOnHottestAddress;
+  const uint64_t threads = launch.block.count();
+  modelKernel(c, {launch.grid.count(), static_cast<int>((threads + 31) / 32),
+                  blocksPerSm(kernelRegisters(*entry, *k), static_cast<int>(threads), k->staticSmem + dynamicSmem)});
   runtime().deviceClockMs += c.modelledMilliseconds;
+  ++runtime().launches;
+  runtime().recentLaunches.push_back(c);
+  if (runtime().recentLaunches.size() > RuntimeState::kRecentLaunches) runtime().recentLaunches.pop_front();
   const char* show = std::getenv("CUDASIM_COUNTERS");
   if (show && *show && std::strcmp(show, "0") != 0) printCounters(c);
 

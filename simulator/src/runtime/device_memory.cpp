@@ -22,7 +22,7 @@ void* DeviceMemory::allocate(uint64_t size, bool moduleVariable, const std::stri
   std::memset(p, 0, rounded);
   std::lock_guard lock(mutex_);
   uintptr_t base = reinterpret_cast<uintptr_t>(p);
-  live_[base] = Allocation{base, size, moduleVariable, name};
+  live_[base] = Allocation{base, size, moduleVariable, name, std::make_shared<SectorFootprint>(base, rounded)};
   bytesInUse_ += size;
   return p;
 }
@@ -34,6 +34,7 @@ bool DeviceMemory::release(void* p) {
   bytesInUse_ -= it->second.size;
   if (freed_.size() == kFreedHistory) freed_.erase(freed_.begin());
   freed_.push_back(it->second);
+  freed_.back().footprint.reset();
   live_.erase(it);
   std::free(p);
   return true;

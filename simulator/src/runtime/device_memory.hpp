@@ -4,9 +4,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "runtime/sector_footprint.hpp"
 
 namespace cudasim {
 
@@ -15,6 +18,7 @@ struct Allocation {
   uint64_t size = 0;
   bool moduleVariable = false;  // a __device__/__constant__ variable
   std::string name;             // variable name, empty for cudaMalloc
+  std::shared_ptr<SectorFootprint> footprint;  // sectors the current launch touched
 };
 
 class DeviceMemory {

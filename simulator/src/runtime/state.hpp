@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cudasim/counters.hpp>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -55,6 +56,9 @@ struct RuntimeState {
   cudaError_t pendingFault = cudaSuccess;
   double deviceClockMs = 0;               // simulated device time (timing model)
   LaunchCounters lastLaunch;
+  uint64_t launches = 0;                  // kernel launches so far
+  std::deque<LaunchCounters> recentLaunches;  // the last kRecentLaunches, for launchesSince
+  static constexpr size_t kRecentLaunches = 1024;
   std::vector<std::unique_ptr<FatBinary>> binaries;
   std::unordered_map<const void*, FunctionEntry> functions;
   std::unordered_map<const void*, VariableEntry> variables;
