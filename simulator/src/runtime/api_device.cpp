@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "runtime/capture.hpp"
 #include "runtime/device_memory.hpp"
 #include "runtime/device_model.hpp"
 #include "runtime/state.hpp"
@@ -136,6 +137,8 @@ cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
 
 cudaError_t cudaDeviceSynchronize(void) {
   std::lock_guard lock(runtime().mutex);
+  if (cudaError_t e = stickyError()) return e;
+  if (cudaError_t e = checkDeviceSynchronize("cudaDeviceSynchronize")) return e;
   return synchronizeWithDevice();
 }
 
@@ -144,6 +147,7 @@ cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 cudaError_t cudaDeviceReset(void) {
   std::lock_guard lock(runtime().mutex);
   DeviceMemory::instance().releaseAll();
+  discardAllCaptures();
   runtime().stickyError = cudaSuccess;
   runtime().pendingFault = cudaSuccess;
   runtime().lastError = cudaSuccess;

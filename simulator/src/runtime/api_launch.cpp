@@ -10,11 +10,13 @@
 #include <cuda_runtime_api.h>
 
 #include "exec/launcher.hpp"
+#include "runtime/capture.hpp"
 #include "runtime/device_model.hpp"
 #include "runtime/launch.hpp"
 #include "runtime/register_count.hpp"
 #include "runtime/state.hpp"
 #include "runtime/sector_footprint.hpp"
+#include "runtime/streams.hpp"
 #include "runtime/timing_model.hpp"
 #include "support/demangle.hpp"
 
@@ -103,26 +105,36 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
                          cudaStream_t stream) {
   std::lock_guard lock(runtime().mutex);
   if (cudaError_t e = stickyError()) return e;
-  if (runtime().pendingFault != cudaSuccess) return cudaSuccess;  // the device is already broken
   if (!isValidStream(stream)) return failCall("kernel launch", cudaErrorInvalidResourceHandle, "unknown stream");
-  FunctionEntry* entry = nullptr;
   cudaError_t error = cudaSuccess;
+  Capture* capture = captureFor("kernel launch", stream, error);
+  if (error) return error;
+  if (!capture && runtime().pendingFault != cudaSuccess) return cudaSuccess;  // the device is already broken
+  FunctionEntry* entry = nullptr;
   std::string why;
   const ptx::Kernel* k = kernelFor(hostFunction, &entry, error, why);
-  if (!k) return failCall("kernel launch", error, why);
+  if (!k) return failStreamCall(capture, "kernel launch", error, why);
   if (cudaError_t e = validateConfiguration(*k, *entry, grid, block, dynamicSmem, why))
-    return failCall(("launch of " + demangle(k->name)).c_str(), e, why);
+    return failStreamCall(capture, ("launch of " + demangle(k->name)).c_str(), e, why);
 
-  std::vector<uint8_t> params(k->paramBytes);
+  // The arguments are copied now, so a graph replays the values they had at capture.
+  PreparedLaunch launch{k, entry, grid, block, dynamicSmem, std::vector<uint8_t>(k->paramBytes)};
   for (size_t i = 0; i < k->params.size(); ++i)
-    std::memcpy(params.data() + k->params[i].offset, args[i], k->params[i].size);
+    std::memcpy(launch.params.data() + k->params[i].offset, args[i], k->params[i].size);
+  if (capture) capture->nodes.push_back([launch] { runLaunch(launch); });
+  else runLaunch(launch);
+  return cudaSuccess;
+}
 
+void runLaunch(const PreparedLaunch& prepared) {
+  const ptx::Kernel* k = prepared.kernel;
+  const dim3 grid = prepared.grid, block = prepared.block;
   LaunchContext launch;
   launch.kernel = k;
   launch.grid = {grid.x, grid.y, grid.z};
   launch.block = {block.x, block.y, block.z};
-  launch.dynamicSmem = static_cast<uint32_t>(dynamicSmem);
-  launch.params = params.data();
+  launch.dynamicSmem = static_cast<uint32_t>(prepared.dynamicSmem);
+  launch.params = prepared.params.data();
   launch.instructionLimit = instructionLimit();
   launch.epoch = nextLaunchEpoch();
   // CUDASIM_TRACE: the first launch of a matching kernel records one warp's active lanes.
@@ -130,7 +142,7 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
   static bool traced = false;
   std::optional<WarpTrace> trace;
   if (traceRequest && !traced && demangle(k->name).find(traceRequest->kernel) != std::string::npos) {
-    trace.emplace(*traceRequest, demangle(k->name), entry->binary->ptx);
+    trace.emplace(*traceRequest, demangle(k->name), prepared.entry->binary->ptx);
     launch.trace = &*trace;
     traced = true;
   }
@@ -149,7 +161,8 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
   c.atomicsOnHottestAddress = result.atomicsOnHottestAddress;
   const uint64_t threads = launch.block.count();
   modelKernel(c, {launch.grid.count(), static_cast<int>((threads + 31) / 32),
-                  blocksPerSm(kernelRegisters(*entry, *k), static_cast<int>(threads), k->staticSmem + dynamicSmem)});
+                  blocksPerSm(kernelRegisters(*prepared.entry, *k), static_cast<int>(threads),
+                              k->staticSmem + prepared.dynamicSmem)});
   runtime().deviceClockMs += c.modelledMilliseconds;
   ++runtime().launches;
   runtime().recentLaunches.push_back(c);
@@ -161,7 +174,6 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
     std::fprintf(stderr, "cudasim: %s: %s\n", cudaGetErrorName(result.error), result.message.c_str());
     runtime().pendingFault = result.error;
   }
-  return cudaSuccess;
 }
 
 }  // namespace cudasim

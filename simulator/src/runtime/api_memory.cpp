@@ -1,5 +1,6 @@
 // Device memory API: allocation, copies, memset and symbol access. Copies
-// run synchronously, so the Async forms behave like the plain ones.
+// run synchronously, so the Async forms behave like the plain ones, except
+// that on a capturing stream they are recorded into the graph instead.
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -7,9 +8,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include "runtime/capture.hpp"
 #include "runtime/device_memory.hpp"
-#include "runtime/launch.hpp"
 #include "runtime/state.hpp"
+#include "runtime/streams.hpp"
 #include "runtime/timing_model.hpp"
 
 using namespace cudasim;
@@ -43,14 +45,31 @@ cudaError_t checkCopy(const char* api, void* dst, const void* src, size_t count,
   return cudaSuccess;
 }
 
+// Copies between the host and the device make the host wait for the
+// device, which a capture in global or thread-local mode forbids.
+bool waitsForDevice(cudaMemcpyKind kind) { return kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost; }
+
+// The synchronous calls run on the legacy stream (`stream` 0).
 cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                  cudaStream_t stream, bool synchronous) {
   std::lock_guard lock(runtime().mutex);
   if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError()) return e;
   if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-  if (cudaError_t e = checkCopy(api, dst, src, count, kind)) return e;
-  if (count) std::memmove(dst, src, count);
-  runtime().deviceClockMs += modelCopyMilliseconds(count, kind);
+  cudaError_t error = cudaSuccess;
+  Capture* capture = captureFor(api, stream, error);
+  if (error) return error;
+  if (cudaError_t e = checkCopy(api, dst, src, count, kind)) {
+    if (capture) invalidateCapture(*capture, api);
+    return e;
+  }
+  if (synchronous && waitsForDevice(kind))
+    if (cudaError_t e = checkUnsafeCall(api)) return e;
+  auto run = [dst, src, count, kind] {
+    if (count) std::memmove(dst, src, count);
+    runtime().deviceClockMs += modelCopyMilliseconds(count, kind);
+  };
+  if (capture) capture->nodes.push_back(run);
+  else run();
   return cudaSuccess;
 }
 
@@ -58,9 +77,17 @@ cudaError_t fill(const char* api, void* dst, int value, size_t count, cudaStream
   std::lock_guard lock(runtime().mutex);
   if (cudaError_t e = stickyError()) return e;
   if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+  cudaError_t error = cudaSuccess;
+  Capture* capture = captureFor(api, stream, error);
+  if (error) return error;
   if (count && !isDevice(dst, count))
-    return failCall(api, cudaErrorInvalidValue, "destination is not " + std::to_string(count) + " bytes of device memory");
-  if (count) std::memset(dst, value, count);
+    return failStreamCall(capture, api, cudaErrorInvalidValue,
+                          "destination is not " + std::to_string(count) + " bytes of device memory");
+  auto run = [dst, value, count] {
+    if (count) std::memset(dst, value, count);
+  };
+  if (capture) capture->nodes.push_back(run);
+  else run();
   return cudaSuccess;
 }
 
@@ -71,8 +98,12 @@ cudaError_t copy2D(const char* api, void* dst, size_t dpitch, const void* src, s
   std::lock_guard lock(runtime().mutex);
   if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError()) return e;
   if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+  cudaError_t error = cudaSuccess;
+  Capture* capture = captureFor(api, stream, error);
+  if (error) return error;
   if (width == 0 || height == 0) return cudaSuccess;
-  if (width > dpitch || width > spitch) return failCall(api, cudaErrorInvalidPitchValue, "width exceeds a pitch");
+  if (width > dpitch || width > spitch)
+    return failStreamCall(capture, api, cudaErrorInvalidPitchValue, "width exceeds a pitch");
   size_t dstExtent = dpitch * (height - 1) + width, srcExtent = spitch * (height - 1) + width;
   cudaMemcpyKind resolved = kind;
   if (kind == cudaMemcpyDefault) {
@@ -83,34 +114,51 @@ cudaError_t copy2D(const char* api, void* dst, size_t dpitch, const void* src, s
   bool dstDevice = resolved == cudaMemcpyHostToDevice || resolved == cudaMemcpyDeviceToDevice;
   bool srcDevice = resolved == cudaMemcpyDeviceToHost || resolved == cudaMemcpyDeviceToDevice;
   if (dstDevice && !isDevice(dst, dstExtent))
-    return failCall(api, cudaErrorInvalidValue, "destination rows are not all device memory");
+    return failStreamCall(capture, api, cudaErrorInvalidValue, "destination rows are not all device memory");
   if (srcDevice && !isDevice(src, srcExtent))
-    return failCall(api, cudaErrorInvalidValue, "source rows are not all device memory");
-  for (size_t row = 0; row < height; ++row)
-    std::memmove(static_cast<uint8_t*>(dst) + row * dpitch, static_cast<const uint8_t*>(src) + row * spitch, width);
-  runtime().deviceClockMs += modelCopyMilliseconds(width * height, resolved);
+    return failStreamCall(capture, api, cudaErrorInvalidValue, "source rows are not all device memory");
+  if (synchronous && waitsForDevice(resolved))
+    if (cudaError_t e = checkUnsafeCall(api)) return e;
+  auto run = [=] {
+    for (size_t row = 0; row < height; ++row)
+      std::memmove(static_cast<uint8_t*>(dst) + row * dpitch, static_cast<const uint8_t*>(src) + row * spitch, width);
+    runtime().deviceClockMs += modelCopyMilliseconds(width * height, resolved);
+  };
+  if (capture) capture->nodes.push_back(run);
+  else run();
   return cudaSuccess;
 }
 
 cudaError_t symbolCopy(const char* api, const void* symbol, void* host, size_t count, size_t offset,
-                       bool toSymbol, cudaMemcpyKind kind) {
+                       bool toSymbol, cudaMemcpyKind kind, cudaStream_t stream, bool synchronous) {
   std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = synchronizeWithDevice()) return e;
+  if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError()) return e;
+  if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+  cudaError_t error = cudaSuccess;
+  Capture* capture = captureFor(api, stream, error);
+  if (error) return error;
   size_t size = 0;
   std::string why;
   uint8_t* storage = symbolStorage(symbol, &size, &why);
-  if (!storage) return failCall(api, cudaErrorInvalidSymbol, why);
+  if (!storage) return failStreamCall(capture, api, cudaErrorInvalidSymbol, why);
   if (offset + count > size)
-    return failCall(api, cudaErrorInvalidValue,
-                    std::to_string(count) + " bytes at offset " + std::to_string(offset) + " exceed the " +
-                        std::to_string(size) + "-byte symbol");
+    return failStreamCall(capture, api, cudaErrorInvalidValue,
+                          std::to_string(count) + " bytes at offset " + std::to_string(offset) + " exceed the " +
+                              std::to_string(size) + "-byte symbol");
   if (count == 0) return cudaSuccess;
   bool otherIsDevice = kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && isDevice(host, count));
   if (otherIsDevice && !isDevice(host, count))
-    return failCall(api, cudaErrorInvalidValue, "device pointer is not device memory");
-  if (toSymbol) std::memmove(storage + offset, host, count);
-  else std::memmove(host, storage + offset, count);
-  runtime().deviceClockMs += modelCopyMilliseconds(count, otherIsDevice ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice);
+    return failStreamCall(capture, api, cudaErrorInvalidValue, "device pointer is not device memory");
+  if (synchronous && !otherIsDevice)
+    if (cudaError_t e = checkUnsafeCall(api)) return e;
+  auto run = [=] {
+    if (toSymbol) std::memmove(storage + offset, host, count);
+    else std::memmove(host, storage + offset, count);
+    runtime().deviceClockMs +=
+        modelCopyMilliseconds(count, otherIsDevice ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice);
+  };
+  if (capture) capture->nodes.push_back(run);
+  else run();
   return cudaSuccess;
 }
 
@@ -121,6 +169,8 @@ extern "C" {
 cudaError_t cudaMalloc(void** devPtr, size_t size) {
   std::lock_guard lock(runtime().mutex);
   if (cudaError_t e = stickyError()) return e;
+  // A graph would not replay the allocation.
+  if (cudaError_t e = checkUnsafeCall("cudaMalloc")) return e;
   if (!devPtr) return failCall("cudaMalloc", cudaErrorInvalidValue, "devPtr is NULL");
   if (size == 0) {
     *devPtr = nullptr;
@@ -138,6 +188,8 @@ cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int) { return
 
 cudaError_t cudaFree(void* devPtr) {
   std::lock_guard lock(runtime().mutex);
+  if (cudaError_t e = stickyError()) return e;
+  if (cudaError_t e = checkUnsafeCall("cudaFree")) return e;
   if (cudaError_t e = synchronizeWithDevice()) return e;  // cudaFree waits for the device
   if (!devPtr) return cudaSuccess;
   if (!DeviceMemory::instance().release(devPtr))
@@ -192,21 +244,22 @@ cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t 
 
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
                                cudaMemcpyKind kind) {
-  return symbolCopy("cudaMemcpyToSymbol", symbol, const_cast<void*>(src), count, offset, true, kind);
+  return symbolCopy("cudaMemcpyToSymbol", symbol, const_cast<void*>(src), count, offset, true, kind, nullptr, true);
 }
 
 cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind) {
-  return symbolCopy("cudaMemcpyFromSymbol", symbol, dst, count, offset, false, kind);
+  return symbolCopy("cudaMemcpyFromSymbol", symbol, dst, count, offset, false, kind, nullptr, true);
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
-                                    cudaMemcpyKind kind, cudaStream_t) {
-  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+                                    cudaMemcpyKind kind, cudaStream_t stream) {
+  return symbolCopy("cudaMemcpyToSymbolAsync", symbol, const_cast<void*>(src), count, offset, true, kind, stream,
+                    false);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
-                                      cudaMemcpyKind kind, cudaStream_t) {
-  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+                                      cudaMemcpyKind kind, cudaStream_t stream) {
+  return symbolCopy("cudaMemcpyFromSymbolAsync", symbol, dst, count, offset, false, kind, stream, false);
 }
 
 cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {

@@ -1,9 +1,14 @@
 // With `nvcc --default-stream per-thread` the runtime header renames the
 // stream-ordered calls (cudaMemcpy -> cudaMemcpy_ptds, cudaMemcpyAsync ->
-// cudaMemcpyAsync_ptsz, ...). Work runs synchronously here, so the
-// per-thread default stream behaves exactly like the legacy one and these
-// entry points forward to the plain ones.
+// cudaMemcpyAsync_ptsz, ...). Work runs synchronously here, so these entry
+// points forward to the plain ones. In the _ptsz calls stream 0 means the
+// per-thread default stream, which, unlike the legacy stream, can be
+// captured; the _ptds calls are treated as legacy-stream work.
 #include <cuda_runtime_api.h>
+
+namespace {
+cudaStream_t perThread(cudaStream_t stream) { return stream ? stream : cudaStreamPerThread; }
+}  // namespace
 
 extern "C" {
 
@@ -30,45 +35,70 @@ cudaError_t cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t 
 
 cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                    size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
-  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, perThread(stream));
 }
 
 cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                  cudaStream_t stream) {
-  return cudaMemcpyAsync(dst, src, count, kind, stream);
+  return cudaMemcpyAsync(dst, src, count, kind, perThread(stream));
 }
 
 cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, size_t count, size_t offset,
                                          cudaMemcpyKind kind, cudaStream_t stream) {
-  return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream);
+  return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, perThread(stream));
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count, size_t offset,
                                            cudaMemcpyKind kind, cudaStream_t stream) {
-  return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
+  return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, perThread(stream));
 }
 
 cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  return cudaMemsetAsync(devPtr, value, count, stream);
+  return cudaMemsetAsync(devPtr, value, count, perThread(stream));
 }
 
-cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { return cudaStreamQuery(stream); }
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { return cudaStreamQuery(perThread(stream)); }
 
-cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) { return cudaStreamSynchronize(perThread(stream)); }
 
 cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  return cudaStreamWaitEvent(stream, event, flags);
+  return cudaStreamWaitEvent(perThread(stream), event, flags);
 }
 
-cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) { return cudaEventRecord(event, stream); }
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) {
+  return cudaEventRecord(event, perThread(stream));
+}
 
 cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
-  return cudaEventRecordWithFlags(event, stream, flags);
+  return cudaEventRecordWithFlags(event, perThread(stream), flags);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                                   cudaStream_t stream) {
-  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, perThread(stream));
+}
+
+cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  return cudaStreamBeginCapture(perThread(stream), mode);
+}
+
+cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t* graph) {
+  return cudaStreamEndCapture(perThread(stream), graph);
+}
+
+cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, cudaStreamCaptureStatus* status) {
+  return cudaStreamIsCapturing(perThread(stream), status);
+}
+
+cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, cudaStreamCaptureStatus* status,
+                                          unsigned long long* id, cudaGraph_t* graph,
+                                          const cudaGraphNode_t** dependencies, const cudaGraphEdgeData** edgeData,
+                                          size_t* numDependencies) {
+  return cudaStreamGetCaptureInfo(perThread(stream), status, id, graph, dependencies, edgeData, numDependencies);
+}
+
+cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream) {
+  return cudaGraphLaunch(exec, perThread(stream));
 }
 
 }  // extern "C"

@@ -24,8 +24,6 @@ cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t,
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t*, const void*, void**) {
   return unsupported("cudaLaunchKernelExC");
 }
-cudaError_t cudaGraphCreate(cudaGraph_t*, unsigned int) { return unsupported("cudaGraphCreate"); }
-cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode) { return unsupported("cudaStreamBeginCapture"); }
 cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return unsupported("cudaDeviceSetLimit"); }
 cudaError_t cudaHostRegister(void*, size_t, unsigned int) { return unsupported("cudaHostRegister"); }
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t*, const cudaResourceDesc*, const cudaTextureDesc*,

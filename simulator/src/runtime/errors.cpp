@@ -45,6 +45,18 @@ constexpr ErrorText kErrors[] = {
   CUDASIM_ERROR(cudaErrorLaunchFailure, "unspecified launch failure"),
   CUDASIM_ERROR(cudaErrorNotSupported, "operation not supported"),
   CUDASIM_ERROR(cudaErrorNotPermitted, "operation not permitted"),
+  CUDASIM_ERROR(cudaErrorIllegalState, "the operation cannot be performed in the present state"),
+  CUDASIM_ERROR(cudaErrorStreamCaptureUnsupported, "operation not permitted when stream is capturing"),
+  CUDASIM_ERROR(cudaErrorStreamCaptureInvalidated, "operation failed due to a previous error during capture"),
+  CUDASIM_ERROR(cudaErrorStreamCaptureMerge, "operation would result in a merge of separate capture sequences"),
+  CUDASIM_ERROR(cudaErrorStreamCaptureUnmatched, "capture was not ended in the same stream as it began"),
+  CUDASIM_ERROR(cudaErrorStreamCaptureUnjoined, "capturing stream has unjoined work"),
+  CUDASIM_ERROR(cudaErrorStreamCaptureIsolation, "dependency created on uncaptured work in another stream"),
+  CUDASIM_ERROR(cudaErrorStreamCaptureImplicit,
+                "operation would make the legacy stream depend on a capturing blocking stream"),
+  CUDASIM_ERROR(cudaErrorCapturedEvent, "operation not permitted on an event last recorded in a capturing stream"),
+  CUDASIM_ERROR(cudaErrorStreamCaptureWrongThread,
+                "attempt to terminate a thread-local capture sequence from another thread"),
   CUDASIM_ERROR(cudaErrorUnknown, "unknown error"),
 };
 

@@ -83,9 +83,11 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
   return launchKernel(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem, stream);
 }
 
+// With --default-stream per-thread, stream 0 is the calling thread's default stream.
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
                                     size_t sharedMem, cudaStream_t stream) {
-  return launchKernel(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem, stream);
+  return launchKernel(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem,
+                      stream ? stream : cudaStreamPerThread);
 }
 
 }  // extern "C"

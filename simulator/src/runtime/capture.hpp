@@ -1,0 +1,77 @@
+// Stream capture. While a stream captures, work submitted to it is recorded
+// as graph nodes instead of run. Calls that CUDA refuses during a capture
+// fail with the runtime's error and invalidate the capture they conflict
+// with; cudaStreamEndCapture then returns cudaErrorStreamCaptureInvalidated
+// and no graph. Every function here expects runtime().mutex to be held.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "runtime/graph.hpp"
+
+namespace cudasim {
+
+struct Capture {
+  cudaStream_t stream = nullptr;
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
+  std::thread::id thread;       // the thread that began it
+  unsigned long long id = 0;    // unique in the process (cudaStreamGetCaptureInfo)
+  std::vector<GraphNode> nodes;
+  std::string invalidatedBy;    // the call that invalidated it; empty while valid
+  bool invalidated() const { return !invalidatedBy.empty(); }
+};
+
+Capture& beginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
+// Takes the capture off its stream.
+std::unique_ptr<Capture> endCapture(cudaStream_t stream);
+// Drops the capture of a destroyed stream, or every capture (cudaDeviceReset).
+void discardCapture(cudaStream_t stream);
+void discardAllCaptures();
+
+// The capture of `stream` (valid or invalidated), or nullptr.
+Capture* activeCapture(cudaStream_t stream);
+Capture* captureWithId(unsigned long long id);
+
+// For work submitted to `stream`: the capture to record it into, or nullptr
+// to run it now. Fails (`error` set, nullptr returned) if the stream's
+// capture was invalidated, or if `stream` is the legacy stream while a
+// blocking stream captures (cudaErrorStreamCaptureImplicit; that capture is
+// invalidated).
+Capture* captureFor(const char* api, cudaStream_t stream, cudaError_t& error);
+
+// Marks the capture invalidated by `api` (the first such call is kept).
+void invalidateCapture(Capture& capture, const char* api);
+
+// Reports a failing call that submitted work to a stream; if the stream is
+// capturing (`capture` not null), the capture is invalidated.
+cudaError_t failStreamCall(Capture* capture, const char* api, cudaError_t e, const std::string& why);
+
+// cudaErrorStreamCaptureImplicit if `stream` is the legacy stream while a
+// blocking stream captures; invalidates those captures if `invalidates`.
+cudaError_t checkLegacyStream(const char* api, cudaStream_t stream, bool invalidates = true);
+
+// For cudaStreamSynchronize/cudaStreamQuery: a capturing stream has nothing
+// to wait for (cudaErrorStreamCaptureUnsupported), the legacy stream may be
+// blocked, and waiting for any other stream is a potentially unsafe call.
+cudaError_t checkStreamWait(const char* api, cudaStream_t stream);
+
+// Calls CUDA counts as potentially unsafe during capture (cudaMalloc,
+// cudaFree, waiting for the device from the host): refused with
+// cudaErrorStreamCaptureUnsupported when the calling thread's capture
+// interaction mode forbids them (see cudaThreadExchangeStreamCaptureMode);
+// the captures that forbid them are invalidated.
+cudaError_t checkUnsafeCall(const char* api);
+
+// cudaDeviceSynchronize would wait for every stream, capturing ones included:
+// refused in any mode while a capture is active, invalidating every capture.
+cudaError_t checkDeviceSynchronize(const char* api);
+
+// Sets the calling thread's capture interaction mode, returns the old one.
+cudaStreamCaptureMode exchangeThreadCaptureMode(cudaStreamCaptureMode mode);
+
+}  // namespace cudasim
