@@ -11,6 +11,7 @@
 
 #include "course/benchmark.hpp"
 #include "course/device.hpp"
+#include "course/kernel_profile.hpp"
 #include "course/reduction.hpp"
 #include "course/stats.hpp"
 
@@ -29,7 +30,8 @@ void set_run_seed(std::uint64_t seed);
 [[nodiscard]] const DeviceInfo& device();
 void set_device(const DeviceInfo& device);
 
-/// Sizes that catch the usual indexing bugs: 1, around warp and block multiples, primes, large.
+/// Sizes that catch the usual indexing bugs: 1, around warp and block multiples, primes, large
+/// (up to 2^24 on a GPU, 10^6 on the simulator).
 [[nodiscard]] std::vector<std::size_t> awkward_sizes();
 /// 32, 64, ..., 1024.
 [[nodiscard]] std::vector<unsigned> power_of_two_blocks();
@@ -55,6 +57,17 @@ struct Comparison {
 [[nodiscard]] Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate,
                                                   std::size_t n, unsigned block);
 
+/// The simulator's counters for a candidate and its baseline, each run once on the same input.
+struct ProfiledPair {
+    KernelProfile baseline;
+    KernelProfile candidate;
+};
+
+/// On the simulator: profiles `baseline` and `candidate` on one fresh random input of n ints and
+/// checks the candidate's partials (as compare_block_reductions does after its timed runs).
+[[nodiscard]] ProfiledPair profile_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate,
+                                                    std::size_t n, unsigned block);
+
 /// Passes when `speedup` >= `threshold`; prints the measured ratio, the threshold and the device
 /// either way. `hint` is appended to the failure message: what usually makes the kernel slow.
 /// A thresholds file (COURSE_THRESHOLDS, see results.hpp) may replace `threshold` for this lesson
@@ -70,5 +83,22 @@ void check_speedup(const Comparison& comparison, double threshold, std::string_v
 /// records both figures for the results file.
 void check_at_least(double measured, double threshold, std::string_view check, std::string_view unit,
                     std::string_view hint);
+
+/// On the simulator a speed check becomes a technique check: a figure from the kernel's counters
+/// (kernel_profile.hpp) that explains the speedup a GPU would measure.
+struct Technique {
+    std::string check;      ///< the kernel checked, e.g. "reduce_neighbored_less"
+    std::string figure;     ///< what is compared, e.g. "issue slots per warp, baseline / yours"
+    double measured = 0;
+    double threshold = 0;
+    bool at_most = false;   ///< the figure must stay at or below the threshold
+    std::string unit;       ///< appended to the numbers, e.g. "x" or "%"
+    std::string counters;   ///< the counters the figure comes from, printed either way
+};
+
+/// Passes when the technique's figure reaches its threshold (or stays at or below it); prints
+/// "fast enough: ..." or fails with "too slow: ..." and `hint`, naming the counters used, and
+/// records both figures for the results file. A thresholds file may replace the threshold.
+void check_technique(const Technique& technique, std::string_view hint);
 
 }  // namespace course::grading

@@ -56,7 +56,8 @@ struct SpeedResult {
     double default_threshold = 0;  ///< the grader's own threshold
     std::string threshold_source;  ///< "grader" or the overrides file
     bool passed = false;
-    std::string kind = "speedup";  ///< "speedup" (check_speedup) or "figure" (check_at_least)
+    std::string kind = "speedup";  ///< "speedup" (check_speedup), "figure" (check_at_least) or
+                                   ///< "technique" (check_technique, on the simulator)
 };
 
 /// One test case of a grader run.

@@ -20,7 +20,7 @@ constexpr size_t kGlobalMemoryBytes = 80ull << 30;
 cudaDeviceProp makeProperties() {
   cudaDeviceProp p;
   std::memset(&p, 0, sizeof p);
-  std::snprintf(p.name, sizeof p.name, "NVIDIA H100 80GB HBM3 (cudasim CPU simulator)");
+  std::snprintf(p.name, sizeof p.name, "cudasim CPU simulator (a modelled H100 SXM)");
   p.totalGlobalMem = kGlobalMemoryBytes;
   p.sharedMemPerBlock = kDefaultSharedPerBlock;
   p.regsPerBlock = kRegistersPerSm;

@@ -1,0 +1,60 @@
+#pragma once
+/// @file kernel_profile.hpp
+/// @brief What the CPU simulator counted for each kernel a piece of work launched: the
+/// profiler's counters (instructions, branches, memory requests and sectors, bank conflicts,
+/// atomics) and the timing model's figures (occupancy, modelled time). Simulator builds only.
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// The counters of one kernel launch, or the sums over several (see simulator/README.md,
+/// "Counters" and "Timing model").
+struct KernelProfile {
+    std::string kernel;                       ///< demangled name (of the first launch, for sums)
+    std::uint64_t launches = 0;
+    std::uint64_t warps = 0;                  ///< warps launched
+    std::uint64_t warp_instructions = 0;      ///< PTX instructions issued, one per warp
+    std::uint64_t thread_instructions = 0;    ///< ... counted once per lane that executed them
+    std::uint64_t issue_slots = 0;            ///< warp instructions weighted by their machine cost
+    std::uint64_t branches = 0;               ///< conditional branches issued
+    std::uint64_t divergent_branches = 0;     ///< ... whose lanes went both ways
+    std::uint64_t global_load_requests = 0;
+    std::uint64_t global_load_sectors = 0;    ///< distinct 32-byte sectors per request, summed
+    std::uint64_t global_store_requests = 0;
+    std::uint64_t global_store_sectors = 0;
+    std::uint64_t dram_sectors = 0;           ///< distinct sectors each launch touched
+    std::uint64_t shared_requests = 0;
+    std::uint64_t bank_conflicts = 0;         ///< extra shared-memory wavefronts
+    std::uint64_t atomic_instructions = 0;
+    std::uint64_t atomic_updates = 0;         ///< updates that reach memory
+    std::uint64_t updates_on_busiest_address = 0;
+    int resident_warps_per_sm = 0;            ///< of the launch with the most warps
+    double theoretical_occupancy = 0;         ///< ditto
+    double modelled_ms = 0;                   ///< the timing model's estimate, launch overheads included
+
+    [[nodiscard]] double instructions_per_warp() const;
+    [[nodiscard]] double issue_slots_per_warp() const;
+    [[nodiscard]] double warp_execution_efficiency() const;  ///< active lanes per instruction / 32
+    [[nodiscard]] double branch_efficiency() const;          ///< branches that did not diverge
+    [[nodiscard]] double sectors_per_load_request() const;
+    [[nodiscard]] double conflicts_per_shared_request() const;
+    [[nodiscard]] double atomic_updates_per_warp() const;
+    [[nodiscard]] double achieved_occupancy() const;         ///< resident warps / 64
+
+    KernelProfile& operator+=(const KernelProfile& other);
+};
+
+/// Runs `work` on `stream`, waits for it, and returns the counters of the kernels it launched,
+/// summed. Throws std::logic_error in a GPU build, and std::runtime_error if `work` launched none.
+[[nodiscard]] KernelProfile profile(const std::function<void(cudaStream_t)>& work, cudaStream_t stream);
+
+/// The counters a technique check names, as "name value" pairs: "instructions/warp 158.9, ...".
+[[nodiscard]] std::string describe_counters(const KernelProfile& profile);
+
+}  // namespace course

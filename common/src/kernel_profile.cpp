@@ -1,0 +1,127 @@
+#include "course/kernel_profile.hpp"
+
+#include "course/backend.hpp"
+#include "course/cuda_check.hpp"
+#include "course/table.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#if COURSE_ON_SIMULATOR
+#include <cudasim/counters.hpp>
+#endif
+
+namespace course {
+namespace {
+
+double ratio(std::uint64_t part, std::uint64_t whole) { return whole == 0 ? 0.0 : double(part) / double(whole); }
+
+#if COURSE_ON_SIMULATOR
+KernelProfile from_counters(const cudasim::LaunchCounters& launch)
+{
+    const auto& n = launch.counts;
+    KernelProfile p;
+    p.kernel = launch.kernel;
+    p.launches = 1;
+    const std::uint64_t threads = std::uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
+    p.warps = std::uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2] * ((threads + 31) / 32);
+    p.warp_instructions = n.warpInstructions;
+    p.thread_instructions = n.threadInstructions;
+    p.issue_slots = n.issueSlots;
+    p.branches = n.branches;
+    p.divergent_branches = n.divergentBranches;
+    p.global_load_requests = n.globalLoadRequests;
+    p.global_load_sectors = n.globalLoadSectors;
+    p.global_store_requests = n.globalStoreRequests;
+    p.global_store_sectors = n.globalStoreSectors;
+    p.dram_sectors = n.dramSectors;
+    p.shared_requests = n.sharedLoadRequests + n.sharedStoreRequests;
+    p.bank_conflicts = n.sharedBankConflicts;
+    p.atomic_instructions = n.atomics;
+    p.atomic_updates = n.atomicOperations;
+    p.updates_on_busiest_address = launch.atomicsOnHottestAddress;
+    p.resident_warps_per_sm = launch.residentWarpsPerSm;
+    p.theoretical_occupancy = launch.theoreticalOccupancy;
+    p.modelled_ms = launch.modelledMilliseconds;
+    return p;
+}
+#endif
+
+}  // namespace
+
+double KernelProfile::instructions_per_warp() const { return ratio(warp_instructions, warps); }
+double KernelProfile::issue_slots_per_warp() const { return ratio(issue_slots, warps); }
+double KernelProfile::warp_execution_efficiency() const { return ratio(thread_instructions, 32 * warp_instructions); }
+double KernelProfile::branch_efficiency() const
+{
+    return branches == 0 ? 1.0 : 1.0 - ratio(divergent_branches, branches);
+}
+double KernelProfile::sectors_per_load_request() const { return ratio(global_load_sectors, global_load_requests); }
+double KernelProfile::conflicts_per_shared_request() const { return ratio(bank_conflicts, shared_requests); }
+double KernelProfile::atomic_updates_per_warp() const { return ratio(atomic_updates, warps); }
+double KernelProfile::achieved_occupancy() const { return resident_warps_per_sm / 64.0; }
+
+KernelProfile& KernelProfile::operator+=(const KernelProfile& o)
+{
+    if (kernel.empty())
+        kernel = o.kernel;
+    launches += o.launches;
+    warps += o.warps;
+    warp_instructions += o.warp_instructions;
+    thread_instructions += o.thread_instructions;
+    issue_slots += o.issue_slots;
+    branches += o.branches;
+    divergent_branches += o.divergent_branches;
+    global_load_requests += o.global_load_requests;
+    global_load_sectors += o.global_load_sectors;
+    global_store_requests += o.global_store_requests;
+    global_store_sectors += o.global_store_sectors;
+    dram_sectors += o.dram_sectors;
+    shared_requests += o.shared_requests;
+    bank_conflicts += o.bank_conflicts;
+    atomic_instructions += o.atomic_instructions;
+    atomic_updates += o.atomic_updates;
+    updates_on_busiest_address = std::max(updates_on_busiest_address, o.updates_on_busiest_address);
+    if (o.warps > 0 && (resident_warps_per_sm == 0 || o.warps >= warps - o.warps)) {
+        resident_warps_per_sm = o.resident_warps_per_sm;
+        theoretical_occupancy = o.theoretical_occupancy;
+    }
+    modelled_ms += o.modelled_ms;
+    return *this;
+}
+
+KernelProfile profile(const std::function<void(cudaStream_t)>& work, cudaStream_t stream)
+{
+#if COURSE_ON_SIMULATOR
+    const std::uint64_t before = cudasim::launchesSoFar();
+    work(stream);
+    COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    KernelProfile sum;
+    for (const auto& launch : cudasim::launchesSince(before))
+        sum += from_counters(launch);
+    if (sum.launches == 0)
+        throw std::runtime_error("profile: the work launched no kernel");
+    return sum;
+#else
+    (void)work;
+    (void)stream;
+    throw std::logic_error("kernel counters come from the CPU simulator: build with the \"sim\" preset");
+#endif
+}
+
+std::string describe_counters(const KernelProfile& p)
+{
+    std::ostringstream text;
+    text << "instructions/warp " << fixed(p.instructions_per_warp(), 1) << ", issue slots/warp "
+         << fixed(p.issue_slots_per_warp(), 1) << ", warp execution efficiency "
+         << fixed(100 * p.warp_execution_efficiency(), 1) << "%, branch efficiency "
+         << fixed(100 * p.branch_efficiency(), 1) << "% (" << p.divergent_branches << " of " << p.branches
+         << " divergent), global sectors/load request " << fixed(p.sectors_per_load_request(), 2)
+         << ", bank conflicts/shared request " << fixed(p.conflicts_per_shared_request(), 2)
+         << ", atomic updates/warp " << fixed(p.atomic_updates_per_warp(), 2) << ", occupancy "
+         << fixed(100 * p.achieved_occupancy(), 1) << "%, modelled " << fixed(p.modelled_ms, 3) << " ms";
+    return text.str();
+}
+
+}  // namespace course
