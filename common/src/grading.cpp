@@ -119,6 +119,35 @@ ProfiledPair profile_block_reductions(BlockReduceLauncher baseline, BlockReduceL
     return pair;
 }
 
+void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
+                                 unsigned block, double threshold, std::string_view candidate_name,
+                                 std::string_view baseline_name, std::string_view hint,
+                                 const std::function<void(const ProfiledPair&)>& technique)
+{
+    if (kOnSimulator) {
+        technique(profile_block_reductions(baseline, candidate, std::size_t{1} << 20, block));
+        return;
+    }
+    check_speedup(compare_block_reductions(baseline, candidate, n, block), threshold, candidate_name, baseline_name,
+                  hint);
+}
+
+std::string compare_counters(const ProfiledPair& pair)
+{
+    const KernelProfile& a = pair.baseline;
+    const KernelProfile& b = pair.candidate;
+    std::ostringstream text;
+    text << "baseline -> yours: issue slots/warp " << fixed(a.issue_slots_per_warp(), 1) << " -> "
+         << fixed(b.issue_slots_per_warp(), 1) << ", instructions/warp " << fixed(a.instructions_per_warp(), 1)
+         << " -> " << fixed(b.instructions_per_warp(), 1) << ", divergent branches " << a.divergent_branches << " -> "
+         << b.divergent_branches << ", global sectors " << a.global_load_sectors + a.global_store_sectors << " -> "
+         << b.global_load_sectors + b.global_store_sectors << " (per load request "
+         << fixed(a.sectors_per_load_request(), 2) << " -> " << fixed(b.sectors_per_load_request(), 2)
+         << "), shared bank conflicts " << a.bank_conflicts << " -> " << b.bank_conflicts << ", modelled "
+         << fixed(a.modelled_ms, 3) << " -> " << fixed(b.modelled_ms, 3) << " ms; n = 2^20";
+    return text.str();
+}
+
 namespace {
 
 /// The threshold that applies to `check` of the running lesson, and " (from FILE; the course's

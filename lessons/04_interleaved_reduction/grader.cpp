@@ -23,6 +23,11 @@ constexpr double kOverNeighbored = 1.6;
 constexpr double kOverNeighboredLess = 1.1;
 constexpr double kSharedOverSharedNeighboredLess = 1.12;
 constexpr std::size_t kTimedSize = std::size_t{1} << 24;
+// On the simulator, the counters behind those speedups (the reference's figures in brackets):
+constexpr double kIssueRatioOverNeighbored = 1.5;             // issue slots (2.74x; the starter 1.00x)
+constexpr double kSectorRatioOverNeighboredLess = 2.0;        // global sectors (3.84x; the starter 1.00x)
+constexpr double kMostConflictsPerRequest = 0.1;              // (0; shared neighbored-less 2.9)
+constexpr double kIssueRatioOverSharedNeighboredLess = 1.1;   // issue slots (1.24x; the starter 0.4x)
 constexpr unsigned kTimedBlock = 512;
 
 }  // namespace
@@ -54,35 +59,65 @@ TEST_SUITE("lesson04")
 
     TEST_CASE("reduce_interleaved is faster than reduce_neighbored")
     {
-        const auto comparison = course::grading::compare_block_reductions(
-            lesson03::launch_reduce_neighbored, lesson04::launch_reduce_interleaved, kTimedSize, kTimedBlock);
-        course::grading::check_speedup(
-            comparison, kOverNeighbored, "reduce_interleaved", "reduce_neighbored",
+        // On the simulator: fewer instructions per warp (no `%`, whole warps idle).
+        constexpr const char* hint =
             "The adding threads are probably still every (2*stride)-th thread: start the stride at blockDim.x / 2, "
-            "halve it each step, and let the threads tid < stride add element tid + stride to element tid.");
+            "halve it each step, and let the threads tid < stride add element tid + stride to element tid.";
+        course::grading::check_block_reduction_speed(
+            lesson03::launch_reduce_neighbored, lesson04::launch_reduce_interleaved, kTimedSize, kTimedBlock,
+            kOverNeighbored, "reduce_interleaved", "reduce_neighbored", hint,
+            [&](const course::grading::ProfiledPair& counted) {
+                course::grading::check_technique(
+                    {"reduce_interleaved", "issue slots per warp, reduce_neighbored's / yours",
+                     counted.baseline.issue_slots_per_warp() / counted.candidate.issue_slots_per_warp(),
+                     kIssueRatioOverNeighbored, false, "x", course::grading::compare_counters(counted)},
+                    hint);
+            });
     }
 
     TEST_CASE("reduce_interleaved is faster than reduce_neighbored_less")
     {
-        const auto comparison = course::grading::compare_block_reductions(
-            lesson03::launch_reduce_neighbored_less, lesson04::launch_reduce_interleaved, kTimedSize, kTimedBlock);
-        course::grading::check_speedup(
-            comparison, kOverNeighboredLess, "reduce_interleaved", "reduce_neighbored_less",
+        // On the simulator: consecutive lanes touch consecutive words, so far fewer sectors move.
+        constexpr const char* hint =
             "Packing the adding threads (index = 2 * stride * tid) is not enough: their accesses are still spread "
             "2 * stride words apart. With interleaved pairs (tid and tid + stride) a warp reads and writes 32 "
-            "consecutive words.");
+            "consecutive words.";
+        course::grading::check_block_reduction_speed(
+            lesson03::launch_reduce_neighbored_less, lesson04::launch_reduce_interleaved, kTimedSize, kTimedBlock,
+            kOverNeighboredLess, "reduce_interleaved", "reduce_neighbored_less", hint,
+            [&](const course::grading::ProfiledPair& counted) {
+                const auto sectors = [](const course::KernelProfile& p) {
+                    return double(p.global_load_sectors + p.global_store_sectors);
+                };
+                course::grading::check_technique(
+                    {"reduce_interleaved", "global memory sectors, reduce_neighbored_less's / yours",
+                     sectors(counted.baseline) / sectors(counted.candidate), kSectorRatioOverNeighboredLess, false,
+                     "x", course::grading::compare_counters(counted)},
+                    hint);
+            });
     }
 
     TEST_CASE("reduce_shared_interleaved is faster than reduce_shared_neighbored_less")
     {
-        const auto comparison = course::grading::compare_block_reductions(
-            lesson04::launch_reduce_shared_neighbored_less, lesson04::launch_reduce_shared_interleaved, kTimedSize,
-            kTimedBlock);
-        course::grading::check_speedup(
-            comparison, kSharedOverSharedNeighboredLess, "reduce_shared_interleaved",
-            "reduce_shared_neighbored_less",
+        // On the simulator: no bank conflicts, and fewer instructions than the kernel it replaces.
+        constexpr const char* hint =
             "Use sequential addressing in shared memory: stride from blockDim.x / 2 down to 1, threads tid < stride "
             "add cache[tid + stride]. A warp then touches 32 consecutive words, one per bank; tid % (2 * stride) "
-            "diverges, and index = 2 * stride * tid makes lanes collide in the same bank.");
+            "diverges, and index = 2 * stride * tid makes lanes collide in the same bank.";
+        course::grading::check_block_reduction_speed(
+            lesson04::launch_reduce_shared_neighbored_less, lesson04::launch_reduce_shared_interleaved, kTimedSize,
+            kTimedBlock, kSharedOverSharedNeighboredLess, "reduce_shared_interleaved",
+            "reduce_shared_neighbored_less", hint, [&](const course::grading::ProfiledPair& counted) {
+                course::grading::check_technique(
+                    {"reduce_shared_interleaved", "shared-memory bank conflicts per request",
+                     counted.candidate.conflicts_per_shared_request(), kMostConflictsPerRequest, true, "",
+                     course::grading::compare_counters(counted)},
+                    hint);
+                course::grading::check_technique(
+                    {"reduce_shared_interleaved", "issue slots per warp, reduce_shared_neighbored_less's / yours",
+                     counted.baseline.issue_slots_per_warp() / counted.candidate.issue_slots_per_warp(),
+                     kIssueRatioOverSharedNeighboredLess, false, "x", course::grading::compare_counters(counted)},
+                    hint);
+            });
     }
 }

@@ -16,6 +16,7 @@
 #include "course/stats.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,6 +68,18 @@ struct ProfiledPair {
 /// checks the candidate's partials (as compare_block_reductions does after its timed runs).
 [[nodiscard]] ProfiledPair profile_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate,
                                                     std::size_t n, unsigned block);
+
+/// A block reduction's speed check on either back end. On a GPU: `candidate` timed against
+/// `baseline` at n ints (compare_block_reductions, check_speedup with `threshold`). On the
+/// simulator: both profiled at 2^20 ints and `technique` judges their counters.
+void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
+                                 unsigned block, double threshold, std::string_view candidate_name,
+                                 std::string_view baseline_name, std::string_view hint,
+                                 const std::function<void(const ProfiledPair&)>& technique);
+
+/// "issue slots/warp 311.9 -> 113.3, instructions/warp ..., modelled ...": the counters of a
+/// baseline and a candidate that a block reduction's technique checks use.
+[[nodiscard]] std::string compare_counters(const ProfiledPair& pair);
 
 /// Passes when `speedup` >= `threshold`; prints the measured ratio, the threshold and the device
 /// either way. `hint` is appended to the failure message: what usually makes the kernel slow.
