@@ -1,5 +1,6 @@
 #include "course/demo.hpp"
 
+#include "course/backend.hpp"
 #include "course/table.hpp"
 
 #include <exception>
@@ -31,7 +32,7 @@ int run_demo(const DemoSpec& spec, double bytes_per_element, int argc, const cha
 
 void print_timing_table(std::span<const TimedRow> rows, std::ostream& out, std::vector<ResultRow>* report)
 {
-    Table table({"kernel", "median ms", "min ms", "spread", "GB/s", "speedup", "correct"});
+    Table table({"kernel", kTimeColumn, "min ms", "spread", "GB/s", "speedup", "correct"});
     for (const auto& row : rows) {
         const auto& t = row.timing;
         const double gbps = row.bytes > 0 ? gigabytes_per_second(row.bytes, t.median) : 0;

@@ -1,5 +1,7 @@
 #include "course/device.hpp"
 
+#include "course/backend.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -72,6 +74,8 @@ std::string banner(const DeviceInfo& device)
          << device.l2_bytes / (1024 * 1024) << " MB L2, " << double(device.global_bytes) / double(1ull << 30)
          << " GiB, driver " << version_text(device.driver_version) << ", runtime "
          << version_text(device.runtime_version) << ')';
+    if (kOnSimulator)
+        text << "; MODELLED times: the simulator's timing model (simulator/README.md), not a measurement";
     return text.str();
 }
 

@@ -1,5 +1,6 @@
 #include "course/reduction_demo.hpp"
 
+#include "course/backend.hpp"
 #include "course/benchmark.hpp"
 #include "course/cli.hpp"
 #include "course/cuda_check.hpp"
@@ -86,7 +87,7 @@ int run(const BlockReductionDemo& demo, const DemoOptions& options, const Device
     RunReport report{demo.lesson, device, options.n, options.block, options.seed, expected, {}};
     const double bytes = double(options.n) * sizeof(int);
     const bool baseline_chosen = chosen.front() == &demo.kernels.front();
-    Table table({"kernel", "median ms", "min ms", "spread", "GB/s", "speedup", "correct"});
+    Table table({"kernel", kTimeColumn, "min ms", "spread", "GB/s", "speedup", "correct"});
     table.add_row({"warm-up (first launch, " + chosen.front()->name + ")", fixed(warmup_ms, 3), "", "", "", "", ""});
     const auto expected_partials = expected_block_sums(input, options.block);
     bool all_correct = true;

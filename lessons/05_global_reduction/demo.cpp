@@ -7,6 +7,7 @@
 
 #include "global_reduction.hpp"
 
+#include "course/backend.hpp"
 #include "course/benchmark.hpp"
 #include "course/cli.hpp"
 #include "course/cuda_check.hpp"
@@ -146,7 +147,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     }
 
     course::RunReport report{"05_global_reduction", device, n, options.block, options.seed, expected, {}};
-    course::Table table({"kernel", "block", "items/thread", "grid", "median ms", "spread", "GB/s", "% of copy",
+    course::Table table({"kernel", "block", "items/thread", "grid", course::kTimeColumn, "spread", "GB/s", "% of copy",
                          "% of CUB", "correct"});
     bool all_correct = true;
     for (std::size_t i = 0; i < rows.size(); ++i) {

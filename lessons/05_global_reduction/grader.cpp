@@ -113,11 +113,11 @@ long long run_reduce_sum(const int* data, std::size_t n, lesson05::Workspace& wo
     return result.download()[0];
 }
 
-/// Fails one check, with the fixed first word, when `got` is not the expected sum.
-void check_result(long long got, const Case& input, std::size_t offset, std::string_view when = "")
+/// Fails one check, with the fixed first word, when `got` is not the expected sum; false then.
+bool check_result(long long got, const Case& input, std::size_t offset, std::string_view when = "")
 {
     if (got == input.expected)
-        return;
+        return true;
     std::ostringstream text;
     if (got == kPoisonResult)
         text << "not written: reduce_sum" << when << ", " << describe(input, offset)
@@ -126,6 +126,7 @@ void check_result(long long got, const Case& input, std::size_t offset, std::str
         text << "wrong result: reduce_sum" << when << ", " << describe(input, offset) << ": got " << got
              << ", expected " << input.expected << " (off by " << input.expected - got << ")";
     FAIL_CHECK(text.str());
+    return false;
 }
 
 }  // namespace
@@ -143,7 +144,10 @@ TEST_SUITE("lesson05")
         for (const std::size_t n : exact_sizes()) {
             const auto one = make_case(n, -kMagnitude, kMagnitude, ++index);
             const int* data = input.put(one.values, 0);
-            check_result(run_reduce_sum(data, n, workspace, result, stream.get()), one, 0);
+            // Larger sizes would only repeat the failure, and a wrong grid-stride loop can make
+            // them very slow (on the simulator above all).
+            if (!check_result(run_reduce_sum(data, n, workspace, result, stream.get()), one, 0))
+                break;
         }
     }
 

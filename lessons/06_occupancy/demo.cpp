@@ -11,6 +11,7 @@
 #include "latency_probe.hpp"
 #include "occupancy.hpp"
 
+#include "course/backend.hpp"
 #include "course/benchmark.hpp"
 #include "course/cli.hpp"
 #include "course/cuda_check.hpp"
@@ -200,7 +201,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
     const auto timings = course::run_interleaved(cases, bench);
 
     course::Table table({"kernel", "block", "shared KiB", "grid", "blocks/SM", "warps/SM", "occupancy", "limiter",
-                         "median ms", "GB/s", "correct"});
+                         course::kTimeColumn, "GB/s", "correct"});
     bool all_correct = true;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         auto& row = rows[i];

@@ -17,6 +17,9 @@ namespace course {
 /// True in a build whose CUDA code runs on the CPU simulator.
 inline constexpr bool kOnSimulator = COURSE_ON_SIMULATOR != 0;
 
+/// The heading of a demo's time column: on the simulator the times come from its timing model.
+inline constexpr const char* kTimeColumn = kOnSimulator ? "modelled ms" : "median ms";
+
 /// A problem size for this back end: `gpu` on a GPU, `simulator` on the simulator, where every
 /// warp instruction is interpreted (about 25 million per second per core).
 [[nodiscard]] constexpr std::size_t size_for_backend(std::size_t gpu, std::size_t simulator)

@@ -9,6 +9,10 @@
 
 namespace cudasim {
 
+namespace {
+constexpr uint8_t kUninitializedSharedByte = 0x5a;
+}  // namespace
+
 BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts)
     : launch_(launch), counts_(counts), interpreter_(launch, counts) {
   const ptx::Kernel& k = *launch.kernel;
@@ -142,9 +146,11 @@ void BlockRunner::run(uint64_t linearIndex) {
                   static_cast<uint32_t>(linearIndex / (uint64_t{g.x} * g.y))};
   block_.clock = 0;
   block_.printfOutput.clear();
-  // Shared memory starts zeroed so that results do not depend on which
-  // block ran before on this worker.
-  std::fill(block_.shared.begin(), block_.shared.end(), 0);
+  // Shared memory starts with the same non-zero pattern in every block: on a
+  // GPU it holds whatever an earlier block left, so a kernel that reads
+  // words it never wrote gets a wrong result here too, and the same one
+  // whichever block ran before on this worker.
+  std::fill(block_.shared.begin(), block_.shared.end(), kUninitializedSharedByte);
   startWarps(linearIndex);
   for (;;) {
     bool anyWaiting = false;
