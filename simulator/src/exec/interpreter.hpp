@@ -34,7 +34,7 @@ class Interpreter {
   // Counts one warp-wide access; for global memory, returns whether it touched a sector for the
   // first time in this launch (a DRAM transfer in the timing model).
   bool countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
-  bool touchSector(uint64_t address);
+  SectorTouch touchSector(uint64_t address);
   void startRound(Warp& w, const ptx::Operand& destination, bool fromDram);
   void countAtomic(const ptx::Instr& in, const ptx::Operand& value, const uint64_t* addrs, uint32_t exec);
 

@@ -16,11 +16,11 @@ using ptx::Op;
 using ptx::Type;
 
 
-bool Interpreter::touchSector(uint64_t address) {
+SectorTouch Interpreter::touchSector(uint64_t address) {
   const Allocation* a = footprintAllocation_;
   if (!a || address < a->base || address >= a->base + a->size) {
     a = DeviceMemory::instance().find(address);
-    if (!a || !a->footprint) return false;
+    if (!a || !a->footprint) return SectorTouch::Again;
     footprintAllocation_ = a;
   }
   return a->footprint->touch(address, launch_.epoch);
@@ -64,7 +64,7 @@ bool Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* a
     }
     for (int i = 0; i < count; ++i) {
       if (i > 0 && sectors[i] == sectors[i - 1]) continue;
-      if (touchSector(sectors[i] << 5)) {
+      if (touchSector(sectors[i] << 5) == SectorTouch::Dram) {
         ++counts_.dramSectors;
         firstTouch = true;
       }

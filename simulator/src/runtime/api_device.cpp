@@ -39,7 +39,7 @@ cudaDeviceProp makeProperties() {
   p.asyncEngineCount = 3;
   p.unifiedAddressing = 1;
   p.memoryBusWidth = 5120;
-  p.l2CacheSize = 50 * 1024 * 1024;
+  p.l2CacheSize = static_cast<int>(device_model::kL2Bytes);
   p.persistingL2CacheMaxSize = 0;
   p.maxThreadsPerMultiProcessor = kMaxThreadsPerSm;
   p.streamPrioritiesSupported = 1;

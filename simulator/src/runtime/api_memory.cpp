@@ -12,6 +12,7 @@
 #include "runtime/device_memory.hpp"
 #include "runtime/state.hpp"
 #include "runtime/streams.hpp"
+#include "runtime/sector_footprint.hpp"
 #include "runtime/timing_model.hpp"
 
 using namespace cudasim;
@@ -67,6 +68,7 @@ cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cuda
   auto run = [dst, src, count, kind] {
     if (count) std::memmove(dst, src, count);
     runtime().deviceClockMs += modelCopyMilliseconds(count, kind);
+    if (kind == cudaMemcpyDeviceToDevice) streamThroughL2(2 * uint64_t{count});
   };
   if (capture) capture->nodes.push_back(run);
   else run();
@@ -85,6 +87,7 @@ cudaError_t fill(const char* api, void* dst, int value, size_t count, cudaStream
                           "destination is not " + std::to_string(count) + " bytes of device memory");
   auto run = [dst, value, count] {
     if (count) std::memset(dst, value, count);
+    streamThroughL2(count);
   };
   if (capture) capture->nodes.push_back(run);
   else run();

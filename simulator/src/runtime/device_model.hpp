@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 namespace cudasim::device_model {
 
 constexpr int kMultiprocessors = 132;
+constexpr uint64_t kL2Bytes = 50ull * 1024 * 1024;
 constexpr int kMaxThreadsPerSm = 2048;
 constexpr int kMaxThreadsPerBlock = 1024;
 constexpr int kMaxWarpsPerSm = 64;

@@ -1,37 +1,44 @@
 #include "runtime/sector_footprint.hpp"
 
+#include <atomic>
 #include <cstdlib>
-#include <cstring>
 #include <new>
 
+#include "runtime/device_model.hpp"
+
 namespace cudasim {
+namespace {
 
-SectorFootprint::SectorFootprint(uintptr_t base, uint64_t bytes)
-    : base_(base & ~uintptr_t{31}), words_((bytes + 31) / 32 / 64 + 2) {
-  bits_ = static_cast<std::atomic<uint64_t>*>(std::calloc(words_, sizeof(std::atomic<uint64_t>)));
-  if (!bits_) throw std::bad_alloc();
+std::atomic<uint64_t> g_epoch{0};
+
+// Launch numbers as stored per sector: 1..255, never 0 (untouched).
+uint8_t stamp(uint64_t epoch) { return static_cast<uint8_t>(1 + epoch % 255); }
+
+}  // namespace
+
+SectorFootprint::SectorFootprint(uintptr_t base, uint64_t bytes) : base_(base & ~uintptr_t{31}) {
+  launchOf_ = static_cast<uint8_t*>(std::calloc((bytes + 31) / 32 + 2, 1));
+  if (!launchOf_) throw std::bad_alloc();
 }
 
-SectorFootprint::~SectorFootprint() { std::free(bits_); }
+SectorFootprint::~SectorFootprint() { std::free(launchOf_); }
 
-bool SectorFootprint::touch(uint64_t address, uint64_t epoch) {
-  if (epoch_.load(std::memory_order_acquire) != epoch) {
-    std::lock_guard lock(clearing_);
-    if (epoch_.load(std::memory_order_relaxed) != epoch) {
-      std::memset(static_cast<void*>(bits_), 0, words_ * sizeof(std::atomic<uint64_t>));
-      epoch_.store(epoch, std::memory_order_release);
-    }
-  }
-  uint64_t sector = (address - base_) >> 5;
-  uint64_t bit = uint64_t{1} << (sector & 63);
-  std::atomic<uint64_t>& word = bits_[sector >> 6];
-  if (word.load(std::memory_order_relaxed) & bit) return false;
-  return (word.fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+SectorTouch SectorFootprint::touch(uint64_t address, uint64_t epoch) {
+  std::atomic_ref<uint8_t> last(launchOf_[(address - base_) >> 5]);
+  const uint8_t now = stamp(epoch);
+  uint8_t before = last.load(std::memory_order_relaxed);
+  if (before == now) return SectorTouch::Again;
+  before = last.exchange(now, std::memory_order_relaxed);
+  if (before == now) return SectorTouch::Again;  // another worker was first
+  return epoch > 0 && before == stamp(epoch - 1) ? SectorTouch::L2 : SectorTouch::Dram;
 }
 
-uint64_t nextLaunchEpoch() {
-  static std::atomic<uint64_t> epoch{0};
-  return ++epoch;
+uint64_t nextLaunchEpoch() { return ++g_epoch; }
+
+void evictL2() { g_epoch += 2; }
+
+void streamThroughL2(uint64_t bytes) {
+  if (bytes >= device_model::kL2Bytes) evictL2();
 }
 
 }  // namespace cudasim

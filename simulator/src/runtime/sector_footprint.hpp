@@ -1,14 +1,14 @@
-// Which 32-byte sectors of one allocation a kernel launch has touched: the first touch of a sector
-// is a DRAM transfer in the timing model, later ones hit the caches. One bit per sector (1/256 of
-// the allocation), cleared lazily when a new launch first touches the allocation.
+// Which 32-byte sectors of one allocation recent kernel launches touched, for the timing model:
+// a sector the current launch touches first is a DRAM transfer, unless the previous launch
+// touched it (then it is still in L2); later touches hit the caches. One byte per sector (1/32 of
+// the allocation) holds the number of the launch that touched it last.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
-#include <memory>
-#include <mutex>
 
 namespace cudasim {
+
+enum class SectorTouch { Dram, L2, Again };
 
 class SectorFootprint {
  public:
@@ -17,18 +17,20 @@ class SectorFootprint {
   SectorFootprint(const SectorFootprint&) = delete;
   SectorFootprint& operator=(const SectorFootprint&) = delete;
 
-  // Marks the sector that holds `address` as touched in launch `epoch`; true if it was not yet.
-  bool touch(uint64_t address, uint64_t epoch);
+  // Records that launch `epoch` touched the sector holding `address`; says where it came from.
+  SectorTouch touch(uint64_t address, uint64_t epoch);
 
  private:
   uintptr_t base_;
-  uint64_t words_;
-  std::atomic<uint64_t>* bits_;  // calloc'ed: untouched pages cost no memory
-  std::atomic<uint64_t> epoch_{0};
-  std::mutex clearing_;
+  uint8_t* launchOf_;  // calloc'ed: untouched pages cost no memory
 };
 
-// A new number for each kernel launch (never 0).
+// A new number for each kernel launch.
 uint64_t nextLaunchEpoch();
+// A device-wide operation that streams more bytes than L2 holds (a large memset or copy, such as
+// a benchmark's cache flush) leaves none of the previous launch's sectors in L2.
+void evictL2();
+// What a device operation of `bytes` does to L2: evicts it if it streams more than L2 holds.
+void streamThroughL2(uint64_t bytes);
 
 }  // namespace cudasim

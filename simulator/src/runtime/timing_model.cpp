@@ -18,6 +18,7 @@ constexpr double kDramBytesPerSecond = 3.0e12; // what a device-to-device copy r
 constexpr double kDramRoundSeconds = 422e-9;   // a round trip that fetches from DRAM
 constexpr double kCachedRoundSeconds = 100e-9; // one served by L2
 constexpr double kAtomicSeconds = 0.732e-9;    // one update of one address at L2
+constexpr double kBlockSeconds = 181e-9;       // starting and retiring a block on an SM
 constexpr double kLaunchOverheadMs = 0.002;
 constexpr double kPcieBytesPerSecond = 25e9;
 constexpr double kCopyLatencyMs = 0.005;
@@ -39,11 +40,11 @@ void modelKernel(LaunchCounters& c, const LaunchShape& shape) {
   const double wavefronts = static_cast<double>(n.globalLoadSectors + n.globalStoreSectors) / kSectorsPerCyclePerSm +
                             static_cast<double>(n.sharedLoadRequests + n.sharedStoreRequests + n.sharedBankConflicts);
   const double pipe = issue + wavefronts / (sms * kClockHz);
-  // Latency: each block waits for the round trips on its critical path; an SM overlaps the blocks
-  // it holds at once.
-  const double latency =
-      (static_cast<double>(n.dramRounds) * kDramRoundSeconds + static_cast<double>(n.cachedRounds) * kCachedRoundSeconds) /
-      (sms * c.residentBlocksPerSm);
+  // Latency: each block waits for the round trips on its critical path, and for being started; an
+  // SM overlaps the blocks it holds at once.
+  const double latency = (static_cast<double>(n.dramRounds) * kDramRoundSeconds +
+                          static_cast<double>(n.cachedRounds) * kCachedRoundSeconds + blocks * kBlockSeconds) /
+                         (sms * c.residentBlocksPerSm);
   const double dram = 32.0 * static_cast<double>(n.dramSectors) / kDramBytesPerSecond;
   const double atomic = static_cast<double>(c.atomicsOnHottestAddress) * kAtomicSeconds;
 
