@@ -33,7 +33,8 @@ struct Counts {
                                      // for a constant added to one address (the compiler aggregates it)
   uint64_t dramSectors = 0;          // distinct 32-byte global sectors the launch touched
   uint64_t dramRounds = 0;           // memory round trips on each block's critical path that fetched
-  uint64_t cachedRounds = 0;         // ... a sector not touched before in the launch / only touched ones
+  uint64_t l2Rounds = 0;             // ... a sector from DRAM / one the previous launch left in L2 /
+  uint64_t cachedRounds = 0;         // ... only sectors this launch had touched already
 
   Counts& operator+=(const Counts& o);
 };

@@ -81,8 +81,9 @@ void BlockRunner::startWarps(uint64_t linearIndex) {
     w.stack.clear();
     std::fill(w.loadRound.begin(), w.loadRound.end(), 0);
     w.round = 1;
-    w.roundOpen = w.roundFromDram = false;
-    w.phaseDramRounds = w.phaseCachedRounds = 0;
+    w.roundOpen = false;
+    w.roundSource = kRoundCached;
+    std::fill(std::begin(w.phaseRounds), std::end(w.phaseRounds), 0u);
     auto fill = [&](uint32_t reg, uint64_t value) { std::fill(w.reg(reg), w.reg(reg) + kWarpSize, value); };
     fill(ptx::SrCtaidX, block_.ctaid.x);
     fill(ptx::SrCtaidY, block_.ctaid.y);
@@ -130,14 +131,16 @@ void BlockRunner::finishBarrierReduction() {
 // Between two barriers the block waits for its slowest warp: the memory round trips on the
 // block's critical path are the most any of its warps made in that interval.
 void BlockRunner::countCriticalRounds() {
-  uint32_t dram = 0, cached = 0;
+  uint32_t most[3] = {};
   for (Warp& w : warps_) {
-    dram = std::max(dram, w.phaseDramRounds);
-    cached = std::max(cached, w.phaseCachedRounds);
-    w.phaseDramRounds = w.phaseCachedRounds = 0;
+    for (int source = 0; source < 3; ++source) {
+      most[source] = std::max(most[source], w.phaseRounds[source]);
+      w.phaseRounds[source] = 0;
+    }
   }
-  counts_.dramRounds += dram;
-  counts_.cachedRounds += cached;
+  counts_.cachedRounds += most[kRoundCached];
+  counts_.l2Rounds += most[kRoundL2];
+  counts_.dramRounds += most[kRoundDram];
 }
 
 void BlockRunner::run(uint64_t linearIndex) {

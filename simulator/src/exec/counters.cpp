@@ -27,6 +27,7 @@ Counts& Counts::operator+=(const Counts& o) {
   atomicOperations += o.atomicOperations;
   dramSectors += o.dramSectors;
   dramRounds += o.dramRounds;
+  l2Rounds += o.l2Rounds;
   cachedRounds += o.cachedRounds;
   return *this;
 }

@@ -31,11 +31,11 @@ class Interpreter {
   void store(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
   void atomic(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
   void call(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
-  // Counts one warp-wide access; for global memory, returns whether it touched a sector for the
-  // first time in this launch (a DRAM transfer in the timing model).
-  bool countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
+  // Counts one warp-wide access; for global memory, returns where its farthest sector came from
+  // (a RoundSource, for the timing model).
+  uint8_t countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
   SectorTouch touchSector(uint64_t address);
-  void startRound(Warp& w, const ptx::Operand& destination, bool fromDram);
+  void startRound(Warp& w, const ptx::Operand& destination, uint8_t source);
   void countAtomic(const ptx::Instr& in, const ptx::Operand& value, const uint64_t* addrs, uint32_t exec);
 
  public:

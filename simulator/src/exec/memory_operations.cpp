@@ -26,19 +26,19 @@ SectorTouch Interpreter::touchSector(uint64_t address) {
   return a->footprint->touch(address, launch_.epoch);
 }
 
-void Interpreter::startRound(Warp& w, const Operand& d, bool fromDram) {
+void Interpreter::startRound(Warp& w, const Operand& d, uint8_t source) {
   if (d.kind == Operand::Kind::Reg) w.loadRound[d.reg] = w.round;
   else if (d.kind == Operand::Kind::Vec)
     for (int i = 0; i < d.count; ++i)
       if (d.vec[i] != Operand::kNoReg) w.loadRound[d.vec[i]] = w.round;
   w.roundOpen = true;
-  w.roundFromDram |= fromDram;
+  w.roundSource = std::max(w.roundSource, source);
 }
 
-bool Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
+uint8_t Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
                               uint32_t bytes) {
   int n = std::popcount(lanes);
-  bool firstTouch = false;
+  uint8_t from = kRoundCached;
   if (where == ResolvedSpace::Global) {
     // Distinct 32-byte sectors touched by the warp's request.
     // Accesses are aligned to their size (at most 16 bytes), so each lies
@@ -64,9 +64,12 @@ bool Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* a
     }
     for (int i = 0; i < count; ++i) {
       if (i > 0 && sectors[i] == sectors[i - 1]) continue;
-      if (touchSector(sectors[i] << 5) == SectorTouch::Dram) {
+      const SectorTouch touch = touchSector(sectors[i] << 5);
+      if (touch == SectorTouch::Dram) {
         ++counts_.dramSectors;
-        firstTouch = true;
+        from = kRoundDram;
+      } else if (touch == SectorTouch::L2) {
+        from = std::max<uint8_t>(from, kRoundL2);
       }
     }
     if (write) { ++counts_.globalStoreRequests; counts_.globalStoreSectors += distinct; }
@@ -90,7 +93,7 @@ bool Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* a
     int ideal = static_cast<int>((static_cast<uint64_t>(n) * bytes + 127) / 128);
     if (worst > ideal) counts_.sharedBankConflicts += static_cast<uint64_t>(worst - ideal);
   }
-  return firstTouch;
+  return from;
 }
 
 namespace {
@@ -168,8 +171,8 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
       std::memcpy(&x, reinterpret_cast<const void*>(a.addr[l] + static_cast<uint64_t>(offset)), 4);
       out[l] = x;
     }
-    bool fromDram = countMemory(where, false, a.addr, exec, total);
-    if (where == ResolvedSpace::Global) startRound(w, d, fromDram);
+    uint8_t from = countMemory(where, false, a.addr, exec, total);
+    if (where == ResolvedSpace::Global) startRound(w, d, from);
     return;
   }
   for (uint32_t m = exec; m; m &= m - 1) {
@@ -183,8 +186,8 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
       w.reg(d.reg)[l] = readValue(p, bytes, in.type);
     }
   }
-  bool fromDram = countMemory(where, false, a.addr, exec, total);
-  if (where == ResolvedSpace::Global) startRound(w, d, fromDram);
+  uint8_t from = countMemory(where, false, a.addr, exec, total);
+  if (where == ResolvedSpace::Global) startRound(w, d, from);
 }
 
 void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
@@ -292,7 +295,7 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
   }
   if (where == ResolvedSpace::Global) {
     countAtomic(in, vOp, addrs, exec);
-    if (!isRed) startRound(w, in.ops[0], false);  // the old value comes back from L2
+    if (!isRed) startRound(w, in.ops[0], kRoundL2);  // the old value comes back from L2
   }
   if (!isRed) writeBack(w, in.ops[0], result, exec);
 }

@@ -9,6 +9,9 @@ namespace cudasim {
 
 constexpr int kWarpSize = 32;
 
+// Where a memory round trip's farthest sector came from (timing model).
+enum RoundSource : uint8_t { kRoundCached, kRoundL2, kRoundDram };
+
 // One pending path of a divergent warp: run `mask` from `pc` until `rpc`.
 struct SimtEntry {
   int32_t pc;
@@ -40,18 +43,17 @@ struct Warp {
   std::vector<uint32_t> loadRound;  // per register
   uint32_t round = 1;
   bool roundOpen = false;
-  bool roundFromDram = false;       // some load of the round touched a sector first
-  uint32_t phaseDramRounds = 0;     // rounds since the last barrier
-  uint32_t phaseCachedRounds = 0;
+  uint8_t roundSource = 0;          // the farthest any load of the round went: a kRound* index
+  uint32_t phaseRounds[3] = {};     // rounds since the last barrier, by source
 
   uint64_t* reg(uint32_t r) { return regs + size_t{r} * kWarpSize; }
   uint32_t live() const { return validMask & ~exited; }
   bool allLiveArrived() const { return (arrived & live()) == live(); }
   void endRound() {
-    ++(roundFromDram ? phaseDramRounds : phaseCachedRounds);
+    ++phaseRounds[roundSource];
     ++round;
     roundOpen = false;
-    roundFromDram = false;
+    roundSource = kRoundCached;
   }
 };
 

@@ -41,7 +41,7 @@ void printCounters(const LaunchCounters& c) {
                "  global loads %llu requests / %llu sectors, stores %llu requests / %llu sectors\n"
                "  shared loads %llu, stores %llu, bank conflicts %llu; barriers %llu; atomics %llu\n"
                "  issue slots %llu; atomic updates %llu, %llu on the busiest address; DRAM sectors %llu;\n"
-               "  round trips on the blocks' critical paths: %llu from DRAM, %llu from L2\n"
+               "  round trips on the blocks' critical paths: %llu from DRAM, %llu from L2, %llu to data already touched\n"
                "  resident %d blocks = %d warps per SM (theoretical occupancy %.1f%%)\n"
                "  modelled time %.6f ms (issue %.6f, latency %.6f, DRAM %.6f, atomics %.6f)\n",
                c.kernel.c_str(), c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
@@ -54,7 +54,8 @@ void printCounters(const LaunchCounters& c) {
                (unsigned long long)n.sharedBankConflicts, (unsigned long long)n.barriers,
                (unsigned long long)n.atomics, (unsigned long long)n.issueSlots,
                (unsigned long long)n.atomicOperations, (unsigned long long)c.atomicsOnHottestAddress,
-               (unsigned long long)n.dramSectors, (unsigned long long)n.dramRounds, (unsigned long long)n.cachedRounds,
+               (unsigned long long)n.dramSectors, (unsigned long long)n.dramRounds, (unsigned long long)n.l2Rounds,
+               (unsigned long long)n.cachedRounds,
                c.residentBlocksPerSm, c.residentWarpsPerSm, 100 * c.theoreticalOccupancy, c.modelledMilliseconds,
                c.issueMilliseconds, c.latencyMilliseconds, c.dramMilliseconds, c.atomicMilliseconds);
 }

@@ -16,7 +16,8 @@ constexpr double kClockHz = 1.755e9;
 constexpr double kSectorsPerCyclePerSm = 4;    // L1: 128 bytes per cycle
 constexpr double kDramBytesPerSecond = 3.0e12; // what a device-to-device copy reaches
 constexpr double kDramRoundSeconds = 422e-9;   // a round trip that fetches from DRAM
-constexpr double kCachedRoundSeconds = 100e-9; // one served by L2
+constexpr double kL2RoundSeconds = 170e-9;     // one served by L2 (data the previous launch left)
+constexpr double kCachedRoundSeconds = 60e-9;  // one to data this launch touched already
 constexpr double kAtomicSeconds = 0.732e-9;    // one update of one address at L2
 constexpr double kBlockSeconds = 181e-9;       // starting and retiring a block on an SM
 constexpr double kLaunchOverheadMs = 0.002;
@@ -43,6 +44,7 @@ void modelKernel(LaunchCounters& c, const LaunchShape& shape) {
   // Latency: each block waits for the round trips on its critical path, and for being started; an
   // SM overlaps the blocks it holds at once.
   const double latency = (static_cast<double>(n.dramRounds) * kDramRoundSeconds +
+                          static_cast<double>(n.l2Rounds) * kL2RoundSeconds +
                           static_cast<double>(n.cachedRounds) * kCachedRoundSeconds + blocks * kBlockSeconds) /
                          (sms * c.residentBlocksPerSm);
   const double dram = 32.0 * static_cast<double>(n.dramSectors) / kDramBytesPerSecond;
