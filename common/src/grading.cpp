@@ -22,6 +22,9 @@ DeviceInfo g_device;
 /// block of 1024 cannot overflow an int (1024 * 2^16 < 2^31).
 constexpr int kInputMagnitude = 1 << 16;
 
+/// The size block reductions are profiled at on the simulator.
+constexpr std::size_t kProfiledSize = std::size_t{1} << 20;
+
 std::string case_text(std::size_t n, unsigned block, std::uint64_t seed)
 {
     return "n = " + std::to_string(n) + ", block = " + std::to_string(block) + " (input seed " + std::to_string(seed) +
@@ -125,7 +128,7 @@ void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLaunch
                                  const std::function<void(const ProfiledPair&)>& technique)
 {
     if (kOnSimulator) {
-        technique(profile_block_reductions(baseline, candidate, std::size_t{1} << 20, block));
+        technique(profile_block_reductions(baseline, candidate, kProfiledSize, block));
         return;
     }
     check_speedup(compare_block_reductions(baseline, candidate, n, block), threshold, candidate_name, baseline_name,
@@ -144,7 +147,7 @@ std::string compare_counters(const ProfiledPair& pair)
          << b.global_load_sectors + b.global_store_sectors << " (per load request "
          << fixed(a.sectors_per_load_request(), 2) << " -> " << fixed(b.sectors_per_load_request(), 2)
          << "), shared bank conflicts " << a.bank_conflicts << " -> " << b.bank_conflicts << ", modelled "
-         << fixed(a.modelled_ms, 3) << " -> " << fixed(b.modelled_ms, 3) << " ms; n = 2^20";
+         << fixed(a.modelled_ms, 3) << " -> " << fixed(b.modelled_ms, 3) << " ms; n = " << kProfiledSize;
     return text.str();
 }
 

@@ -2,10 +2,8 @@
 
 #include "course/backend.hpp"
 #include "course/cuda_check.hpp"
-#include "course/table.hpp"
 
 #include <algorithm>
-#include <sstream>
 #include <stdexcept>
 
 #if COURSE_ON_SIMULATOR
@@ -108,20 +106,6 @@ KernelProfile profile(const std::function<void(cudaStream_t)>& work, cudaStream_
     (void)stream;
     throw std::logic_error("kernel counters come from the CPU simulator: build with the \"sim\" preset");
 #endif
-}
-
-std::string describe_counters(const KernelProfile& p)
-{
-    std::ostringstream text;
-    text << "instructions/warp " << fixed(p.instructions_per_warp(), 1) << ", issue slots/warp "
-         << fixed(p.issue_slots_per_warp(), 1) << ", warp execution efficiency "
-         << fixed(100 * p.warp_execution_efficiency(), 1) << "%, branch efficiency "
-         << fixed(100 * p.branch_efficiency(), 1) << "% (" << p.divergent_branches << " of " << p.branches
-         << " divergent), global sectors/load request " << fixed(p.sectors_per_load_request(), 2)
-         << ", bank conflicts/shared request " << fixed(p.conflicts_per_shared_request(), 2)
-         << ", atomic updates/warp " << fixed(p.atomic_updates_per_warp(), 2) << ", occupancy "
-         << fixed(100 * p.achieved_occupancy(), 1) << "%, modelled " << fixed(p.modelled_ms, 3) << " ms";
-    return text.str();
 }
 
 }  // namespace course

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -257,6 +259,37 @@ class RunBackend(unittest.TestCase):
         self.assertEqual(calls[0], ("build", ["lesson03_demo"]))
         self.assertEqual(calls[1][1][0], str(driver.ROOT / "build" / "sim" / "lessons" / "lesson03_demo"))
         self.assertEqual(calls[1][1][1:], ["--n", "64"])
+
+    def test_grade_uses_the_simulator_without_a_gpu_and_says_so_first(self):
+        driver = load_driver()
+        driver.ensure_environment = lambda verbose: None
+        driver.has_gpu = lambda: False
+        graded = []
+
+        def grade_lesson(lesson, **kwargs):
+            graded.append((lesson.number, os.environ.get("COURSE_PRESET"), driver.build_dir()))
+            return driver.Outcome("pass")
+
+        driver.grade_lesson = grade_lesson
+        said = []
+        driver.say = said.append
+        saved = {name: os.environ.pop(name, None) for name in ("COURSE_PRESET", "COURSE_BUILD_DIR")}
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(driver.command_grade(["03"]), 0)
+            self.assertTrue(said[0].startswith("grading on the CPU simulator (build/sim)"), said)
+            self.assertEqual(graded, [("03", "sim", driver.ROOT / "build" / "sim")])
+            # --gpu insists on the GPU build even here (its graders then report skipped)
+            os.environ.pop("COURSE_PRESET", None)
+            said.clear()
+            with contextlib.redirect_stdout(io.StringIO()):
+                driver.command_grade(["03", "--gpu"])
+            self.assertTrue(said[0].startswith("grading on the GPU (build/ci)"), said)
+        finally:
+            for name, value in saved.items():
+                os.environ.pop(name, None)
+                if value is not None:
+                    os.environ[name] = value
 
 
 class TraceDrawing(unittest.TestCase):

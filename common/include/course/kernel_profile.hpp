@@ -54,7 +54,4 @@ struct KernelProfile {
 /// summed. Throws std::logic_error in a GPU build, and std::runtime_error if `work` launched none.
 [[nodiscard]] KernelProfile profile(const std::function<void(cudaStream_t)>& work, cudaStream_t stream);
 
-/// The counters a technique check names, as "name value" pairs: "instructions/warp 158.9, ...".
-[[nodiscard]] std::string describe_counters(const KernelProfile& profile);
-
 }  // namespace course

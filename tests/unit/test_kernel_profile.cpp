@@ -1,0 +1,77 @@
+// The simulator's counters as the graders read them: ratios, sums over launches, and where they
+// come from.
+#include "course/backend.hpp"
+#include "course/kernel_profile.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+namespace {
+
+course::KernelProfile launch_of(std::uint64_t warps, std::uint64_t instructions, int resident_warps)
+{
+    course::KernelProfile p;
+    p.kernel = "k";
+    p.launches = 1;
+    p.warps = warps;
+    p.warp_instructions = instructions;
+    p.thread_instructions = 16 * instructions;  // half the lanes busy
+    p.issue_slots = 2 * instructions;
+    p.branches = 10;
+    p.divergent_branches = 4;
+    p.global_load_requests = 8;
+    p.global_load_sectors = 32;
+    p.shared_requests = 5;
+    p.bank_conflicts = 10;
+    p.atomic_updates = warps * 32;
+    p.updates_on_busiest_address = warps;
+    p.resident_warps_per_sm = resident_warps;
+    p.modelled_ms = 0.5;
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("a kernel profile's ratios")
+{
+    const auto p = launch_of(100, 1000, 48);
+    CHECK(p.instructions_per_warp() == doctest::Approx(10.0));
+    CHECK(p.issue_slots_per_warp() == doctest::Approx(20.0));
+    CHECK(p.warp_execution_efficiency() == doctest::Approx(0.5));
+    CHECK(p.branch_efficiency() == doctest::Approx(0.6));
+    CHECK(p.sectors_per_load_request() == doctest::Approx(4.0));
+    CHECK(p.conflicts_per_shared_request() == doctest::Approx(2.0));
+    CHECK(p.atomic_updates_per_warp() == doctest::Approx(32.0));
+    CHECK(p.achieved_occupancy() == doctest::Approx(0.75));
+}
+
+TEST_CASE("an empty profile's ratios are defined")
+{
+    const course::KernelProfile empty;
+    CHECK(empty.instructions_per_warp() == 0.0);
+    CHECK(empty.branch_efficiency() == 1.0);  // no branch diverged
+    CHECK(empty.sectors_per_load_request() == 0.0);
+}
+
+TEST_CASE("profiles of several launches add up; occupancy is the biggest launch's")
+{
+    auto sum = launch_of(1000, 10'000, 64);
+    sum += launch_of(8, 400, 8);  // a one-block second phase
+    CHECK(sum.launches == 2);
+    CHECK(sum.warps == 1008);
+    CHECK(sum.warp_instructions == 10'400);
+    CHECK(sum.updates_on_busiest_address == 1000);  // the busiest address of either, not a sum
+    CHECK(sum.resident_warps_per_sm == 64);
+    CHECK(sum.modelled_ms == doctest::Approx(1.0));
+    CHECK(sum.kernel == "k");
+}
+
+TEST_CASE("counters come from the simulator, and only for work that launches a kernel")
+{
+    const auto no_kernel = [](cudaStream_t) {};
+    if (course::kOnSimulator)
+        CHECK_THROWS_AS((void)course::profile(no_kernel, nullptr), std::runtime_error);
+    else
+        CHECK_THROWS_AS((void)course::profile(no_kernel, nullptr), std::logic_error);
+}
