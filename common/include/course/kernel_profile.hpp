@@ -50,8 +50,8 @@ struct KernelProfile {
     KernelProfile& operator+=(const KernelProfile& other);
 };
 
-/// Runs `work` on `stream`, waits for it, and returns the counters of the kernels it launched,
-/// summed. Throws std::logic_error in a GPU build, and std::runtime_error if `work` launched none.
+/// Runs `work` on `stream` from a cold L2, waits for it, and returns the counters of the kernels it
+/// launched, summed. Throws std::logic_error in a GPU build, and std::runtime_error if `work` launched none.
 [[nodiscard]] KernelProfile profile(const std::function<void(cudaStream_t)>& work, cudaStream_t stream);
 
 }  // namespace course
