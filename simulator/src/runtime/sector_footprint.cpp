@@ -35,10 +35,8 @@ SectorTouch SectorFootprint::touch(uint64_t address, uint64_t epoch) {
 
 uint64_t nextLaunchEpoch() { return ++g_epoch; }
 
-void evictL2() { g_epoch += 2; }
-
 void streamThroughL2(uint64_t bytes) {
-  if (bytes >= device_model::kL2Bytes) evictL2();
+  if (bytes >= device_model::kL2Bytes) g_epoch += 2;  // the next launch's "previous" is none
 }
 
 }  // namespace cudasim

@@ -27,10 +27,8 @@ class SectorFootprint {
 
 // A new number for each kernel launch.
 uint64_t nextLaunchEpoch();
-// A device-wide operation that streams more bytes than L2 holds (a large memset or copy, such as
-// a benchmark's cache flush) leaves none of the previous launch's sectors in L2.
-void evictL2();
-// What a device operation of `bytes` does to L2: evicts it if it streams more than L2 holds.
+// A device operation (memset, copy) of `bytes`: one that streams more than L2 holds, such as a
+// benchmark's cache flush, leaves none of the previous launch's sectors in L2.
 void streamThroughL2(uint64_t bytes);
 
 }  // namespace cudasim
