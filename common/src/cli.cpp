@@ -1,6 +1,7 @@
 #include "course/cli.hpp"
 
 #include "course/data.hpp"
+#include "course/module.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -65,6 +66,14 @@ std::optional<std::string> validate(const DemoSpec& spec, const std::string& n_t
         std::find(spec.kernels.begin(), spec.kernels.end(), options.kernel) == spec.kernels.end())
         return "--kernel " + options.kernel + ": no such kernel; choose one of: all, " + join(spec.kernels);
 
+    for (std::string_view rest = options.modules; !rest.empty();) {
+        const auto colon = rest.find(':');
+        const std::string folder(rest.substr(0, colon));
+        if (!folder.empty() && !std::filesystem::is_directory(folder))
+            return "--modules " + options.modules + ": " + folder + " is not a folder";
+        rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+    }
+
     if (!options.json_path.empty()) {
         const auto folder = std::filesystem::absolute(options.json_path).parent_path();
         if (!std::filesystem::is_directory(folder))
@@ -118,6 +127,8 @@ ParsedDemoOptions parse_demo_options(const DemoSpec& spec, int argc, const char*
     app.add_option("--seed", seed_text, "seed of the random input (default: a fresh one, printed)");
     app.add_option("--kernel", options.kernel, "kernel to run: all, " + join(spec.kernels))->capture_default_str();
     app.add_option("--json", options.json_path, "also write the results to this JSON file");
+    app.add_option("--modules", options.modules,
+                   "folders of the student's compiled kernels, DIR[:DIR...] (default: the build's exercises)");
 
     try {
         app.parse(argc, argv);
@@ -132,6 +143,8 @@ ParsedDemoOptions parse_demo_options(const DemoSpec& spec, int argc, const char*
         err << spec.program << ": " << *problem << '\n';
         return {std::nullopt, kBadUsage};
     }
+    if (!options.modules.empty())
+        set_student_module_path(options.modules);
     return {options, 0};
 }
 

@@ -1,10 +1,14 @@
 // The entry point of every lesson's grader: seed, device, watchdog, then doctest.
 //
-//   lessonNN_grader [--seed=N] [--results=FILE] [--thresholds=FILE] [doctest options]
+//   lessonNN_grader [--seed=N] [--modules=DIR[:DIR...]] [--results-fd=FD] [--results=FILE]
+//                   [--thresholds=FILE] [doctest options]
 //
-// --results=FILE (or COURSE_RESULTS=FILE) writes each test case's verdict and messages and each
-// speed check's ratio and threshold as JSON (course/results.hpp), rewritten after every case.
-// --thresholds=FILE (or COURSE_THRESHOLDS=FILE) overrides speed thresholds per lesson and check.
+// --modules: the folders of the student's compiled kernels (course/module.hpp; default: the build
+// tree's exercises). --results-fd=FD: a pipe the caller reads, the only channel ./course trusts:
+// each test case's verdict and messages and each speed check's ratio and threshold, as one JSON
+// line after every case (course/results.hpp). --results=FILE (or COURSE_RESULTS=FILE) writes the
+// same record to a file, for people and tests. --thresholds=FILE (or COURSE_THRESHOLDS=FILE)
+// overrides speed thresholds per lesson and check.
 //
 // Exit codes: 0 all checks passed, 1 a check failed, 77 no CUDA device (CTest reports the test as
 // skipped, never as passed), 124 timeout. Listing options (--list-test-cases, used by CTest's
@@ -18,15 +22,21 @@
 #include "course/results_listener.hpp"
 #include "course/watchdog.hpp"
 
+#include "course/module.hpp"
+
 #include <doctest/doctest.h>
 
 #include <charconv>
+#include <filesystem>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include <fcntl.h>
+#include <sys/prctl.h>
 
 namespace {
 
@@ -87,6 +97,41 @@ std::string option_or_env(int argc, char** argv, std::string_view name, const ch
 
 REGISTER_LISTENER("course_results", 1, course::results::ResultsListener);
 
+/// Makes --results-fd's pipe the results channel: kept from every child process (a lesson whose
+/// exercise is a host program runs the student's program as one), and the grader made
+/// undumpable, so that no other process of the user can open it through /proc or trace the
+/// grader. Empty, or why the value is unusable.
+std::optional<std::string> open_results_channel(const std::string& text)
+{
+    if (text.empty())
+        return std::nullopt;
+    const auto fd = number(text);
+    if (!fd || *fd < 3 || *fd > 1'000'000)
+        return "--results-fd=" + text + ": give the number of an open pipe, 3 or more";
+    const int descriptor = static_cast<int>(*fd);
+    const int flags = fcntl(descriptor, F_GETFD);
+    if (flags < 0 || fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) < 0)
+        return "--results-fd=" + text + ": not an open file descriptor";
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    course::results::set_results_channel(descriptor);
+    return std::nullopt;
+}
+
+/// --modules=DIR[:DIR...]: every folder must exist. Empty, or why not.
+std::optional<std::string> choose_modules(const std::string& folders)
+{
+    for (std::string_view rest = folders; !rest.empty();) {
+        const auto colon = rest.find(':');
+        const std::string folder(rest.substr(0, colon));
+        if (!folder.empty() && !std::filesystem::is_directory(folder))
+            return "--modules=" + folders + ": " + folder + " is not a folder";
+        rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+    }
+    if (!folders.empty())
+        course::set_student_module_path(folders);
+    return std::nullopt;
+}
+
 std::chrono::seconds watchdog_limit()
 {
     const char* env = std::getenv("COURSE_GRADER_TIMEOUT");
@@ -112,6 +157,13 @@ int main(int argc, char** argv)
     recorder.set_program(argv[0]);
     recorder.set_seed(*seed);
     course::results::set_results_path(option_or_env(argc, argv, "results", "COURSE_RESULTS"));
+    for (const auto& problem : {open_results_channel(option_or_env(argc, argv, "results-fd", "")),
+                                choose_modules(option_or_env(argc, argv, "modules", ""))}) {
+        if (problem) {
+            std::cerr << argv[0] << ": " << *problem << '\n';
+            return 2;
+        }
+    }
     if (const auto thresholds = option_or_env(argc, argv, "thresholds", "COURSE_THRESHOLDS"); !thresholds.empty()) {
         try {
             course::results::set_threshold_overrides(course::results::ThresholdOverrides::load(thresholds));

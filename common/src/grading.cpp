@@ -75,6 +75,22 @@ void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel,
     }
 }
 
+namespace {
+
+/// Runs `candidate` once more on a fresh input written over the bench's buffers and checks it.
+void recheck_on_new_input(BlockReductionBench& bench, BlockReduceLauncher candidate, std::string_view when,
+                          std::uint64_t seed)
+{
+    const std::uint64_t fresh = derive_seed(seed, 0xF2E54);
+    const auto input = random_ints(bench.n(), fresh, -kInputMagnitude, kInputMagnitude);
+    bench.replace_input(input);
+    const auto expected = expected_block_sums(input, bench.block());
+    if (const auto mismatch = compare_partials(bench.run_once(candidate), expected, bench.block(), bench.n()))
+        FAIL_CHECK(failure_text(when, case_text(bench.n(), bench.block(), fresh), *mismatch));
+}
+
+}  // namespace
+
 Comparison compare_cases(const BenchmarkCase& baseline, const BenchmarkCase& candidate)
 {
     const std::vector<BenchmarkCase> cases = {baseline, candidate};
@@ -97,10 +113,9 @@ Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLau
         compare_cases({"baseline", restore, [&](cudaStream_t s) { bench.launch(baseline, s); }},
                       {"candidate", restore, [&](cudaStream_t s) { bench.launch(candidate, s); }});
 
-    // A fast kernel only counts if it is still right after all those runs.
-    const auto expected = expected_block_sums(input, block);
-    if (const auto mismatch = compare_partials(bench.run_once(candidate), expected, block, n))
-        FAIL_CHECK(failure_text("after the timed runs", case_text(n, block, seed), *mismatch));
+    // A fast kernel only counts if it is still right after all those runs, on new contents at
+    // the same addresses (an answer remembered from an earlier call is wrong now).
+    recheck_on_new_input(bench, candidate, "after the timed runs", seed);
     return comparison;
 }
 
@@ -116,9 +131,7 @@ ProfiledPair profile_block_reductions(BlockReduceLauncher baseline, BlockReduceL
         bench.restore(stream.get());
         *into = profile([&](cudaStream_t s) { bench.launch(launch, s); }, stream.get());
     }
-    const auto expected = expected_block_sums(input, block);
-    if (const auto mismatch = compare_partials(bench.run_once(candidate), expected, block, n))
-        FAIL_CHECK(failure_text("after profiling", case_text(n, block, seed), *mismatch));
+    recheck_on_new_input(bench, candidate, "after profiling", seed);
     return pair;
 }
 

@@ -60,6 +60,13 @@ BlockReductionBench::BlockReductionBench(std::span<const int> input, unsigned bl
 {
 }
 
+void BlockReductionBench::replace_input(std::span<const int> input)
+{
+    if (input.size() != n_)
+        throw std::invalid_argument("BlockReductionBench::replace_input: the new input must hold n elements");
+    pristine_.upload(std::span<const int>(with_guard(input)));
+}
+
 void BlockReductionBench::launch(BlockReduceLauncher launch, cudaStream_t stream)
 {
     launch(working_.data(), partials_.data(), n(), block_, stream);

@@ -1,5 +1,7 @@
 #include "course/reduction_demo.hpp"
 
+#include "course/module.hpp"
+
 #include "course/backend.hpp"
 #include "course/benchmark.hpp"
 #include "course/cli.hpp"
@@ -57,7 +59,7 @@ int run(const BlockReductionDemo& demo, const DemoOptions& options, const Device
               << " MB), values 0.." << kInputMax << ", seed " << options.seed << " (--seed " << options.seed
               << " repeats it)\n"
               << "grid " << blocks_for(options.n, options.block) << ", block " << options.block
-              << "; student kernels from " << demo.student_folder << "/\n";
+              << "; student kernels from " << course::student_code_label(demo.lesson) << "/\n";
 
     const auto input = random_ints(options.n, options.seed, 0, kInputMax);
     const auto cpu_start = std::chrono::steady_clock::now();
@@ -100,7 +102,7 @@ int run(const BlockReductionDemo& demo, const DemoOptions& options, const Device
         const double speedup = baseline_chosen ? timings[0].summary.median / summary.median : 0;
         report.rows.push_back({chosen[i]->name, summary.median, summary.min, summary.relative_spread(), summary.runs,
                                gigabytes_per_second(bytes, summary.median), speedup, correct});
-        table.add_row({row_name(*chosen[i], demo.student_folder), fixed(summary.median, 3), fixed(summary.min, 3),
+        table.add_row({row_name(*chosen[i], course::student_code_label(demo.lesson)), fixed(summary.median, 3), fixed(summary.min, 3),
                        fixed(100 * summary.relative_spread(), 1) + "%",
                        fixed(gigabytes_per_second(bytes, summary.median), 1),
                        baseline_chosen ? fixed(speedup, 2) + "x" : "", correct ? "yes" : "NO"});

@@ -139,6 +139,17 @@ std::string Recorder::current_lesson() const
     return lesson_number(std::filesystem::path(program_).filename().string());
 }
 
+bool Recorder::complete_pass() const
+{
+    if (status_ != "finished" || exit_code_ != 0 || registered_cases_ <= 0 || selected_cases_ != registered_cases_ ||
+        cases_.size() != static_cast<std::size_t>(registered_cases_))
+        return false;
+    for (const auto& c : cases_)
+        if (!c.finished || !c.passed)
+            return false;
+    return true;
+}
+
 std::string Recorder::to_json() const
 {
     nlohmann::json json;
@@ -151,6 +162,9 @@ std::string Recorder::to_json() const
     if (!reason_.empty())
         json["reason"] = reason_;
     json["exit_code"] = exit_code_ ? nlohmann::json(*exit_code_) : nlohmann::json(nullptr);
+    json["registered_cases"] = registered_cases_;
+    json["selected_cases"] = selected_cases_;
+    json["complete_pass"] = complete_pass();
     json["thresholds_file"] = thresholds_source_.empty() ? nlohmann::json(nullptr) : nlohmann::json(thresholds_source_);
     json["cases"] = nlohmann::json::array();
     for (const auto& c : cases_) {
@@ -174,7 +188,7 @@ std::string Recorder::to_json() const
                                  {"notes", c.notes},
                                  {"speed", speed}});
     }
-    return json.dump(2);
+    return json.dump();
 }
 
 void Recorder::write(const std::string& path) const

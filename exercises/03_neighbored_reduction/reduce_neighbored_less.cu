@@ -5,15 +5,14 @@
 // (whole warps, packed at the front of the block) instead of every (2*stride)-th thread, keeping
 // the sums exactly the same, for any n and any power-of-two block from 32 to 1024.
 //
+// This file holds device code only: the lesson launches the kernel with ceil(n / block) blocks.
+//
 //   ./course run 03      # the demo: your kernel beside reduceNeighbored
 //   ./course grade 03    # the grader: exact sums, and at least 1.4x faster on the GPU
 
-#include "neighbored_reduction.hpp"
+#include "neighbored_reduction.cuh"
 
-namespace lesson03 {
-namespace {
-
-__global__ void reduce_neighbored_less(int* data, int* partials, std::size_t n)
+extern "C" __global__ void reduce_neighbored_less(int* data, int* partials, std::size_t n)
 {
     const unsigned tid = threadIdx.x;
     const std::size_t first = std::size_t(blockIdx.x) * blockDim.x;
@@ -31,12 +30,3 @@ __global__ void reduce_neighbored_less(int* data, int* partials, std::size_t n)
     if (tid == 0)
         partials[blockIdx.x] = block_data[0];
 }
-
-}  // namespace
-
-void launch_reduce_neighbored_less(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    reduce_neighbored_less<<<course::blocks_for(n, block), block, 0, stream>>>(data, partials, n);
-}
-
-}  // namespace lesson03

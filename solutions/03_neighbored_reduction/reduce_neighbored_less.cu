@@ -2,13 +2,10 @@
 //
 //   ./course run 03 --solution
 
-#include "neighbored_reduction.hpp"
-
-namespace lesson03 {
-namespace {
+#include "neighbored_reduction.cuh"
 
 //! [reduce_neighbored_less]
-__global__ void reduce_neighbored_less(int* data, int* partials, std::size_t n)
+extern "C" __global__ void reduce_neighbored_less(int* data, int* partials, std::size_t n)
 {
     const unsigned tid = threadIdx.x;
     const std::size_t first = std::size_t(blockIdx.x) * blockDim.x;
@@ -30,12 +27,3 @@ __global__ void reduce_neighbored_less(int* data, int* partials, std::size_t n)
         partials[blockIdx.x] = block_data[0];
 }
 //! [reduce_neighbored_less]
-
-}  // namespace
-
-void launch_reduce_neighbored_less(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    reduce_neighbored_less<<<course::blocks_for(n, block), block, 0, stream>>>(data, partials, n);
-}
-
-}  // namespace lesson03

@@ -1,6 +1,6 @@
 #pragma once
 /// @file cli.hpp
-/// @brief The demos' command line: --n, --block, --reps, --seed, --kernel, --json.
+/// @brief The demos' command line: --n, --block, --reps, --seed, --kernel, --json, --modules.
 ///
 /// Every bad value is answered with one line that names the option, the value and what is
 /// allowed, and exit code 2 (kBadUsage); --help prints the options and exits 0.
@@ -39,6 +39,7 @@ struct DemoOptions {
     std::uint64_t seed = 0;
     std::string kernel = "all";
     std::string json_path;  ///< empty: no JSON report
+    std::string modules;    ///< --modules: folders of the student's modules (empty: the default)
 };
 
 /// Either options to run with, or the exit code to stop with (0 after --help, kBadUsage).
@@ -47,7 +48,8 @@ struct ParsedDemoOptions {
     int exit_code = 0;
 };
 
-/// Parses argv; messages go to `out` (help) and `err` (one line per problem).
+/// Parses argv; messages go to `out` (help) and `err` (one line per problem). A valid --modules
+/// becomes the student module path (course/module.hpp).
 [[nodiscard]] ParsedDemoOptions parse_demo_options(const DemoSpec& spec, int argc, const char* const* argv,
                                                    std::ostream& out, std::ostream& err);
 

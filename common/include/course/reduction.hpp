@@ -65,6 +65,9 @@ public:
     [[nodiscard]] unsigned block() const { return block_; }
     [[nodiscard]] unsigned grid() const { return blocks_for(n(), block_); }
 
+    /// Replaces the input by `input` (same n), in the same device buffers: a kernel that remembers
+    /// its last answer per pointer gets the new input wrong.
+    void replace_input(std::span<const int> input);
     /// Copies the original input (and guard) back over the working array: in-place kernels destroy it.
     void restore(cudaStream_t stream) { working_.copy_from(pristine_, stream); }
     /// Fills the partials with the poison pattern.

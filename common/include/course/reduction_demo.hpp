@@ -16,7 +16,6 @@ struct BlockReductionDemo {
     std::string program;                   ///< e.g. "lesson03_demo"
     std::string title;                     ///< one line for --help and the header
     std::vector<BlockReduceKernel> kernels;  ///< kernels[0] is the baseline of the speedup column
-    std::string student_folder;            ///< where the student-written kernels were compiled from
 };
 
 /// Parses argv, runs the kernels and prints the table. Returns the process exit code: 0, 1 if a

@@ -84,6 +84,15 @@ public:
     /// "running" until set to "finished", "skipped" (with a reason) or "error".
     void set_status(std::string status, std::string reason = {});
     void set_exit_code(int code) { exit_code_ = code; }
+    /// What doctest reports at the end of the run: the cases the program has, those that ran.
+    void set_run_counts(int registered, int selected)
+    {
+        registered_cases_ = registered;
+        selected_cases_ = selected;
+    }
+    /// The judge's own verdict: the run finished with exit code 0, every case the program has was
+    /// selected, ran to its end and passed. Nothing less is a pass.
+    [[nodiscard]] bool complete_pass() const;
 
     void begin_case(std::string name, std::string suite, std::string_view file);
     /// A message for the current case (dropped when no case is running).
@@ -96,6 +105,7 @@ public:
     [[nodiscard]] std::string current_lesson() const;
     [[nodiscard]] const std::vector<CaseResult>& cases() const { return cases_; }
 
+    /// The record as JSON on one line.
     [[nodiscard]] std::string to_json() const;
     /// Writes to_json() to `path` (through a temporary file, so a reader never sees half a file);
     /// throws std::runtime_error naming the path.
@@ -111,6 +121,8 @@ private:
     std::string status_ = "running";
     std::string reason_;
     std::optional<int> exit_code_;
+    int registered_cases_ = -1;  ///< -1 until the run ends
+    int selected_cases_ = -1;
     std::vector<CaseResult> cases_;
     bool in_case_ = false;
 };

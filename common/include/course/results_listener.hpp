@@ -13,8 +13,12 @@ namespace course::results {
 /// Where write_results() writes (empty: nowhere).
 void set_results_path(std::string path);
 [[nodiscard]] const std::string& results_path();
-/// Writes the recorder to the results path, if one is set; a failure is printed once, then the
-/// path is forgotten (the grading itself goes on).
+/// A pipe the process that started the grader reads (-1: none): the channel it trusts, since no
+/// other process can write into it (the grader keeps it from its children, and a student's code
+/// never runs in the grader). Each write_results() appends the whole record as one JSON line.
+void set_results_channel(int fd);
+/// Writes the recorder to the results path and the channel, where set; a failure is printed
+/// once, then that destination is forgotten (the grading itself goes on).
 void write_results() noexcept;
 
 /// Feeds the recorder from doctest's events: every case's verdict and what it reported.
@@ -24,7 +28,7 @@ public:
     explicit ResultsListener(const doctest::ContextOptions&) {}
     void report_query(const doctest::QueryData&) override {}
     void test_run_start() override {}
-    void test_run_end(const doctest::TestRunStats&) override {}
+    void test_run_end(const doctest::TestRunStats& stats) override;
     void test_case_start(const doctest::TestCaseData& data) override;
     void test_case_reenter(const doctest::TestCaseData&) override {}
     void test_case_end(const doctest::CurrentTestCaseStats& stats) override;

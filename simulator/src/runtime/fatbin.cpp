@@ -32,10 +32,16 @@ T readAt(const uint8_t* p, size_t offset) {
 
 }  // namespace
 
+bool isFatBinary(const void* image) { return readAt<uint32_t>(static_cast<const uint8_t*>(image), 0) == kFatbinMagic; }
+
 std::string extractPtx(const void* wrapper) {
   auto w = static_cast<const uint8_t*>(wrapper);
   if (readAt<uint32_t>(w, 0) != kWrapperMagic) throw std::runtime_error("not a fat binary wrapper");
-  const uint8_t* data = readAt<const uint8_t*>(w, 8);
+  return extractPtxFromFatBinary(readAt<const uint8_t*>(w, 8));
+}
+
+std::string extractPtxFromFatBinary(const void* image) {
+  auto data = static_cast<const uint8_t*>(image);
   if (readAt<uint32_t>(data, 0) != kFatbinMagic) throw std::runtime_error("bad fat binary magic");
   uint16_t headerSize = readAt<uint16_t>(data, 6);
   uint64_t payload = readAt<uint64_t>(data, 8);

@@ -1,4 +1,5 @@
-// Finds the PTX text inside the fat binary nvcc embeds in a host object.
+// Finds the PTX text inside the fat binary nvcc embeds in a host object, or
+// inside a fat binary image loaded at run time.
 #pragma once
 
 #include <string>
@@ -10,5 +11,12 @@ namespace cudasim {
 // std::runtime_error explaining what is missing (e.g. compressed or
 // SASS-only fat binaries).
 std::string extractPtx(const void* wrapper);
+
+// The same for a fat binary image itself (what nvcc -fatbin writes, and what
+// cudaLibraryLoadData may be given).
+std::string extractPtxFromFatBinary(const void* image);
+
+// Whether `image` starts with the fat binary magic (at least 4 readable bytes).
+bool isFatBinary(const void* image);
 
 }  // namespace cudasim

@@ -39,7 +39,7 @@ void ensureLoaded(FatBinary& binary) {
   if (binary.loaded) return;
   binary.loaded = true;
   try {
-    binary.ptx = extractPtx(binary.wrapper);
+    if (binary.wrapper) binary.ptx = extractPtx(binary.wrapper);  // else loaded at run time, PTX already set
     binary.module = std::make_unique<ptx::Module>(ptx::parseModule(
         binary.ptx, [](const std::string& name, uint64_t size, uint32_t) {
           return static_cast<uint8_t*>(DeviceMemory::instance().allocate(size, true, name));

@@ -17,7 +17,7 @@
 namespace cudasim {
 
 struct FatBinary {
-  const void* wrapper = nullptr;
+  const void* wrapper = nullptr;  // null for a library loaded at run time (cudaLibraryLoadData)
   bool loaded = false;
   std::string loadError;  // fat-binary or module-level PTX problem
   std::unique_ptr<ptx::Module> module;
@@ -46,6 +46,13 @@ struct VariableEntry {
   bool constant = false;
 };
 
+// A library loaded with cudaLibraryLoadData. Its kernel handles are keys of
+// RuntimeState::functions, like the host stubs of compiled-in kernels.
+struct Library {
+  FatBinary* binary = nullptr;
+  std::unordered_map<std::string, std::unique_ptr<char>> kernelHandles;  // by kernel name
+};
+
 struct RuntimeState {
   std::mutex mutex;
   cudaError_t lastError = cudaSuccess;    // cleared by cudaGetLastError
@@ -62,6 +69,7 @@ struct RuntimeState {
   std::vector<std::unique_ptr<FatBinary>> binaries;
   std::unordered_map<const void*, FunctionEntry> functions;
   std::unordered_map<const void*, VariableEntry> variables;
+  std::vector<std::unique_ptr<Library>> libraries;  // never freed: a graph may still launch them
 };
 
 RuntimeState& runtime();

@@ -1,12 +1,9 @@
 // Planted bug for lesson 03's grader: no __syncthreads() between the steps, so a thread may read a partial sum another warp has not written yet (a race).
-// The grader must reject this kernel (tests/CMakeLists.txt says with which message).
+// The grader must reject this kernel (tests/planted/CMakeLists.txt says with which message).
 
-#include "neighbored_reduction.hpp"
+#include "neighbored_reduction.cuh"
 
-namespace lesson03 {
-namespace {
-
-__global__ void reduce_neighbored_less(int* data, int* partials, std::size_t n)
+extern "C" __global__ void reduce_neighbored_less(int* data, int* partials, std::size_t n)
 {
     const unsigned tid = threadIdx.x;
     const std::size_t first = std::size_t(blockIdx.x) * blockDim.x;
@@ -22,11 +19,3 @@ __global__ void reduce_neighbored_less(int* data, int* partials, std::size_t n)
         partials[blockIdx.x] = block_data[0];
 }
 
-}  // namespace
-
-void launch_reduce_neighbored_less(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    reduce_neighbored_less<<<course::blocks_for(n, block), block, 0, stream>>>(data, partials, n);
-}
-
-}  // namespace lesson03

@@ -1,0 +1,77 @@
+# course_add_module(): one student file compiled into a module, a fat binary that the lesson's
+# host code loads at run time (common/include/course/module.hpp). The student's code is never
+# linked into a grader or a demo, so none of it runs on their host side.
+#
+#   course_add_module(<output variable> SOURCE <file.cu> OUTPUT <file.fatbin> LESSON_DIR <folder>)
+#
+# Sets <output variable> to the fat binary's path, for a custom target to depend on. The build
+# refuses a source that includes anything outside its own folder, the lesson's interface headers,
+# the course's public headers (common/include), the CUDA toolkit and the C++ library
+# (cmake/compile_module.cmake says how).
+
+set(_course_modules_script "${CMAKE_CURRENT_LIST_DIR}/compile_module.cmake")
+
+# nvcc's architecture flags for CMAKE_CUDA_ARCHITECTURES, as CMake gives them to compiled targets.
+function(_course_module_architecture_flags out)
+  set(flags "")
+  foreach(arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+    if(arch MATCHES "^(native|all|all-major)$")
+      list(APPEND flags "-arch=${arch}")
+    elseif(arch MATCHES "^([0-9]+[a-z]?)-real$")
+      list(APPEND flags "-gencode=arch=compute_${CMAKE_MATCH_1},code=sm_${CMAKE_MATCH_1}")
+    elseif(arch MATCHES "^([0-9]+[a-z]?)-virtual$")
+      list(APPEND flags "-gencode=arch=compute_${CMAKE_MATCH_1},code=compute_${CMAKE_MATCH_1}")
+    elseif(arch MATCHES "^([0-9]+[a-z]?)$")
+      list(APPEND flags "-gencode=arch=compute_${arch},code=[compute_${arch},sm_${arch}]")
+    else()
+      message(FATAL_ERROR "CMAKE_CUDA_ARCHITECTURES: cannot compile modules for '${arch}'")
+    endif()
+  endforeach()
+  set(${out} "${flags}" PARENT_SCOPE)
+endfunction()
+
+function(_course_module_flags out lesson_dir)
+  _course_module_architecture_flags(flags)
+  list(APPEND flags -std=c++20 "-I${lesson_dir}" "-I${PROJECT_SOURCE_DIR}/common/include")
+  if(CMAKE_CUDA_HOST_COMPILER)
+    list(APPEND flags "-ccbin=${CMAKE_CUDA_HOST_COMPILER}")
+  endif()
+  if(CMAKE_BUILD_TYPE STREQUAL "Debug")
+    list(APPEND flags -G)
+  else()
+    list(APPEND flags -lineinfo)
+  endif()
+  if(COURSE_SIMULATOR)
+    list(APPEND flags --no-compress)  # the simulator reads the module's PTX as text
+  endif()
+  set(${out} "${flags}" PARENT_SCOPE)
+endfunction()
+
+function(course_add_module out)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SOURCE;OUTPUT;LESSON_DIR" "")
+  _course_module_flags(flags "${arg_LESSON_DIR}")
+  get_filename_component(source_folder "${arg_SOURCE}" DIRECTORY)
+  get_filename_component(toolkit_root "${CUDAToolkit_BIN_DIR}/.." ABSOLUTE)
+  set(own_folders "${source_folder}" "${arg_LESSON_DIR}" "${PROJECT_SOURCE_DIR}/common/include")
+  set(allowed ${own_folders} "${toolkit_root}" ${CUDAToolkit_INCLUDE_DIRS} /usr/include /usr/lib /usr/local/include)
+  set(denied "${PROJECT_SOURCE_DIR}" "${PROJECT_BINARY_DIR}")
+  set(depfile "${arg_OUTPUT}.d")
+  get_filename_component(output_folder "${arg_OUTPUT}" DIRECTORY)
+  # Lists travel to the script with '|' between items: a ';' would split the command's arguments.
+  foreach(list IN ITEMS flags allowed denied own_folders)
+    string(REPLACE ";" "|" ${list} "${${list}}")
+  endforeach()
+  add_custom_command(
+    OUTPUT "${arg_OUTPUT}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${output_folder}"
+    COMMAND "${CMAKE_COMMAND}"
+      "-DNVCC=${CMAKE_CUDA_COMPILER}" "-DSOURCE=${arg_SOURCE}" "-DOUTPUT=${arg_OUTPUT}" "-DDEPFILE=${depfile}"
+      "-DFLAGS=${flags}" "-DALLOWED=${allowed}" "-DDENIED=${denied}" "-DEXEMPT=${own_folders}"
+      -P "${_course_modules_script}"
+    MAIN_DEPENDENCY "${arg_SOURCE}"
+    DEPENDS "${_course_modules_script}"
+    DEPFILE "${depfile}"
+    COMMENT "Compiling the module ${arg_OUTPUT}"
+    VERBATIM)
+  set(${out} "${arg_OUTPUT}" PARENT_SCOPE)
+endfunction()

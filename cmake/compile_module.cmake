@@ -1,0 +1,81 @@
+# Compiles one student file into a module (a fat binary the lesson's host code loads at run time),
+# after checking that it includes nothing but what a student's code may see. Run by the build
+# (cmake -P) through course_add_module() in CourseModules.cmake:
+#
+#   cmake -D NVCC=... -D SOURCE=... -D OUTPUT=... -D DEPFILE=... -D "FLAGS=..." -D "ALLOWED=..."
+#         -D "DENIED=..." -D "EXEMPT=..." -P compile_module.cmake       (lists separated by '|')
+#
+# ALLOWED lists the folders whose files the source may include (its own folder, the lesson's
+# interface headers, the course's public headers, the CUDA toolkit, the C++ library); DENIED lists
+# folders refused even inside an allowed one (the course's source and build trees), EXEMPT the
+# folders of DENIED that stay allowed (the source's own folder, the lesson's, common/include). An include from anywhere else, followed through links,
+# stops the build with the file and the reason.
+
+foreach(required NVCC SOURCE OUTPUT DEPFILE ALLOWED)
+  if(NOT DEFINED ${required})
+    message(FATAL_ERROR "compile_module.cmake: ${required} is not set")
+  endif()
+endforeach()
+
+foreach(list IN ITEMS FLAGS ALLOWED DENIED EXEMPT)
+  string(REPLACE "|" ";" ${list} "${${list}}")
+endforeach()
+
+# Every header the source reaches, as nvcc's preprocessor finds them.
+execute_process(
+  COMMAND "${NVCC}" ${FLAGS} -M -MT "${OUTPUT}" -MF "${DEPFILE}" "${SOURCE}"
+  RESULT_VARIABLE status
+  TIMEOUT 120)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "${SOURCE} does not compile (see the compiler's messages above)")
+endif()
+
+file(READ "${DEPFILE}" rules)
+string(REPLACE "\\\n" " " rules "${rules}")
+string(REPLACE "\\ " "<space>" rules "${rules}")
+string(REGEX REPLACE "^[^:]*:[ \t]" "" rules "${rules}")
+string(REGEX REPLACE "[ \t\n]+" ";" dependencies "${rules}")
+
+function(_course_inside path folders out)
+  set(${out} FALSE PARENT_SCOPE)
+  foreach(folder IN LISTS folders)
+    if(folder STREQUAL "")
+      continue()
+    endif()
+    file(REAL_PATH "${folder}" real_folder)
+    string(LENGTH "${real_folder}/" length)
+    string(SUBSTRING "${path}/" 0 ${length} head)
+    if(head STREQUAL "${real_folder}/")
+      set(${out} TRUE PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+endfunction()
+
+get_filename_component(source_folder "${SOURCE}" DIRECTORY)
+foreach(dependency IN LISTS dependencies)
+  string(REPLACE "<space>" " " dependency "${dependency}")
+  if(dependency STREQUAL "")
+    continue()
+  endif()
+  file(REAL_PATH "${dependency}" real BASE_DIRECTORY "${source_folder}")
+  _course_inside("${real}" "${ALLOWED}" allowed)
+  _course_inside("${real}" "${DENIED}" denied)
+  _course_inside("${real}" "${EXEMPT}" exempt)
+  if(NOT allowed OR (denied AND NOT exempt))
+    file(REMOVE "${OUTPUT}" "${DEPFILE}")
+    message(FATAL_ERROR
+      "refused: ${SOURCE} includes ${real}, outside what a student's code may include "
+      "(its own folder, the lesson's interface headers, the course's headers in common/include, "
+      "the CUDA toolkit and the C++ standard library)")
+  endif()
+endforeach()
+
+execute_process(
+  COMMAND "${NVCC}" ${FLAGS} -fatbin -o "${OUTPUT}" "${SOURCE}"
+  RESULT_VARIABLE status
+  TIMEOUT 300)
+if(NOT status EQUAL 0)
+  file(REMOVE "${OUTPUT}")
+  message(FATAL_ERROR "${SOURCE} does not compile (see the compiler's messages above)")
+endif()

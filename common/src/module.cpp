@@ -1,0 +1,166 @@
+#include "course/module.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+
+#ifndef COURSE_MODULES_ROOT
+#error "COURSE_MODULES_ROOT must name the build tree's modules folder (common/CMakeLists.txt sets it)"
+#endif
+
+namespace course {
+namespace {
+
+std::string read_file(const std::filesystem::path& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw std::runtime_error("cannot read the module " + file.string());
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    bytes.push_back('\0');  // PTX text must end with a NUL; a fat binary ignores what follows it
+    return bytes;
+}
+
+std::vector<std::filesystem::path> split_path(std::string_view folders)
+{
+    std::vector<std::filesystem::path> result;
+    while (!folders.empty()) {
+        const auto colon = folders.find(':');
+        if (const auto folder = folders.substr(0, colon); !folder.empty())
+            result.emplace_back(folder);
+        folders = colon == std::string_view::npos ? std::string_view{} : folders.substr(colon + 1);
+    }
+    return result;
+}
+
+struct ModuleCache {
+    std::mutex mutex;
+    std::string student_path = COURSE_MODULES_ROOT "/exercise";
+    std::map<std::tuple<bool, std::string, std::string>, std::unique_ptr<Module>, std::less<>> loaded;
+};
+
+ModuleCache& cache()
+{
+    static ModuleCache instance;
+    return instance;
+}
+
+const Module& find_module(bool reference, std::string_view lesson, std::string_view stem)
+{
+    auto& modules = cache();
+    std::lock_guard lock(modules.mutex);
+    auto key = std::make_tuple(reference, std::string(lesson), std::string(stem));
+    if (const auto it = modules.loaded.find(key); it != modules.loaded.end())
+        return *it->second;
+    const std::string folders = reference ? COURSE_MODULES_ROOT "/solution" : modules.student_path;
+    const auto relative = std::filesystem::path(lesson) / (std::string(stem) + ".fatbin");
+    for (const auto& folder : split_path(folders)) {
+        if (std::filesystem::exists(folder / relative)) {
+            auto& slot = modules.loaded[key];
+            slot = std::make_unique<Module>(folder / relative);
+            return *slot;
+        }
+    }
+    const std::string file = std::string(lesson) + "/" + std::string(stem);
+    if (reference)
+        throw std::runtime_error("the course's reference module " + file + ".fatbin is not in " + folders +
+                                 ": this lesson's baselines are built from solutions/");
+    throw std::runtime_error("no module built from exercises/" + file + ".cu in " + folders +
+                             ": build it first (./course grade and ./course run do)");
+}
+
+}  // namespace
+
+Module::Module(std::filesystem::path file) : file_(std::move(file))
+{
+    const std::string image = read_file(file_);
+    const cudaError_t status =
+        cudaLibraryLoadData(&library_, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+    if (status != cudaSuccess)
+        throw CudaError(status, ("cudaLibraryLoadData(" + file_.string() + ")").c_str(), __FILE__, __LINE__);
+}
+
+Module::~Module()
+{
+    if (library_ != nullptr)
+        COURSE_CUDA_CHECK_NOEXCEPT(cudaLibraryUnload(library_));
+}
+
+cudaKernel_t Module::kernel(const std::string& name, const std::vector<std::size_t>& parameter_sizes) const
+{
+    cudaKernel_t kernel = nullptr;
+    if (cudaLibraryGetKernel(&kernel, library_, name.c_str()) != cudaSuccess) {
+        (void)cudaGetLastError();  // a missing kernel is the student's mistake, not a sticky error
+        throw std::runtime_error("no kernel named " + name + " in " + file_.string() +
+                                 ": define it extern \"C\" __global__, as the lesson's interface header declares it");
+    }
+    const void* function = reinterpret_cast<const void*>(kernel);
+    for (std::size_t i = 0; i <= parameter_sizes.size(); ++i) {
+        std::size_t offset = 0;
+        std::size_t size = 0;
+        const bool exists = cudaFuncGetParamInfo(function, i, &offset, &size) == cudaSuccess;
+        if (!exists)
+            (void)cudaGetLastError();
+        const bool expected = i < parameter_sizes.size();
+        if (exists != expected || (exists && size != parameter_sizes[i])) {
+            std::ostringstream text;
+            text << "kernel " << name << " in " << file_.string() << " does not take the parameters the lesson's "
+                 << "interface header declares (parameter " << i + 1 << ": "
+                 << (exists ? std::to_string(size) + " bytes" : std::string("missing")) << ", expected "
+                 << (expected ? std::to_string(parameter_sizes[i]) + " bytes" : std::string("none")) << ")";
+            throw std::runtime_error(text.str());
+        }
+    }
+    return kernel;
+}
+
+void Module::read_variable(const std::string& name, void* into, std::size_t size) const
+{
+    void* address = nullptr;
+    std::size_t bytes = 0;
+    if (cudaLibraryGetGlobal(&address, &bytes, library_, name.c_str()) != cudaSuccess) {
+        (void)cudaGetLastError();
+        throw std::runtime_error("no __constant__ variable named " + name + " in " + file_.string() +
+                                 ": define it extern \"C\", as the lesson's interface header declares it");
+    }
+    if (bytes != size)
+        throw std::runtime_error("the variable " + name + " in " + file_.string() + " is " + std::to_string(bytes) +
+                                 " bytes, the lesson's interface expects " + std::to_string(size));
+    COURSE_CUDA_CHECK(cudaMemcpy(into, address, size, cudaMemcpyDeviceToHost));
+}
+
+const Module& student_module(std::string_view lesson, std::string_view stem) { return find_module(false, lesson, stem); }
+
+const Module& reference_module(std::string_view lesson, std::string_view stem) { return find_module(true, lesson, stem); }
+
+void set_student_module_path(std::string_view colon_separated_folders)
+{
+    auto& modules = cache();
+    std::lock_guard lock(modules.mutex);
+    modules.student_path = std::string(colon_separated_folders);
+}
+
+std::string student_module_path()
+{
+    auto& modules = cache();
+    std::lock_guard lock(modules.mutex);
+    return modules.student_path;
+}
+
+std::string student_code_label(std::string_view lesson)
+{
+    const auto folders = split_path(student_module_path());
+    if (folders.empty())
+        return std::string(lesson);
+    const auto set = folders.front().filename().string();
+    if (set == "exercise" || set == "solution")
+        return set + "s/" + std::string(lesson);
+    return (folders.front() / lesson).string();
+}
+
+}  // namespace course
