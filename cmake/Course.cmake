@@ -195,6 +195,40 @@ function(course_add_lesson lesson)
   set_property(GLOBAL APPEND PROPERTY COURSE_LESSONS "${lesson}")
 endfunction()
 
+# course_add_replaced_submission(<out> <NN_name> <set> <name> <student file> <source>)
+# Builds a submission of lesson NN_name whose <student file> is <source> and whose other files are
+# the reference's, into modules/<set>/<NN_name>/<name>, and sets <out> to the graders' --modules
+# option for it. The file is copied into a folder of its own under the name it replaces, so that
+# it may include only what a student's file may (its own folder, the lesson's interface).
+function(course_add_replaced_submission out lesson set name replaces source)
+  string(SUBSTRING "${lesson}" 0 2 number)
+  set(id "lesson${number}")
+  get_property(student_sources GLOBAL PROPERTY COURSE_${id}_STUDENT_SOURCES)
+  get_property(program_main GLOBAL PROPERTY COURSE_${id}_STUDENT_PROGRAM)
+  if(NOT replaces IN_LIST student_sources)
+    message(FATAL_ERROR "${set} submission ${name}: ${replaces} is not a student source of ${lesson}")
+  endif()
+  set(folder "${CMAKE_CURRENT_BINARY_DIR}/${set}/${lesson}/${name}")
+  configure_file("${source}" "${folder}/${replaces}" COPYONLY)
+  set(modules_root "${COURSE_MODULES_ROOT}/${set}/${lesson}/${name}")
+  if(replaces MATCHES "\\.cu$")
+    _course_add_student_code(${id} ${lesson} ${set}_${name} "${folder}" "${modules_root}" "${replaces}" "")
+  else()
+    # A host file: the whole student program is rebuilt, its other files from solutions/.
+    set(host_sources "${student_sources}")
+    list(FILTER host_sources EXCLUDE REGEX "\\.cu$")
+    foreach(file IN LISTS host_sources)
+      if(NOT file STREQUAL replaces)
+        configure_file("${PROJECT_SOURCE_DIR}/solutions/${lesson}/${file}" "${folder}/${file}" COPYONLY)
+      endif()
+    endforeach()
+    _course_add_student_code(${id} ${lesson} ${set}_${name} "${folder}" "${modules_root}" "${host_sources}"
+      "${program_main}")
+  endif()
+  # The submission's folder first, the reference for the lesson's other files.
+  set(${out} "--modules=${modules_root}:${COURSE_MODULES_ROOT}/solution" PARENT_SCOPE)
+endfunction()
+
 # course_add_planted_kernel(<NN_name> <name> REPLACES <student file> SOURCE <file> FAILS_WITH <regex>
 #                           [HOST_CHECK_FAILS_WITH <regex>])
 # Grades a deliberately wrong version of one student file (the lesson's other files from
@@ -208,33 +242,8 @@ function(course_add_planted_kernel lesson name)
   endif()
   string(SUBSTRING "${lesson}" 0 2 number)
   set(id "lesson${number}")
-  get_property(student_sources GLOBAL PROPERTY COURSE_${id}_STUDENT_SOURCES)
-  get_property(program_main GLOBAL PROPERTY COURSE_${id}_STUDENT_PROGRAM)
-  if(NOT arg_REPLACES IN_LIST student_sources)
-    message(FATAL_ERROR "planted kernel ${name}: ${arg_REPLACES} is not a student source of ${lesson}")
-  endif()
-  # The planted file under the name it replaces, in a folder of its own, so that it may include
-  # only what a student's file may (its own folder, the lesson's interface).
-  set(planted_folder "${CMAKE_CURRENT_BINARY_DIR}/planted/${lesson}/${name}")
-  configure_file("${CMAKE_CURRENT_SOURCE_DIR}/${arg_SOURCE}" "${planted_folder}/${arg_REPLACES}" COPYONLY)
-  set(modules_root "${COURSE_MODULES_ROOT}/planted/${lesson}/${name}")
-  if(arg_REPLACES MATCHES "\\.cu$")
-    _course_add_student_code(${id} ${lesson} planted_${name} "${planted_folder}" "${modules_root}"
-      "${arg_REPLACES}" "")
-  else()
-    # A host file: the whole student program is rebuilt, its other files from solutions/.
-    foreach(file IN LISTS student_sources)
-      if(NOT file STREQUAL arg_REPLACES AND NOT file MATCHES "\\.cu$")
-        configure_file("${PROJECT_SOURCE_DIR}/solutions/${lesson}/${file}" "${planted_folder}/${file}" COPYONLY)
-      endif()
-    endforeach()
-    set(host_sources "${student_sources}")
-    list(FILTER host_sources EXCLUDE REGEX "\\.cu$")
-    _course_add_student_code(${id} ${lesson} planted_${name} "${planted_folder}" "${modules_root}"
-      "${host_sources}" "${program_main}")
-  endif()
-  # The planted folder first, the reference for the lesson's other files.
-  set(modules_option "--modules=${modules_root}:${COURSE_MODULES_ROOT}/solution")
+  course_add_replaced_submission(modules_option ${lesson} planted ${name} ${arg_REPLACES}
+    "${CMAKE_CURRENT_SOURCE_DIR}/${arg_SOURCE}")
 
   # On the simulator a planted grader stops after its first failing test case: a wrong kernel can
   # be slow to interpret (a grid-stride loop that steps by one block does n x blocks additions).

@@ -47,7 +47,9 @@ function(_course_module_flags out lesson_dir)
   set(${out} "${flags}" PARENT_SCOPE)
 endfunction()
 
-function(course_add_module out)
+# The command that compiles SOURCE into OUTPUT (with its include check), for add_custom_command and
+# for tests that expect a refusal.
+function(course_module_command out)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "SOURCE;OUTPUT;LESSON_DIR" "")
   _course_module_flags(flags "${arg_LESSON_DIR}")
   get_filename_component(source_folder "${arg_SOURCE}" DIRECTORY)
@@ -55,22 +57,27 @@ function(course_add_module out)
   set(own_folders "${source_folder}" "${arg_LESSON_DIR}" "${PROJECT_SOURCE_DIR}/common/include")
   set(allowed ${own_folders} "${toolkit_root}" ${CUDAToolkit_INCLUDE_DIRS} /usr/include /usr/lib /usr/local/include)
   set(denied "${PROJECT_SOURCE_DIR}" "${PROJECT_BINARY_DIR}")
-  set(depfile "${arg_OUTPUT}.d")
-  get_filename_component(output_folder "${arg_OUTPUT}" DIRECTORY)
   # Lists travel to the script with '|' between items: a ';' would split the command's arguments.
   foreach(list IN ITEMS flags allowed denied own_folders)
     string(REPLACE ";" "|" ${list} "${${list}}")
   endforeach()
+  set(${out} "${CMAKE_COMMAND}"
+    "-DNVCC=${CMAKE_CUDA_COMPILER}" "-DSOURCE=${arg_SOURCE}" "-DOUTPUT=${arg_OUTPUT}" "-DDEPFILE=${arg_OUTPUT}.d"
+    "-DFLAGS=${flags}" "-DALLOWED=${allowed}" "-DDENIED=${denied}" "-DEXEMPT=${own_folders}"
+    -P "${_course_modules_script}" PARENT_SCOPE)
+endfunction()
+
+function(course_add_module out)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SOURCE;OUTPUT;LESSON_DIR" "")
+  course_module_command(command SOURCE "${arg_SOURCE}" OUTPUT "${arg_OUTPUT}" LESSON_DIR "${arg_LESSON_DIR}")
+  get_filename_component(output_folder "${arg_OUTPUT}" DIRECTORY)
   add_custom_command(
     OUTPUT "${arg_OUTPUT}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${output_folder}"
-    COMMAND "${CMAKE_COMMAND}"
-      "-DNVCC=${CMAKE_CUDA_COMPILER}" "-DSOURCE=${arg_SOURCE}" "-DOUTPUT=${arg_OUTPUT}" "-DDEPFILE=${depfile}"
-      "-DFLAGS=${flags}" "-DALLOWED=${allowed}" "-DDENIED=${denied}" "-DEXEMPT=${own_folders}"
-      -P "${_course_modules_script}"
+    COMMAND ${command}
     MAIN_DEPENDENCY "${arg_SOURCE}"
     DEPENDS "${_course_modules_script}"
-    DEPFILE "${depfile}"
+    DEPFILE "${arg_OUTPUT}.d"
     COMMENT "Compiling the module ${arg_OUTPUT}"
     VERBATIM)
   set(${out} "${arg_OUTPUT}" PARENT_SCOPE)

@@ -24,7 +24,8 @@ planted_repeats=${PLANTED_REPEATS:-0}
 mkdir -p "$logs"
 export COURSE_PRESET=gpu
 bin=build/gpu/lessons
-tests=build/gpu/tests
+reference=--modules=build/gpu/modules/solution   # the demos and graders load the reference kernels
+planted=build/gpu/modules/planted
 wants() { [[ " $steps " == *" $1 "* ]]; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$logs/gpu.txt"
@@ -46,7 +47,7 @@ if wants demo; then
       05) args=(--seed 1 --reps 21) ;;
       *) args=(--seed 1 --reps 51) ;;
     esac
-    "$bin/lesson${lesson}_demo_solution" "${args[@]}" --json "$logs/lesson${lesson}_demo.json" \
+    "$bin/lesson${lesson}_demo" "$reference" "${args[@]}" --json "$logs/lesson${lesson}_demo.json" \
       2>&1 | tee "$logs/lesson${lesson}_demo.txt"
   done
 fi
@@ -61,7 +62,7 @@ if wants ncu; then
         metrics=l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,smsp__inst_executed.sum
         for k in per-thread-atomic:count_per_thread compiler-aggregated:count_compiler_aggregated per-warp-ballot:count_per_warp; do
           ncu --clock-control none --metrics "$metrics" -k "regex:${k#*:}" --launch-count 1 \
-            "$bin/lesson01_demo_solution" --kernel "${k%%:*}" --reps 1 --seed 1 >"$logs/ncu_01_${k%%:*}.txt" 2>&1
+            "$bin/lesson01_demo" "$reference" --kernel "${k%%:*}" --reps 1 --seed 1 >"$logs/ncu_01_${k%%:*}.txt" 2>&1
           echo "lesson 01, ${k%%:*}:"; grep -E "l1tex__|smsp__" "$logs/ncu_01_${k%%:*}.txt" | sed 's/^ */  /'
         done ;;
       02)
@@ -70,14 +71,14 @@ if wants ncu; then
                  warp-parity:warp_parity index-uniform:index_parity_uniform value-divergent:value_parity_divergent \
                  value-uniform:value_parity_uniform; do
           ncu --clock-control none --metrics "$metrics" -k "regex:${k#*:}" --launch-count 1 \
-            "$bin/lesson02_demo_solution" --kernel "${k%%:*}" --reps 1 --seed 1 >"$logs/ncu_02_${k%%:*}.txt" 2>&1
+            "$bin/lesson02_demo" "$reference" --kernel "${k%%:*}" --reps 1 --seed 1 >"$logs/ncu_02_${k%%:*}.txt" 2>&1
           echo "lesson 02, ${k%%:*}:"; grep -E "smsp__" "$logs/ncu_02_${k%%:*}.txt" | sed 's/^ */  /'
         done ;;
       03)
         metrics=smsp__average_inst_executed_per_warp.ratio,smsp__sass_average_branch_targets_threads_uniform.pct,smsp__thread_inst_executed_per_inst_executed.ratio,dram__bytes_read.sum.per_second
         for kernel in neighbored neighbored-less; do
           ncu --clock-control none --metrics "$metrics" -k regex:reduce_neighbored --launch-count 1 \
-            "$bin/lesson03_demo_solution" --kernel "$kernel" --reps 1 --seed 1 >"$logs/ncu_03_$kernel.txt" 2>&1
+            "$bin/lesson03_demo" "$reference" --kernel "$kernel" --reps 1 --seed 1 >"$logs/ncu_03_$kernel.txt" 2>&1
           grep -E "reduce_neighbored|smsp__|dram__" "$logs/ncu_03_$kernel.txt" | sed 's/^ *//'
         done ;;
       04)
@@ -85,14 +86,15 @@ if wants ncu; then
         # first-launch row. Bank conflicts (shared memory) and sectors per request (coalescing).
         metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio,smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,smsp__average_inst_executed_per_warp.ratio
         ncu --clock-control none --metrics "$metrics" -k regex:reduce_ --launch-skip 1 --launch-count 6 \
-          "$bin/lesson04_demo_solution" --reps 1 --seed 1 >"$logs/ncu_04.txt" 2>&1
+          "$bin/lesson04_demo" "$reference" --reps 1 --seed 1 >"$logs/ncu_04.txt" 2>&1
         grep -E "reduce_|l1tex__|smsp__" "$logs/ncu_04.txt" | sed 's/^ *//' ;;
       05)
         metrics=dram__bytes_read.sum.per_second,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_inst_executed_per_warp.ratio
-        for build in _solution ""; do
+        for build in solution exercise; do
           ncu --clock-control none --metrics "$metrics" -k regex:phase_one --launch-count 1 \
-            "$bin/lesson05_demo$build" --kernel reduce_sum --reps 1 --seed 1 >"$logs/ncu_05$build.txt" 2>&1
-          grep -E "phase_one|dram__|sm__|smsp__" "$logs/ncu_05$build.txt" | sed 's/^ *//'
+            "$bin/lesson05_demo" --modules=build/gpu/modules/$build --kernel reduce_sum --reps 1 --seed 1 \
+            >"$logs/ncu_05_$build.txt" 2>&1
+          grep -E "phase_one|dram__|sm__|smsp__" "$logs/ncu_05_$build.txt" | sed 's/^ *//'
         done ;;
     esac
   done
@@ -108,11 +110,11 @@ figures() {
 summary="$logs/summary.txt"
 if wants repeat; then
   printf "%-7s %-32s %5s  %s\n" lesson build runs "speed figures (verdict) per run" >"$summary"
-  repeat_grader() {  # lesson, label, grader, count, test-case filter
-    local lesson=$1 label=$2 grader=$3 count=$4 filter=$5 line="" out rc
+  repeat_grader() {  # lesson, label, modules option (empty: the starter's), count, test-case filter
+    local lesson=$1 label=$2 modules=$3 count=$4 filter=$5 line="" out rc
     [ "$count" -gt 0 ] || return 0
     for i in $(seq "$count"); do
-      out=$("$grader" --test-case="$filter" 2>&1); rc=$?
+      out=$("$bin/lesson${lesson}_grader" ${modules:+"$modules"} --test-case="$filter" 2>&1); rc=$?
       line+="$(echo "$out" | figures)($([ $rc = 0 ] && echo pass || echo FAIL)) "
       echo "$out" >>"$logs/repeat_${lesson}_${label}.log"
       echo "$line" >"$logs/repeat_${lesson}_${label}.partial"  # what a cut-short run still shows
@@ -121,11 +123,12 @@ if wants repeat; then
   }
   for lesson in $lessons; do
     case $lesson in 05) filter='*nearly as fast*' ;; *) filter='*faster*' ;; esac
-    repeat_grader "$lesson" solution "$bin/lesson${lesson}_grader_solution" "$repeats" "$filter"
-    repeat_grader "$lesson" starter "$bin/lesson${lesson}_grader" "$starter_repeats" "$filter"
+    repeat_grader "$lesson" solution "$reference" "$repeats" "$filter"
+    repeat_grader "$lesson" starter "" "$starter_repeats" "$filter"
     if [ "$lesson" = 04 ]; then
-      for planted in packed_not_interleaved shared_bank_conflicts; do
-        repeat_grader 04 "$planted" "$tests/lesson04_planted_$planted" "$planted_repeats" "$filter"
+      for name in packed_not_interleaved shared_bank_conflicts; do
+        repeat_grader 04 "$name" "--modules=$planted/04_interleaved_reduction/$name:build/gpu/modules/solution" \
+          "$planted_repeats" "$filter"
       done
     fi
   done

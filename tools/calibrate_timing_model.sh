@@ -11,36 +11,35 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/timing-model}
 mkdir -p "$out/gpu" "$out/sim"
-demos=(lesson01_demo_solution lesson02_demo_solution lesson03_demo_solution lesson04_demo_solution
-       lesson05_demo_solution lesson05_demo lesson06_demo_solution lesson06_demo)
 for preset in gpu sim; do
   cmake --preset "$preset" >"$out/$preset/configure.log" 2>&1
-  cmake --build --preset "$preset" --target "${demos[@]}" >"$out/$preset/build.log" 2>&1 ||
-    { tail -30 "$out/$preset/build.log"; exit 1; }
+  cmake --build --preset "$preset" >"$out/$preset/build.log" 2>&1 || { tail -30 "$out/$preset/build.log"; exit 1; }
 done
 
-# name, program, arguments (the same sizes on both sides: each demo's defaults)
+# name, modules (the reference's or the starter's), demo, arguments (the same sizes on both sides:
+# each demo's defaults)
 runs=(
-  "l01 lesson01_demo_solution"
-  "l02 lesson02_demo_solution"
-  "l03 lesson03_demo_solution"
-  "l04 lesson04_demo_solution"
-  "l05_copy lesson05_demo_solution --kernel copy"
-  "l05_cub lesson05_demo_solution --kernel cub"
-  "l05_reduce_sum lesson05_demo_solution --kernel reduce_sum"
-  "l05_starter lesson05_demo --kernel reduce_sum"
-  "l05_sweep lesson05_demo_solution --kernel sweep --block 256"
-  "l06 lesson06_demo_solution --block 256"
-  "l06_b32 lesson06_demo_solution --block 32 --kernel scaled_add"
-  "l06_starter lesson06_demo --block 256 --kernel scaled_add"
+  "l01 solution lesson01_demo"
+  "l02 solution lesson02_demo"
+  "l03 solution lesson03_demo"
+  "l04 solution lesson04_demo"
+  "l05_copy solution lesson05_demo --kernel copy"
+  "l05_cub solution lesson05_demo --kernel cub"
+  "l05_reduce_sum solution lesson05_demo --kernel reduce_sum"
+  "l05_starter exercise lesson05_demo --kernel reduce_sum"
+  "l05_sweep solution lesson05_demo --kernel sweep --block 256"
+  "l06 solution lesson06_demo --block 256"
+  "l06_b32 solution lesson06_demo --block 32 --kernel scaled_add"
+  "l06_starter exercise lesson06_demo --block 256 --kernel scaled_add"
 )
 for preset in gpu sim; do
   reps=21
   [[ $preset == sim ]] && reps=1  # modelled times do not vary
   for entry in "${runs[@]}"; do
-    read -r name program args <<<"$entry"
+    read -r name modules program args <<<"$entry"
     # shellcheck disable=SC2086
-    "build/$preset/lessons/$program" --seed 1 --reps "$reps" $args --json "$out/$preset/$name.json" \
+    "build/$preset/lessons/$program" --modules="build/$preset/modules/$modules" --seed 1 --reps "$reps" $args \
+      --json "$out/$preset/$name.json" \
       >"$out/$preset/$name.txt" 2>&1 || { echo "$preset $name failed:"; tail -5 "$out/$preset/$name.txt"; exit 1; }
   done
 done

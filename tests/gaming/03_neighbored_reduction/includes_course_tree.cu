@@ -1,0 +1,5 @@
+// Gaming attempt: reaches into the course's tree outside the lesson's interface and common/include
+// (here, one of the course's own test files; @COURSE_ROOT@ is the course's folder, filled in by
+// the test). The module build refuses it.
+
+#include "@COURSE_ROOT@/tests/planted/03_neighbored_reduction/wrong_bound.cu"
