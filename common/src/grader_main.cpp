@@ -193,7 +193,12 @@ int main(int argc, char** argv)
     if (!course::results::threshold_overrides().empty())
         std::cout << "speed thresholds from " << course::results::threshold_overrides().source() << '\n';
     course::results::write_results();  // a file that says "running" replaces any older one at once
-    course::start_watchdog(watchdog_limit());
+    course::start_watchdog(watchdog_limit(), [&recorder](const std::string& message) {
+        // The main thread is stuck in the kernel: what it was doing is not touched again.
+        recorder.set_status("timeout", message);
+        recorder.set_exit_code(124);
+        course::results::write_results();
+    });
     const int code = context.run();
     recorder.set_status("finished");
     recorder.set_exit_code(code);

@@ -1,14 +1,17 @@
-"""./course grade --submissions: a class of five made-up students, each graded in isolation.
+"""./course grade --submissions: a class of made-up students, each graded in isolation.
 
     correct        the reference solution (made from solutions/ when it is there)
     wrong          a planted kernel with a wrong bound (from tests/planted/ when it is there)
     compile_error  does not compile (tests/driver/fixtures/submissions/)
     hang.tar.gz    never finishes, as a .tar.gz of its folder
     fault.zip      writes far out of bounds, as a .zip of an exercises/ folder
+    cheater        the starter with an exit from a static initializer appended (a gaming attempt
+                   that once passed): a module has no host code, so it is graded as the starter
+    borrower       includes the reference solution by its absolute path: refused by the build
+    stranger       an extra file beside the exercise's: refused before anything is built
 
 Building needs the CUDA toolkit; the build trees live under COURSE_TEST_WORK so that a second run
-only recompiles the students' files. Without a GPU every lesson that builds is reported as
-skipped (never as passed), and the compile error as a compile error.
+only recompiles the students' files. Without a GPU the class is graded on the CPU simulator.
 """
 
 from __future__ import annotations
@@ -50,34 +53,89 @@ def make_class(folder: Path) -> list[str]:
     with zipfile.ZipFile(folder / "fault.zip", "w") as archive:
         source = FIXTURES / "fault" / LESSON / STUDENT_FILE
         archive.write(source, f"exercises/{LESSON}/{STUDENT_FILE}")
-    return names + ["compile_error", "hang", "fault"]
+    starter = (ROOT / "exercises" / LESSON / STUDENT_FILE).read_text()
+    for name, text in (("cheater", starter + CHEAT),
+                       ("borrower", f'#include "{ROOT}/solutions/{LESSON}/{STUDENT_FILE}"\n'),
+                       ("stranger", starter)):
+        (folder / name / LESSON).mkdir(parents=True)
+        (folder / name / LESSON / STUDENT_FILE).write_text(text)
+    (folder / "stranger" / LESSON / "helpers.cuh").write_text("// not a file of the exercise\n")
+    return names + ["compile_error", "hang", "fault", "cheater", "borrower", "stranger"]
+
+
+# The two lines that made a grader which linked student code report PASS.
+CHEAT = "\n#include <cstdlib>\nnamespace { const int cheat = (std::_Exit(0), 0); }\n"
 
 
 class Preparing(unittest.TestCase):
     """Unpacking and composing a submission (no build)."""
 
-    def test_archives_are_unpacked_safely_and_missing_files_come_from_the_starter(self):
+    def tar(self, path: Path, members: list[tuple[str, bytes]], link: str | None = None) -> Path:
+        with tarfile.open(path, "w:gz") as tar:
+            for name, text in members:
+                info = tarfile.TarInfo(name)
+                info.size = len(text)
+                tar.addfile(info, io.BytesIO(text))
+            if link:
+                info = tarfile.TarInfo(link)
+                info.type = tarfile.SYMTYPE
+                info.linkname = "/etc/passwd"
+                tar.addfile(info)
+        return path
+
+    def test_missing_files_come_from_the_starter(self):
         driver = load_driver()
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
-            archive = tmp / "eve.tar.gz"
-            with tarfile.open(archive, "w:gz") as tar:
-                for name, text in ((f"eve/{LESSON}/{STUDENT_FILE}", b"mine\n"), ("../escape.txt", b"x"),
-                                   ("/abs.txt", b"x")):
-                    info = tarfile.TarInfo(name)
-                    info.size = len(text)
-                    tar.addfile(info, io.BytesIO(text))
+            archive = self.tar(tmp / "eve.tar.gz", [(f"eve/{LESSON}/{STUDENT_FILE}", b"mine\n")])
             submission = driver.Submission("eve", archive)
             driver.prepare(submission, tmp / "work")
             self.assertFalse(submission.problem)
-            self.assertFalse((tmp / "escape.txt").exists())
-            self.assertFalse(Path("/abs.txt").exists())
             composed = submission.exercises
             self.assertEqual((composed / LESSON / STUDENT_FILE).read_text(), "mine\n")
             self.assertEqual(submission.submitted, {"03": [STUDENT_FILE]})
             # every other lesson keeps its starter, so the build tree configures
             for lesson in driver.lessons():
                 self.assertTrue((composed / lesson.folder).is_dir())
+
+    def test_archives_that_reach_outside_are_refused_and_write_nothing(self):
+        driver = load_driver()
+        good = (f"eve/{LESSON}/{STUDENT_FILE}", b"mine\n")
+        cases = {
+            "parent": ([good, ("../escape.txt", b"x")], None, "would land outside"),
+            "absolute": ([good, ("/abs.txt", b"x")], None, "would land outside"),
+            "link": ([good], f"eve/{LESSON}/link.cu", "is a link or a special file"),
+            "huge": ([good, (f"eve/{LESSON}/big.cu", b"x" * (driver.MAX_SUBMITTED_FILE + 1))], None, "bytes, more than"),
+        }
+        for name, (members, link, reason) in cases.items():
+            with self.subTest(name), tempfile.TemporaryDirectory() as tmp:
+                tmp = Path(tmp)
+                submission = driver.Submission(name, self.tar(tmp / f"{name}.tar.gz", members, link))
+                driver.prepare(submission, tmp / "work")
+                self.assertIn("refused: ", submission.problem)
+                self.assertIn(reason, submission.problem)
+                self.assertFalse((tmp / "escape.txt").exists())
+                self.assertFalse(Path("/abs.txt").exists())
+
+    def test_links_and_unknown_files_in_a_folder_are_refused_per_lesson(self):
+        driver = load_driver()
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            for name in ("linked", "extra", "linked_folder"):
+                (tmp / name).mkdir()
+            (tmp / "linked" / LESSON).mkdir()
+            (tmp / "linked" / LESSON / STUDENT_FILE).symlink_to(ROOT / "solutions" / LESSON / STUDENT_FILE)
+            (tmp / "extra" / LESSON).mkdir()
+            (tmp / "extra" / LESSON / STUDENT_FILE).write_text("mine\n")
+            (tmp / "extra" / LESSON / "notes.txt").write_text("x\n")
+            (tmp / "linked_folder" / LESSON).symlink_to(ROOT / "solutions" / LESSON)
+            for name, reason in (("linked", "is a link"), ("extra", "is not a file of the exercise"),
+                                 ("linked_folder", f"{LESSON}/ is a link")):
+                with self.subTest(name):
+                    submission = driver.Submission(name, tmp / name)
+                    driver.prepare(submission, tmp / "work")
+                    self.assertIn(reason, submission.refused.get("03", ""))
+                    self.assertNotIn("03", submission.submitted)
 
     def test_a_broken_archive_is_reported_not_fatal(self):
         driver = load_driver()
@@ -99,7 +157,7 @@ class BatchRun(unittest.TestCase):
             args = ["grade", "--submissions", str(tmp / "class"), "--out", str(tmp / "out"), "--work", str(work),
                     "--seed", "2024", "--timeout", "60", "--jobs", "1", "--lessons", "03"]
             if not has_gpu():
-                args += ["--arch", "90"]  # one architecture is enough to prove it builds
+                args += ["--sim"]
             result = run_course(*args, timeout=1500)
             self.assertEqual(result.returncode, 0, result.stdout)
             report = json.loads((tmp / "out" / "results.json").read_text())
@@ -117,20 +175,20 @@ class BatchRun(unittest.TestCase):
         self.assertEqual((broken["verdict"], broken["correctness"]), ("compile error", "fail"))
         self.assertRegex(broken["reason"], rf"^{LESSON}/{STUDENT_FILE}\(\d+\): error")
 
-        graded = [s for s in students if s != "compile_error"]
-        if not has_gpu():
-            for student in graded:
-                with self.subTest(student=student):
-                    self.assertEqual(by_student[student]["verdict"], "skipped")
-                    self.assertEqual(by_student[student]["seed"], 2024)
-            self.assertNotIn("| pass", summary)
-            return
-        expected = {"correct": "pass", "wrong": "fail", "hang": "timeout", "fault": "fault"}
-        for student in graded:
+        borrower = by_student["borrower"]
+        self.assertEqual(borrower["verdict"], "compile error")
+        self.assertRegex(borrower["reason"], rf"^refused: .* includes .*/solutions/{LESSON}/{STUDENT_FILE}")
+        stranger = by_student["stranger"]
+        self.assertEqual(stranger["verdict"], "error")
+        self.assertIn(f"refused: {LESSON}/helpers.cuh is not a file of the exercise", stranger["reason"])
+
+        expected = {"correct": "pass", "wrong": "fail", "hang": "timeout", "fault": "fault", "cheater": "fail"}
+        for student in [s for s in students if s in expected]:
             with self.subTest(student=student):
                 record = by_student[student]
                 self.assertEqual(record["verdict"], expected[student], record["reason"])
                 self.assertEqual(record["seed"], 2024)
+        self.assertTrue(by_student["cheater"]["reason"].startswith("too slow: reduce_neighbored_less"))
         if "correct" in by_student:
             self.assertEqual(by_student["correct"]["correctness"], "pass")
             self.assertGreaterEqual(by_student["correct"]["ratio"], by_student["correct"]["threshold"])

@@ -149,22 +149,48 @@ class Reset(unittest.TestCase):
 
 
 class Verdicts(unittest.TestCase):
-    """classify(): exit code + output + results file -> verdict, first reason, correctness."""
+    """classify(): how the grader ended + the record from its results channel -> verdict, first
+    reason, correctness. Only a complete record is a pass; the grader's output never decides."""
 
     @classmethod
     def setUpClass(cls):
         cls.driver = load_driver()
 
-    def results(self, *cases, status="finished"):
-        return {"status": status, "seed": 5, "cases": list(cases)}
+    def results(self, *cases, status="finished", exit_code=1):
+        return {"status": status, "seed": 5, "exit_code": exit_code, "registered_cases": len(cases),
+                "selected_cases": len(cases), "complete_pass": False, "cases": list(cases)}
 
-    def test_pass(self):
-        outcome = self.driver.classify(0, "", self.results(
+    def passing(self):
+        record = self.results(
             {"name": "sums", "verdict": "pass", "failures": [], "speed": []},
             {"name": "speed", "verdict": "pass", "failures": [],
-             "speed": [{"check": "k", "ratio": 1.8, "threshold": 1.4}]}), False, None)
+             "speed": [{"check": "k", "ratio": 1.8, "threshold": 1.4}]}, exit_code=0)
+        record["complete_pass"] = True
+        return record
+
+    def test_pass(self):
+        outcome = self.driver.classify(0, "", self.passing(), False, None)
         self.assertEqual((outcome.verdict, outcome.correctness, outcome.seed), ("pass", "pass", 5))
         self.assertEqual(outcome.speed[0]["ratio"], 1.8)
+
+    def test_a_pass_needs_the_whole_record(self):
+        missing_case = self.passing()
+        missing_case["registered_cases"] = 3
+        filtered = self.passing()
+        filtered["selected_cases"] = 1
+        unfinished = self.passing()
+        unfinished["cases"][1]["verdict"] = "unfinished"
+        still_running = self.passing()
+        still_running["status"] = "running"
+        for name, record in (("a check that never ran", missing_case), ("checks filtered out", filtered),
+                             ("an unfinished check", unfinished), ("no final status", still_running),
+                             ("no record at all", None)):
+            with self.subTest(name):
+                # Exit code 0 and a passing grader's last lines on stdout, as an early exit would leave.
+                outcome = self.driver.classify(0, "[doctest] Status: SUCCESS!\nlesson 03: PASS\n", record, False,
+                                               None)
+                self.assertEqual(outcome.verdict, "error")
+                self.assertFalse(outcome.passed)
 
     def test_too_slow_is_correct_but_fails(self):
         outcome = self.driver.classify(1, "", self.results(
@@ -184,23 +210,31 @@ class Verdicts(unittest.TestCase):
         for message in ("not on device: reduce_sum, n = 5", "wrong occupancy: theoretical_occupancy, ...",
                         "bad configuration: choose_launch_config(n = 1) gave ..."):
             with self.subTest(message=message):
-                # Only on the grader's output, without a results file: the prefix alone must tell.
-                outcome = self.driver.classify(1, "seed 2 (...)\n" + message + "\n", None, False, None)
+                outcome = self.driver.classify(1, "", self.results(
+                    {"name": "c", "verdict": "fail", "failures": [message], "speed": []}), False, None)
                 self.assertEqual((outcome.verdict, outcome.correctness, outcome.reason), ("fail", "fail", message))
+
+    def test_output_is_never_a_verdict(self):
+        # A kernel's printf can print any failure or success line; without a record it is an error.
+        outcome = self.driver.classify(1, "wrong result: fake\ntoo slow: fake\n", None, False, None)
+        self.assertEqual(outcome.verdict, "error")
+        self.assertIn("reported nothing", outcome.reason)
 
     def test_cuda_error_and_crash_are_faults(self):
         outcome = self.driver.classify(1, "", self.results(
             {"name": "sums", "verdict": "fail", "failures": ["CUDA error cudaErrorIllegalAddress ..."],
              "speed": []}), False, None)
         self.assertEqual((outcome.verdict, outcome.correctness), ("fault", "fail"))
-        crashed = self.driver.classify(-11, "seed 3 (...)\n", None, False, None)
+        crashed = self.driver.classify(-11, "", self.results(status="running"), False, None)
         self.assertEqual(crashed.verdict, "fault")
         self.assertIn("SIGSEGV", crashed.reason)
-        self.assertEqual(crashed.seed, 3)
+        self.assertEqual(crashed.seed, 5)
 
     def test_timeouts(self):
-        watchdog = self.driver.classify(124, "timeout: still running after 60 s; ...\n", self.results(
-            {"name": "sums", "verdict": "unfinished", "failures": [], "speed": []}, status="running"), False, 60)
+        record = self.results({"name": "sums", "verdict": "unfinished", "failures": [], "speed": []},
+                              status="timeout", exit_code=124)
+        record["reason"] = "timeout: still running after 60 s; ..."
+        watchdog = self.driver.classify(124, "", record, False, 60)
         self.assertEqual((watchdog.verdict, watchdog.correctness), ("timeout", "fail"))
         self.assertTrue(watchdog.reason.startswith("timeout: still running after 60 s"))
         killed = self.driver.classify(None, "", None, True, 60)
@@ -208,13 +242,15 @@ class Verdicts(unittest.TestCase):
         self.assertIn("60 s", killed.reason)
 
     def test_skipped_is_not_a_pass(self):
-        outcome = self.driver.classify(77, "SKIPPED: no CUDA device is available; this grader needs an NVIDIA GPU\n",
-                                       {"status": "skipped", "cases": []}, False, None)
+        record = {"status": "skipped", "reason": "no CUDA device is available", "exit_code": 77, "cases": []}
+        outcome = self.driver.classify(77, "", record, False, None)
         self.assertEqual((outcome.verdict, outcome.correctness), ("skipped", "unknown"))
         self.assertFalse(outcome.passed)
         self.assertEqual(outcome.reason, "no CUDA device is available")
         self.assertIn("cannot grade here", self.driver.describe(outcome))
         self.assertIn("not a pass", self.driver.describe(outcome))
+        # Exit code 77 without the grader's own record of a skip is not a skip either.
+        self.assertEqual(self.driver.classify(77, "SKIPPED: no GPU\n", None, False, None).verdict, "error")
 
     def test_a_bad_thresholds_file_stops_at_once(self):
         with tempfile.NamedTemporaryFile("w", suffix=".json") as bad:
@@ -256,7 +292,7 @@ class RunBackend(unittest.TestCase):
                 if value is not None:
                     os.environ[name] = value
         self.assertTrue(said[0].startswith("lesson 03 on the CPU simulator (build/sim)"), said)
-        self.assertEqual(calls[0], ("build", ["lesson03_demo"]))
+        self.assertEqual(calls[0], ("build", ["lesson03_demo", "lesson03_exercise_modules"]))
         self.assertEqual(calls[1][1][0], str(driver.ROOT / "build" / "sim" / "lessons" / "lesson03_demo"))
         self.assertEqual(calls[1][1][1:], ["--n", "64"])
 

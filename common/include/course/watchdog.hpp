@@ -3,12 +3,15 @@
 /// @brief Ends a grader whose kernel never finishes, with a message instead of a silent hang.
 
 #include <chrono>
+#include <functional>
+#include <string>
 
 namespace course {
 
 /// Starts a background thread that, if the process is still running after `limit`, prints why it
-/// is stopping and ends the process with exit code 124 (the code `timeout` uses). A kernel that
-/// loops forever or waits at a barrier some threads never reach is the usual cause.
-void start_watchdog(std::chrono::seconds limit);
+/// is stopping, hands the same message to `on_timeout` (a grader records it in its results) and
+/// ends the process with exit code 124 (the code `timeout` uses). A kernel that loops forever or
+/// waits at a barrier some threads never reach is the usual cause.
+void start_watchdog(std::chrono::seconds limit, std::function<void(const std::string&)> on_timeout = {});
 
 }  // namespace course
