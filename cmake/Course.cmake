@@ -95,6 +95,10 @@ function(_course_add_student_code id lesson target_suffix source_folder modules_
       list(APPEND outputs "${module}")
     else()
       list(APPEND program_sources "${source_folder}/${file}")
+      # The same include check as a module's, before the program compiles the file.
+      course_add_module(stamp HOST_CHECK SOURCE "${source_folder}/${file}" LESSON_DIR "${lesson_dir}"
+        OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/include_checks/${target_suffix}/${lesson}/${file}.checked")
+      list(APPEND outputs "${stamp}")
     endif()
   endforeach()
   add_custom_target(${id}_${target_suffix}_modules ALL DEPENDS ${outputs})
@@ -110,6 +114,8 @@ function(_course_add_student_code id lesson target_suffix source_folder modules_
       OUTPUT_NAME student_program
       RUNTIME_OUTPUT_DIRECTORY "${modules_root}/${lesson}")
     add_dependencies(${id}_${target_suffix}_modules ${program})
+    add_custom_target(${id}_${target_suffix}_include_checks DEPENDS ${outputs})
+    add_dependencies(${program} ${id}_${target_suffix}_include_checks)
   endif()
 endfunction()
 

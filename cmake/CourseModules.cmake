@@ -3,8 +3,11 @@
 # linked into a grader or a demo, so none of it runs on their host side.
 #
 #   course_add_module(<output variable> SOURCE <file.cu> OUTPUT <file.fatbin> LESSON_DIR <folder>)
+#   course_add_module(<output variable> HOST_CHECK SOURCE <file.cpp> OUTPUT <stamp> LESSON_DIR <folder>)
 #
-# Sets <output variable> to the fat binary's path, for a custom target to depend on. The build
+# Sets <output variable> to the fat binary's (or the stamp's) path, for a target to depend on. The
+# HOST_CHECK form only checks the includes of a student's host file, which a student program
+# (cmake/Course.cmake) compiles. The build
 # refuses a source that includes anything outside its own folder, the lesson's interface headers,
 # the course's public headers (common/include), the CUDA toolkit and the C++ library
 # (cmake/compile_module.cmake says how).
@@ -48,28 +51,44 @@ function(_course_module_flags out lesson_dir)
 endfunction()
 
 # The command that compiles SOURCE into OUTPUT (with its include check), for add_custom_command and
-# for tests that expect a refusal.
+# for tests that expect a refusal. With HOST_CHECK, SOURCE is a student's host C++ file, only
+# checked (the C++ compiler lists its includes) and OUTPUT is a stamp.
 function(course_module_command out)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SOURCE;OUTPUT;LESSON_DIR" "")
-  _course_module_flags(flags "${arg_LESSON_DIR}")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "HOST_CHECK" "SOURCE;OUTPUT;LESSON_DIR" "")
+  if(arg_HOST_CHECK)
+    set(compiler "${CMAKE_CXX_COMPILER}")
+    set(flags -std=c++20 "-I${arg_LESSON_DIR}")
+    set(check_only -DCHECK_ONLY=ON)
+  else()
+    set(compiler "${CMAKE_CUDA_COMPILER}")
+    _course_module_flags(flags "${arg_LESSON_DIR}")
+    set(check_only "")
+  endif()
   get_filename_component(source_folder "${arg_SOURCE}" DIRECTORY)
   get_filename_component(toolkit_root "${CUDAToolkit_BIN_DIR}/.." ABSOLUTE)
   set(own_folders "${source_folder}" "${arg_LESSON_DIR}" "${PROJECT_SOURCE_DIR}/common/include")
   set(allowed ${own_folders} "${toolkit_root}" ${CUDAToolkit_INCLUDE_DIRS} /usr/include /usr/lib /usr/local/include)
   set(denied "${PROJECT_SOURCE_DIR}" "${PROJECT_BINARY_DIR}")
   # Lists travel to the script with '|' between items: a ';' would split the command's arguments.
-  foreach(list IN ITEMS flags allowed denied own_folders)
+  set(headers_only "${arg_LESSON_DIR}")
+  foreach(list IN ITEMS flags allowed denied own_folders headers_only)
     string(REPLACE ";" "|" ${list} "${${list}}")
   endforeach()
-  set(${out} "${CMAKE_COMMAND}"
-    "-DNVCC=${CMAKE_CUDA_COMPILER}" "-DSOURCE=${arg_SOURCE}" "-DOUTPUT=${arg_OUTPUT}" "-DDEPFILE=${arg_OUTPUT}.d"
+  set(${out} "${CMAKE_COMMAND}" ${check_only}
+    "-DNVCC=${compiler}" "-DSOURCE=${arg_SOURCE}" "-DOUTPUT=${arg_OUTPUT}" "-DDEPFILE=${arg_OUTPUT}.d"
     "-DFLAGS=${flags}" "-DALLOWED=${allowed}" "-DDENIED=${denied}" "-DEXEMPT=${own_folders}"
+    "-DHEADERS_ONLY=${headers_only}"
     -P "${_course_modules_script}" PARENT_SCOPE)
 endfunction()
 
 function(course_add_module out)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SOURCE;OUTPUT;LESSON_DIR" "")
-  course_module_command(command SOURCE "${arg_SOURCE}" OUTPUT "${arg_OUTPUT}" LESSON_DIR "${arg_LESSON_DIR}")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "HOST_CHECK" "SOURCE;OUTPUT;LESSON_DIR" "")
+  set(host_check "")
+  if(arg_HOST_CHECK)
+    set(host_check HOST_CHECK)
+  endif()
+  course_module_command(command ${host_check} SOURCE "${arg_SOURCE}" OUTPUT "${arg_OUTPUT}"
+    LESSON_DIR "${arg_LESSON_DIR}")
   get_filename_component(output_folder "${arg_OUTPUT}" DIRECTORY)
   add_custom_command(
     OUTPUT "${arg_OUTPUT}"

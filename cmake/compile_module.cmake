@@ -3,12 +3,18 @@
 # (cmake -P) through course_add_module() in CourseModules.cmake:
 #
 #   cmake -D NVCC=... -D SOURCE=... -D OUTPUT=... -D DEPFILE=... -D "FLAGS=..." -D "ALLOWED=..."
-#         -D "DENIED=..." -D "EXEMPT=..." -P compile_module.cmake       (lists separated by '|')
+#         -D "DENIED=..." -D "EXEMPT=..." [-D CHECK_ONLY=ON] -P compile_module.cmake
+#                                                                    (lists separated by '|')
+#
+# With CHECK_ONLY, NVCC may be any compiler that understands -M (a student's host C++ file, checked
+# before the build compiles it) and OUTPUT is a stamp file written once the check passes.
 #
 # ALLOWED lists the folders whose files the source may include (its own folder, the lesson's
 # interface headers, the course's public headers, the CUDA toolkit, the C++ library); DENIED lists
 # folders refused even inside an allowed one (the course's source and build trees), EXEMPT the
-# folders of DENIED that stay allowed (the source's own folder, the lesson's, common/include). An include from anywhere else, followed through links,
+# folders of DENIED that stay allowed (the source's own folder, the lesson's, common/include), and
+# HEADERS_ONLY the folders from which only headers may be included (the lesson's: its interface,
+# not the sources that hold its references). An include from anywhere else, followed through links,
 # stops the build with the file and the reason.
 
 foreach(required NVCC SOURCE OUTPUT DEPFILE ALLOWED)
@@ -17,7 +23,7 @@ foreach(required NVCC SOURCE OUTPUT DEPFILE ALLOWED)
   endif()
 endforeach()
 
-foreach(list IN ITEMS FLAGS ALLOWED DENIED EXEMPT)
+foreach(list IN ITEMS FLAGS ALLOWED DENIED EXEMPT HEADERS_ONLY)
   string(REPLACE "|" ";" ${list} "${${list}}")
 endforeach()
 
@@ -53,6 +59,7 @@ function(_course_inside path folders out)
 endfunction()
 
 get_filename_component(source_folder "${SOURCE}" DIRECTORY)
+file(REAL_PATH "${SOURCE}" real_source)
 foreach(dependency IN LISTS dependencies)
   string(REPLACE "<space>" " " dependency "${dependency}")
   if(dependency STREQUAL "")
@@ -62,7 +69,15 @@ foreach(dependency IN LISTS dependencies)
   _course_inside("${real}" "${ALLOWED}" allowed)
   _course_inside("${real}" "${DENIED}" denied)
   _course_inside("${real}" "${EXEMPT}" exempt)
-  if(NOT allowed OR (denied AND NOT exempt))
+  _course_inside("${real}" "${HEADERS_ONLY}" headers_only)
+  set(header FALSE)
+  if(real MATCHES "\\.(h|hpp|cuh)$")
+    set(header TRUE)
+  endif()
+  if(real STREQUAL real_source)
+    set(header TRUE)  # the file itself
+  endif()
+  if(NOT allowed OR (denied AND NOT exempt) OR (headers_only AND NOT header))
     file(REMOVE "${OUTPUT}" "${DEPFILE}")
     # NOTICE prints the line as it is (FATAL_ERROR would wrap it), for ./course to quote.
     message(NOTICE
@@ -72,6 +87,11 @@ foreach(dependency IN LISTS dependencies)
     message(FATAL_ERROR "the module was not built")
   endif()
 endforeach()
+
+if(CHECK_ONLY)
+  file(TOUCH "${OUTPUT}")
+  return()
+endif()
 
 execute_process(
   COMMAND "${NVCC}" ${FLAGS} -fatbin -o "${OUTPUT}" "${SOURCE}"

@@ -15,3 +15,5 @@ course_add_refused_attempt(${l03} includes_reference REPLACES ${l03_file} SOURCE
   EXPECT "refused: .* includes .*/solutions/03_neighbored_reduction/reduce_neighbored_less.cu")
 course_add_refused_attempt(${l03} includes_course_tree REPLACES ${l03_file} SOURCE includes_course_tree.cu
   EXPECT "refused: .* includes .*/tests/planted/03_neighbored_reduction/wrong_bound.cu")
+course_add_refused_attempt(${l03} includes_lesson_source REPLACES ${l03_file} SOURCE includes_lesson_source.cu
+  EXPECT "refused: .* includes .*/lessons/03_neighbored_reduction/reduce_neighbored.cu")
