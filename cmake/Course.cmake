@@ -119,6 +119,25 @@ function(_course_add_student_code id lesson target_suffix source_folder modules_
   endif()
 endfunction()
 
+# A student copy (./course release) has no solutions/, but a later lesson's baselines still need the
+# course's reference of an earlier one: the release ships it compiled, as PTX, in
+# references/NN_name/, and it is copied where the reference modules live.
+function(_course_add_shipped_references id lesson)
+  file(GLOB shipped "${PROJECT_SOURCE_DIR}/references/${lesson}/*.fatbin")
+  if(NOT shipped)
+    return()
+  endif()
+  set(copies "")
+  foreach(module IN LISTS shipped)
+    get_filename_component(name "${module}" NAME)
+    set(copy "${COURSE_MODULES_ROOT}/solution/${lesson}/${name}")
+    add_custom_command(OUTPUT "${copy}" COMMAND "${CMAKE_COMMAND}" -E copy "${module}" "${copy}"
+      DEPENDS "${module}" VERBATIM)
+    list(APPEND copies "${copy}")
+  endforeach()
+  add_custom_target(${id}_solution_modules ALL DEPENDS ${copies})
+endfunction()
+
 function(course_add_lesson lesson)
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
     "STARTER_FAILS_WITH;STARTER_FORBIDS;HOST_CHECK;HOST_CHECK_STARTER_FAILS_WITH;STUDENT_PROGRAM"
@@ -158,6 +177,9 @@ function(course_add_lesson lesson)
     _course_add_student_code(${id} ${lesson} ${variant} "${source_root}/${lesson}"
       "${COURSE_MODULES_ROOT}/${variant}" "${arg_STUDENT_SOURCES}" "${arg_STUDENT_PROGRAM}")
   endforeach()
+  if(NOT COURSE_WITH_SOLUTIONS)
+    _course_add_shipped_references(${id} ${lesson})
+  endif()
   foreach(earlier IN LISTS arg_USES_REFERENCE_OF)
     string(SUBSTRING "${earlier}" 0 2 earlier_number)
     if(TARGET lesson${earlier_number}_solution_modules)
