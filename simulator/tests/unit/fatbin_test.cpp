@@ -2,6 +2,7 @@
 // produces (see runtime/fatbin.cpp).
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
