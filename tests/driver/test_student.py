@@ -328,6 +328,55 @@ class RunBackend(unittest.TestCase):
                     os.environ[name] = value
 
 
+class ProfileAndSanitize(unittest.TestCase):
+    """./course profile and ./course sanitize: bad values exit 2 with one line; a missing tool or GPU
+    is said, with what to do, before anything is built."""
+
+    def one_line(self, result, code: int, text: str) -> None:
+        self.assertEqual(result.returncode, code, result.stdout)
+        lines = result.stdout.strip().splitlines()
+        self.assertEqual(len(lines), 1, result.stdout)
+        self.assertIn(text, lines[0])
+
+    def test_bad_values(self):
+        self.one_line(run_course("profile", "99"), 2, "no lesson '99'")
+        self.one_line(run_course("sanitize", "99"), 2, "no lesson '99'")
+        self.one_line(run_course("profile"), 2, "usage: ./course profile NN")
+        self.one_line(run_course("profile", "03", "--frob"), 2, "unexpected: --frob")
+        self.one_line(run_course("sanitize", "03", "--tool", "bogus"), 2,
+                      "--tool bogus: not a compute-sanitizer tool; choose one of memcheck, racecheck")
+
+    def test_missing_tools_are_named(self):
+        # No NVIDIA tool on PATH and no toolkit where CUDA_PATH points.
+        env = {"PATH": "/usr/bin:/bin", "CUDA_PATH": "/nonexistent"}
+        if shutil.which("ncu", path="/usr/bin:/bin") is None:
+            self.one_line(run_course("profile", "03", env=env), 1, "ncu (Nsight Compute) is not installed")
+        if shutil.which("compute-sanitizer", path="/usr/bin:/bin") is None:
+            self.one_line(run_course("sanitize", "03", "--gpu", env=env), 1, "compute-sanitizer is not installed")
+
+    @unittest.skipIf(load_driver().has_gpu(), "this machine has a GPU")
+    def test_no_gpu_is_said(self):
+        with tempfile.TemporaryDirectory() as tools:
+            # Stand-ins for the tools, found on PATH; nvidia-smi is not there.
+            for name in ("ncu", "compute-sanitizer"):
+                (Path(tools) / name).write_text("#!/bin/sh\nexit 0\n")
+                (Path(tools) / name).chmod(0o755)
+            env = {"PATH": f"{tools}:/usr/bin:/bin"}
+            self.one_line(run_course("profile", "03", env=env), 1, "profiling needs an NVIDIA GPU")
+            self.one_line(run_course("sanitize", "03", "--gpu", env=env), 1, "compute-sanitizer needs an NVIDIA GPU")
+
+    def test_profile_table_from_ncu_csv(self):
+        driver = load_driver()
+        metrics = [metric for metric, _ in driver.PROFILE_METRICS]
+        header = ",".join(f'"{h}"' for h in ["ID", "Kernel Name", *metrics])
+        units = ",".join(f'"{u}"' for u in ["", "", "inst", "%", "%", "byte/second", "", "", "%", "%"])
+        row = ",".join(f'"{v}"' for v in ["0", "reduce_neighbored(int *, int *, unsigned long)", "311.9", "63.2",
+                                          "50.0", "1,234,000,000,000", "0", "0", "88.5", "12.5"])
+        table = driver.profile_table("==PROF== Connected\n" + "\n".join([header, units, row]))
+        self.assertEqual(table, [["reduce_neighbored", "311.9", "63.2", "50.0", "1234.0", "0.0", "0.0", "88.5",
+                                  "12.5"]])
+
+
 class TraceDrawing(unittest.TestCase):
     """./course trace: a warp's trace as an SVG (the simulator writes the table, tested in CTest)."""
 
