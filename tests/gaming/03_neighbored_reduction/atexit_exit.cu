@@ -1,5 +1,8 @@
 // Gaming attempt: the starter with host code that ends the process at exit with status 0 and
 // prints a passing grader's last lines. In a module no host code exists, so nothing runs.
+//
+// replaces: reduce_neighbored_less.cu
+// expect: ^fail: too slow: reduce_neighbored_less
 
 // Lesson 03 exercise: reduceNeighboredLess. Read lessons/03_neighbored_reduction/README.md first.
 //

@@ -1,5 +1,8 @@
 // Gaming attempt: the starter's kernel prints what a passing grader prints, from the device. The
 // verdict comes from the grader's results channel, never from what a program prints.
+//
+// replaces: reduce_neighbored_less.cu
+// expect: ^fail: too slow: reduce_neighbored_less
 
 #include "neighbored_reduction.cuh"
 

@@ -1,5 +1,8 @@
 // Gaming attempt: the reference kernel on its first launch, a kernel that does nothing on every
 // later one (a counter in device memory tells them apart): right once, then never.
+//
+// replaces: reduce_neighbored_less.cu
+// expect: ^fail: not written: reduce_neighbored_less
 
 #include "neighbored_reduction.cuh"
 

@@ -1,6 +1,9 @@
 // Gaming attempt: remembers the partials of the last call per input pointer and replays them when
 // called again on the same array, so that the timed runs cost almost nothing. The grader re-checks
 // after timing with new contents at the same address: the replayed sums are wrong.
+//
+// replaces: reduce_neighbored_less.cu
+// expect: ^fail: wrong result: 
 
 #include "neighbored_reduction.cuh"
 

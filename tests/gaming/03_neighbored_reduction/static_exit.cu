@@ -1,5 +1,8 @@
 // Gaming attempt: the starter with an exit from a static initializer appended, which made a grader
 // that linked student code report PASS. In a module no host code exists, so nothing runs.
+//
+// replaces: reduce_neighbored_less.cu
+// expect: ^fail: too slow: reduce_neighbored_less
 
 // Lesson 03 exercise: reduceNeighboredLess. Read lessons/03_neighbored_reduction/README.md first.
 //
