@@ -21,6 +21,7 @@ import io
 import json
 import os
 import shutil
+import sys
 import tarfile
 import tempfile
 import unittest
@@ -195,6 +196,36 @@ class BatchRun(unittest.TestCase):
         if "wrong" in by_student:
             self.assertEqual(by_student["wrong"]["correctness"], "fail")
             self.assertTrue(by_student["wrong"]["reason"].startswith("wrong result:"))
+
+
+@unittest.skipUnless(build_dir(), "needs the configured build tree (COURSE_BUILD_DIR, set by CTest)")
+class GamingClass(unittest.TestCase):
+    """Every attempt of tests/gaming/ as a student of one class: none may pass, each for its reason."""
+
+    def test_no_attempt_passes(self):
+        sys.path.insert(0, str(ROOT / "tests" / "gaming"))
+        from make_class import make_class
+
+        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading-gaming"
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            expected = make_class(tmp / "class")
+            args = ["grade", "--submissions", str(tmp / "class"), "--out", str(tmp / "out"), "--work", str(work),
+                    "--seed", "7", "--timeout", "120", "--jobs", "2"]
+            if not has_gpu():
+                args += ["--sim"]
+            result = run_course(*args, timeout=3000)
+            self.assertEqual(result.returncode, 0, result.stdout[-4000:])
+            report = json.loads((tmp / "out" / "results.json").read_text())
+        verdicts = {}
+        for record in report["results"]:
+            if record["verdict"] != "not submitted":
+                verdicts[record["student"]] = f"{record['verdict']}: {record['reason']}"
+        self.assertEqual(sorted(verdicts), sorted(expected))
+        for student, seen in verdicts.items():
+            with self.subTest(student=student):
+                self.assertFalse(seen.startswith("pass"), seen)
+                self.assertRegex(seen, expected[student])
 
 
 if __name__ == "__main__":

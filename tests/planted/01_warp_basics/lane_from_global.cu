@@ -1,12 +1,10 @@
 // Planted bug for lesson 01's grader: the lane taken from the global id: right only while blocks are multiples of 32 threads (warps never span two blocks).
-// The grader must reject this kernel (tests/CMakeLists.txt says with which message).
+// The grader must reject this kernel (tests/planted/01_warp_basics/CMakeLists.txt says with which
+// message).
 
-#include "warp_basics.hpp"
+#include "warp_basics.cuh"
 
-namespace lesson01 {
-namespace {
-
-__global__ void record_layout(ThreadLayout* out)
+extern "C" __global__ void record_layout(lesson01::ThreadLayout* out)
 {
     const unsigned thread = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
     const unsigned block_id = blockIdx.x + blockIdx.y * gridDim.x + blockIdx.z * gridDim.x * gridDim.y;
@@ -15,12 +13,3 @@ __global__ void record_layout(ThreadLayout* out)
     out[global] = {{threadIdx.x, threadIdx.y, threadIdx.z}, {blockIdx.x, blockIdx.y, blockIdx.z},
                    thread, thread / warpSize, global % warpSize, global};
 }
-
-}  // namespace
-
-void launch_record_layout(dim3 grid, dim3 block, ThreadLayout* out, cudaStream_t stream)
-{
-    record_layout<<<grid, block, 0, stream>>>(out);
-}
-
-}  // namespace lesson01

@@ -1,17 +1,18 @@
-// Planted bug for lesson 02's grader: no bound check after the remapping: the last pair of warps writes past the end of the array.
-// The grader must reject this kernel (tests/CMakeLists.txt says with which message).
+// Planted bug for lesson 02's grader: no bound check after the remapping: the last pair of warps
+// writes past the end of the array.
+// The grader must reject these kernels (tests/planted/02_divergence/CMakeLists.txt says with which
+// message).
 
-#include "divergence.hpp"
+#include "divergence.cuh"
 
-#include "course/reduction.hpp"
-
-namespace lesson02 {
 namespace {
 
 constexpr unsigned kWarp = 32;        // warpSize on every GPU CUDA 13 supports; needed at compile time
 constexpr unsigned kMaxBlock = 1024;  // the largest block the lesson launches
 
-__global__ void index_parity_uniform(const int* in, int* out, std::size_t n)
+}  // namespace
+
+extern "C" __global__ void index_parity_uniform(const int* in, int* out, std::size_t n)
 {
     // Blocks are multiples of 32 threads, so 32 consecutive global thread ids form one warp.
     const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / warpSize;
@@ -20,14 +21,15 @@ __global__ void index_parity_uniform(const int* in, int* out, std::size_t n)
     // second the odd ones. The branch below is then the same for all 32 lanes of a warp.
     const bool even = warp % 2 == 0;
     const std::size_t i = (warp / 2) * 2 * warpSize + 2 * lane + (even ? 0 : 1);
+    (void)n;
     const auto x = static_cast<std::uint32_t>(in[i]);
     if (even)
-        out[i] = static_cast<int>(even_path(x));
+        out[i] = static_cast<int>(lesson02::even_path(x));
     else
-        out[i] = static_cast<int>(odd_path(x));
+        out[i] = static_cast<int>(lesson02::odd_path(x));
 }
 
-__global__ void value_parity_uniform(const int* in, int* out, std::size_t n)
+extern "C" __global__ void value_parity_uniform(const int* in, int* out, std::size_t n)
 {
     // The block's elements, sorted by path: their offsets from the block's first element.
     __shared__ unsigned evens[kMaxBlock];
@@ -57,27 +59,11 @@ __global__ void value_parity_uniform(const int* in, int* out, std::size_t n)
         if (slot < even_slots) {
             if (slot < even_count) {
                 const std::size_t i = first + evens[slot];
-                out[i] = static_cast<int>(even_path(static_cast<std::uint32_t>(in[i])));
+                out[i] = static_cast<int>(lesson02::even_path(static_cast<std::uint32_t>(in[i])));
             }
         } else {
             const std::size_t i = first + odds[slot - even_slots];
-            out[i] = static_cast<int>(odd_path(static_cast<std::uint32_t>(in[i])));
+            out[i] = static_cast<int>(lesson02::odd_path(static_cast<std::uint32_t>(in[i])));
         }
     }
 }
-
-}  // namespace
-
-void launch_index_parity_uniform(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    // Threads for whole pairs of warps: 64 per 64 elements, so the odd warp of the last pair exists.
-    const std::size_t threads = (n + 2 * kWarp - 1) / (2 * kWarp) * (2 * kWarp);
-    index_parity_uniform<<<course::blocks_for(threads, block), block, 0, stream>>>(in, out, n);
-}
-
-void launch_value_parity_uniform(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    value_parity_uniform<<<course::blocks_for(n, block), block, 0, stream>>>(in, out, n);
-}
-
-}  // namespace lesson02

@@ -1,12 +1,9 @@
 // Planted bug for lesson 04's grader: right sums, but lesson 03's neighbored-less indexing (index = 2 * stride * tid) instead of interleaved pairs: it must fail the speed check against neighbored-less.
-// The grader must reject this kernel (tests/CMakeLists.txt says with which message).
+// The grader must reject this kernel (tests/planted/04_interleaved_reduction/CMakeLists.txt says with which message).
 
-#include "interleaved_reduction.hpp"
+#include "interleaved_reduction.cuh"
 
-namespace lesson04 {
-namespace {
-
-__global__ void reduce_interleaved(int* data, int* partials, std::size_t n)
+extern "C" __global__ void reduce_interleaved(int* data, int* partials, std::size_t n)
 {
     const unsigned tid = threadIdx.x;
     const std::size_t first = std::size_t(blockIdx.x) * blockDim.x;
@@ -22,12 +19,3 @@ __global__ void reduce_interleaved(int* data, int* partials, std::size_t n)
     if (tid == 0)
         partials[blockIdx.x] = block_data[0];
 }
-
-}  // namespace
-
-void launch_reduce_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    reduce_interleaved<<<course::blocks_for(n, block), block, 0, stream>>>(data, partials, n);
-}
-
-}  // namespace lesson04

@@ -1,12 +1,9 @@
 // Planted bug for lesson 04's grader: no __syncthreads() between the load into shared memory and the first step: a thread may add a word another warp has not stored yet.
-// The grader must reject this kernel (tests/CMakeLists.txt says with which message).
+// The grader must reject this kernel (tests/planted/04_interleaved_reduction/CMakeLists.txt says with which message).
 
-#include "interleaved_reduction.hpp"
+#include "interleaved_reduction.cuh"
 
-namespace lesson04 {
-namespace {
-
-__global__ void reduce_shared_interleaved(const int* data, int* partials, std::size_t n)
+extern "C" __global__ void reduce_shared_interleaved(const int* data, int* partials, std::size_t n)
 {
     extern __shared__ int cache[];
     const unsigned tid = threadIdx.x;
@@ -21,12 +18,3 @@ __global__ void reduce_shared_interleaved(const int* data, int* partials, std::s
     if (tid == 0)
         partials[blockIdx.x] = cache[0];
 }
-
-}  // namespace
-
-void launch_reduce_shared_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    reduce_shared_interleaved<<<course::blocks_for(n, block), block, block * sizeof(int), stream>>>(data, partials, n);
-}
-
-}  // namespace lesson04

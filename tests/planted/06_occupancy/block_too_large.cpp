@@ -6,8 +6,9 @@
 
 namespace lesson06 {
 
-LaunchConfig choose_launch_config(const cudaDeviceProp& device, std::size_t n)
+LaunchConfig choose_launch_config(const DeviceProperties& device, const KernelAttributes& scaled_add, std::size_t n)
 {
+    (void)scaled_add;
     const unsigned block = unsigned(device.maxThreadsPerMultiProcessor);
     return {unsigned((n + block - 1) / block), block, 0};
 }

@@ -24,7 +24,7 @@ std::size_t smallest_config_holding(const AllocationRules& rules, std::size_t by
 
 }  // namespace
 
-OccupancyResult theoretical_occupancy(const cudaDeviceProp& device, const cudaFuncAttributes& kernel, int block_size,
+OccupancyResult theoretical_occupancy(const DeviceProperties& device, const KernelAttributes& kernel, int block_size,
                                       std::size_t dynamic_shared_bytes)
 {
     const AllocationRules rules = allocation_rules(device);

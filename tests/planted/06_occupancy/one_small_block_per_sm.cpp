@@ -6,8 +6,9 @@
 
 namespace lesson06 {
 
-LaunchConfig choose_launch_config(const cudaDeviceProp& device, std::size_t n)
+LaunchConfig choose_launch_config(const DeviceProperties& device, const KernelAttributes& scaled_add, std::size_t n)
 {
+    (void)scaled_add;
     (void)n;
     return {unsigned(device.multiProcessorCount), 32, 0};
 }

@@ -1,0 +1,51 @@
+// Planted for lesson 06: a calculator that answers with NVIDIA's header-only calculator,
+// cuda_occupancy.h, the very reference the grader compares with (reachable from the default include
+// path where the toolkit is linked into /usr/local/include). It must not even build: a student
+// program may not include the CUDA toolkit (tests/planted/06_occupancy/CMakeLists.txt checks the
+// refusal).
+
+#include "occupancy.hpp"
+
+#include <cuda_occupancy.h>
+
+namespace lesson06 {
+
+OccupancyResult theoretical_occupancy(const DeviceProperties& device, const KernelAttributes& kernel, int block_size,
+                                      std::size_t dynamic_shared_bytes)
+{
+    cudaOccDeviceProp properties;
+    properties.computeMajor = device.major;
+    properties.computeMinor = device.minor;
+    properties.maxThreadsPerBlock = device.maxThreadsPerBlock;
+    properties.maxThreadsPerMultiprocessor = device.maxThreadsPerMultiProcessor;
+    properties.regsPerBlock = device.regsPerBlock;
+    properties.regsPerMultiprocessor = device.regsPerMultiprocessor;
+    properties.warpSize = device.warpSize;
+    properties.sharedMemPerBlock = device.sharedMemPerBlock;
+    properties.sharedMemPerMultiprocessor = device.sharedMemPerMultiprocessor;
+    properties.numSms = device.multiProcessorCount;
+    properties.sharedMemPerBlockOptin = device.sharedMemPerBlockOptin;
+    properties.reservedSharedMemPerBlock = device.reservedSharedMemPerBlock;
+    cudaOccFuncAttributes attributes;
+    attributes.maxThreadsPerBlock = kernel.maxThreadsPerBlock;
+    attributes.numRegs = kernel.numRegs;
+    attributes.sharedSizeBytes = kernel.sharedSizeBytes;
+    attributes.maxDynamicSharedSizeBytes = kernel.maxDynamicSharedSizeBytes;
+    cudaOccDeviceState state;
+    state.carveoutConfig = kernel.preferredShmemCarveout;
+    cudaOccResult answer{};
+    cudaOccMaxActiveBlocksPerMultiprocessor(&answer, &properties, &attributes, &state, block_size,
+                                            dynamic_shared_bytes);
+
+    OccupancyResult result;
+    result.blocks_per_sm = answer.activeBlocksPerMultiprocessor;
+    result.warps_per_sm = answer.activeBlocksPerMultiprocessor * ((block_size + device.warpSize - 1) / device.warpSize);
+    result.occupancy = double(result.warps_per_sm) / (device.maxThreadsPerMultiProcessor / device.warpSize);
+    result.limiter = (answer.limitingFactors & OCC_LIMIT_REGISTERS)       ? Limiter::registers
+                     : (answer.limitingFactors & OCC_LIMIT_SHARED_MEMORY) ? Limiter::shared_memory
+                     : (answer.limitingFactors & OCC_LIMIT_BLOCKS)        ? Limiter::block_slots
+                                                                          : Limiter::warp_slots;
+    return result;
+}
+
+}  // namespace lesson06
