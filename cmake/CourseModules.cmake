@@ -10,7 +10,7 @@
 # (cmake/Course.cmake) compiles. The build
 # refuses a source that includes anything outside its own folder, the lesson's interface headers,
 # the course's public headers (common/include), the CUDA toolkit and the C++ library
-# (cmake/compile_module.cmake says how).
+# (cmake/compile_module.cmake says how); a host file may not include the CUDA toolkit either.
 
 set(_course_modules_script "${CMAKE_CURRENT_LIST_DIR}/compile_module.cmake")
 
@@ -67,8 +67,19 @@ function(course_module_command out)
   get_filename_component(source_folder "${arg_SOURCE}" DIRECTORY)
   get_filename_component(toolkit_root "${CUDAToolkit_BIN_DIR}/.." ABSOLUTE)
   set(own_folders "${source_folder}" "${arg_LESSON_DIR}" "${PROJECT_SOURCE_DIR}/common/include")
-  set(allowed ${own_folders} "${toolkit_root}" ${CUDAToolkit_INCLUDE_DIRS} /usr/include /usr/lib /usr/local/include)
+  # The C++ library and the compilers' own headers, wherever the compilers keep them (/opt/gcc/...).
+  set(allowed ${own_folders} "${toolkit_root}" ${CUDAToolkit_INCLUDE_DIRS} /usr/include /usr/lib /usr/local/include
+    ${CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES} ${CMAKE_CUDA_IMPLICIT_INCLUDE_DIRECTORIES})
   set(denied "${PROJECT_SOURCE_DIR}" "${PROJECT_BINARY_DIR}")
+  if(arg_HOST_CHECK)
+    # A student program has no CUDA runtime, and the toolkit holds a lesson's reference
+    # (cuda_occupancy.h, lesson 06's): none of the toolkit's headers, wherever they are linked from.
+    foreach(folder IN ITEMS "${toolkit_root}" ${CUDAToolkit_INCLUDE_DIRS})
+      if(NOT folder MATCHES "^/usr(/local)?(/include)?/?$")
+        list(APPEND denied "${folder}")
+      endif()
+    endforeach()
+  endif()
   # Lists travel to the script with '|' between items: a ';' would split the command's arguments.
   set(headers_only "${arg_LESSON_DIR}")
   foreach(list IN ITEMS flags allowed denied own_folders headers_only)
@@ -84,8 +95,12 @@ endfunction()
 function(course_add_module out)
   cmake_parse_arguments(PARSE_ARGV 1 arg "HOST_CHECK" "SOURCE;OUTPUT;LESSON_DIR" "")
   set(host_check "")
+  set(main_dependency MAIN_DEPENDENCY "${arg_SOURCE}")
   if(arg_HOST_CHECK)
     set(host_check HOST_CHECK)
+    # A plain dependency: a target's source that is a command's MAIN_DEPENDENCY is no longer
+    # compiled, and the student program compiles this file.
+    set(main_dependency "")
   endif()
   course_module_command(command ${host_check} SOURCE "${arg_SOURCE}" OUTPUT "${arg_OUTPUT}"
     LESSON_DIR "${arg_LESSON_DIR}")
@@ -94,8 +109,8 @@ function(course_add_module out)
     OUTPUT "${arg_OUTPUT}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${output_folder}"
     COMMAND ${command}
-    MAIN_DEPENDENCY "${arg_SOURCE}"
-    DEPENDS "${_course_modules_script}"
+    ${main_dependency}
+    DEPENDS "${arg_SOURCE}" "${_course_modules_script}"
     DEPFILE "${arg_OUTPUT}.d"
     COMMENT "Compiling the module ${arg_OUTPUT}"
     VERBATIM)
