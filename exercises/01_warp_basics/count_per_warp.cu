@@ -6,18 +6,15 @@
 // instead (__ballot_sync), count the votes (__popc) and let one lane add the warp's count. Keep
 // every thread of the warp at the vote, also those past the end of the array.
 //
+// This file holds device code only: the lesson resets the counter to 0 and launches the kernel
+// with ceil(n / block) blocks of 32 to 1024 threads (warp_basics.cuh declares it).
+//
 //   ./course run 01      # the demo: your kernel beside the one-atomic-per-thread baseline
 //   ./course grade 01    # the grader: exact counts, and several times faster on the GPU
 
-#include "warp_basics.hpp"
+#include "warp_basics.cuh"
 
-#include "course/cuda_check.hpp"
-#include "course/reduction.hpp"
-
-namespace lesson01 {
-namespace {
-
-__global__ void count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count)
+extern "C" __global__ void count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) {
@@ -27,14 +24,3 @@ __global__ void count_per_warp(const int* data, std::size_t n, int threshold, un
         atomicAdd(count, below);
     }
 }
-
-}  // namespace
-
-void launch_count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count,
-                           unsigned block, cudaStream_t stream)
-{
-    COURSE_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
-    count_per_warp<<<course::blocks_for(n, block), block, 0, stream>>>(data, n, threshold, count);
-}
-
-}  // namespace lesson01

@@ -5,15 +5,15 @@
 // and the y and z sizes. Make it right for every shape: x varies fastest, then y, then z, for
 // threads in a block and for blocks in the grid alike; warps are cut from the block's linear ids.
 //
+// This file holds device code only: the lesson launches the kernel on grids and blocks of many
+// shapes (warp_basics.cuh declares it).
+//
 //   ./course run 01      # the demo prints the layout your kernel records for a small 3-D block
 //   ./course grade 01    # the grader: exact layouts over many shapes, then exercise 2
 
-#include "warp_basics.hpp"
+#include "warp_basics.cuh"
 
-namespace lesson01 {
-namespace {
-
-__global__ void record_layout(ThreadLayout* out)
+extern "C" __global__ void record_layout(lesson01::ThreadLayout* out)
 {
     // TODO: linearise the 3-D threadIdx within the 3-D blockDim (x fastest, then y, then z).
     const unsigned thread = threadIdx.x;
@@ -26,12 +26,3 @@ __global__ void record_layout(ThreadLayout* out)
     out[global] = {{threadIdx.x, threadIdx.y, threadIdx.z}, {blockIdx.x, blockIdx.y, blockIdx.z},
                    thread, thread / warpSize, thread % warpSize, global};
 }
-
-}  // namespace
-
-void launch_record_layout(dim3 grid, dim3 block, ThreadLayout* out, cudaStream_t stream)
-{
-    record_layout<<<grid, block, 0, stream>>>(out);
-}
-
-}  // namespace lesson01

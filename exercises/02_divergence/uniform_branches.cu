@@ -2,34 +2,34 @@
 // paths. Read lessons/02_divergence/README.md first.
 //
 // This starter is the divergent baseline under new names: right, and exactly as slow. Rewrite both
-// kernels (and their launches, if your mapping needs more threads) so that all the lanes of a warp
-// that do work take the same path, while out[i] stays bit for bit what it is now.
+// kernels so that all the lanes of a warp that do work take the same path, while out[i] stays bit
+// for bit what it is now.
+//
+// This file holds device code only: the lesson launches both kernels, index_parity_uniform with
+// threads for whole pairs of warps and value_parity_uniform with ceil(n / block) blocks
+// (lessons/02_divergence/divergence.cuh).
 //
 //   ./course run 02      # the demo: your kernels beside the divergent ones
 //   ./course grade 02    # the grader: exact outputs, and faster than the divergent kernels
 
-#include "divergence.hpp"
+#include "divergence.cuh"
 
-#include "course/reduction.hpp"
-
-namespace lesson02 {
-namespace {
-
-__global__ void index_parity_uniform(const int* in, int* out, std::size_t n)
+extern "C" __global__ void index_parity_uniform(const int* in, int* out, std::size_t n)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     const auto x = static_cast<std::uint32_t>(in[i]);
     // TODO: choose i from the thread's warp and lane so that a whole warp handles even
-    // elements only, or odd ones only (hint: two neighbouring warps can share 64 elements).
+    // elements only, or odd ones only (hint: two neighbouring warps can share 64 elements). The
+    // bound check then belongs to the element you chose, not to the thread's own number.
     if (i % 2 == 0)
-        out[i] = static_cast<int>(even_path(x));
+        out[i] = static_cast<int>(lesson02::even_path(x));
     else
-        out[i] = static_cast<int>(odd_path(x));
+        out[i] = static_cast<int>(lesson02::odd_path(x));
 }
 
-__global__ void value_parity_uniform(const int* in, int* out, std::size_t n)
+extern "C" __global__ void value_parity_uniform(const int* in, int* out, std::size_t n)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -39,21 +39,7 @@ __global__ void value_parity_uniform(const int* in, int* out, std::size_t n)
     // TODO: the path depends on the data, so no fixed mapping helps. First let the block sort its
     // elements by path (two lists in shared memory), then let each warp work on one list.
     if (value % 2 == 0)
-        out[i] = static_cast<int>(even_path(x));
+        out[i] = static_cast<int>(lesson02::even_path(x));
     else
-        out[i] = static_cast<int>(odd_path(x));
+        out[i] = static_cast<int>(lesson02::odd_path(x));
 }
-
-}  // namespace
-
-void launch_index_parity_uniform(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    index_parity_uniform<<<course::blocks_for(n, block), block, 0, stream>>>(in, out, n);
-}
-
-void launch_value_parity_uniform(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    value_parity_uniform<<<course::blocks_for(n, block), block, 0, stream>>>(in, out, n);
-}
-
-}  // namespace lesson02

@@ -6,15 +6,14 @@
 // each step, and thread tid (while tid < stride) adds element tid + stride to element tid. The sums
 // must stay exact for any n (the last block may be partial) and any power-of-two block, 32 to 1024.
 //
+// This file holds device code only: the lesson launches the kernel with ceil(n / block) blocks.
+//
 //   ./course run 04      # the demo: your kernels beside the whole ladder
 //   ./course grade 04    # the grader: exact sums; faster than neighbored and neighbored-less
 
-#include "interleaved_reduction.hpp"
+#include "interleaved_reduction.cuh"
 
-namespace lesson04 {
-namespace {
-
-__global__ void reduce_interleaved(int* data, int* partials, std::size_t n)
+extern "C" __global__ void reduce_interleaved(int* data, int* partials, std::size_t n)
 {
     const unsigned tid = threadIdx.x;
     const std::size_t first = std::size_t(blockIdx.x) * blockDim.x;
@@ -31,12 +30,3 @@ __global__ void reduce_interleaved(int* data, int* partials, std::size_t n)
     if (tid == 0)
         partials[blockIdx.x] = block_data[0];
 }
-
-}  // namespace
-
-void launch_reduce_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    reduce_interleaved<<<course::blocks_for(n, block), block, 0, stream>>>(data, partials, n);
-}
-
-}  // namespace lesson04

@@ -6,17 +6,17 @@
 // that the threads tid < stride add cache[tid + stride] to cache[tid], the stride starting at half
 // the block. Exact sums for any n and any power-of-two block from 32 to 1024.
 //
+// This file holds device code only: the lesson launches the kernel with ceil(n / block) blocks and
+// blockDim.x ints of dynamic shared memory.
+//
 //   ./course run 04 --kernel shared-interleaved
 //   ./course grade 04
 
-#include "interleaved_reduction.hpp"
+#include "interleaved_reduction.cuh"
 
-namespace lesson04 {
-namespace {
-
-__global__ void reduce_shared_interleaved(const int* data, int* partials, std::size_t n)
+extern "C" __global__ void reduce_shared_interleaved(const int* data, int* partials, std::size_t n)
 {
-    extern __shared__ int cache[];  // blockDim.x ints: the launcher below passes the size
+    extern __shared__ int cache[];  // blockDim.x ints, sized by the lesson's launch
     const unsigned tid = threadIdx.x;
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + tid;
     cache[tid] = i < n ? data[i] : 0;
@@ -31,12 +31,3 @@ __global__ void reduce_shared_interleaved(const int* data, int* partials, std::s
     if (tid == 0)
         partials[blockIdx.x] = cache[0];
 }
-
-}  // namespace
-
-void launch_reduce_shared_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    reduce_shared_interleaved<<<course::blocks_for(n, block), block, block * sizeof(int), stream>>>(data, partials, n);
-}
-
-}  // namespace lesson04

@@ -12,6 +12,7 @@
 #include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/device_buffer.hpp"
+#include "course/module.hpp"
 #include "course/reduction.hpp"
 #include "course/table.hpp"
 
@@ -115,7 +116,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
         const bool correct = count.download()[0] == expected;
         all_correct = all_correct && correct;
         const std::string label = chosen[i]->written_by_student
-                                      ? chosen[i]->name + " (" + COURSE_STUDENT_FOLDER + ")"
+                                      ? chosen[i]->name + " (" + course::student_code_label(lesson01::kLesson) + ")"
                                       : chosen[i]->name;
         rows.push_back({label, chosen[i]->name, timings[i].summary, double(options.n) * sizeof(int),
                         baseline_chosen ? std::optional<std::size_t>(0) : std::nullopt, correct});

@@ -1,8 +1,12 @@
 // Lesson 01 grader: does record_layout place every thread of every grid and block shape exactly
 // where the hardware does, and does count_per_warp count exactly, faster than one atomic per thread?
 //
-//   ./course grade 01                    # builds and runs this against exercises/
+// The student's kernels come from their modules (the lesson's host code in student_kernels.cpp
+// launches them); nothing the student wrote runs on this program's host side.
+//
+//   ./course grade 01                    # builds your modules from exercises/ and runs this on them
 //   build/gpu/lessons/lesson01_grader --seed=1234   # repeat a run with its printed seed
+//   build/gpu/lessons/lesson01_grader --modules=build/gpu/modules/solution   # the reference
 
 #include "warp_basics.hpp"
 
@@ -19,7 +23,9 @@
 #include <climits>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -122,6 +128,15 @@ class CountBench {
 public:
     explicit CountBench(const std::vector<int>& values) : data_(padded(values)), count_(1), n_(values.size()) {}
 
+    /// New contents for the same data buffer: a kernel that replays a count it remembered for
+    /// this address is wrong afterwards.
+    void replace_values(const std::vector<int>& values)
+    {
+        if (values.size() != n_)
+            throw std::invalid_argument("CountBench::replace_values: the new values must hold n elements");
+        data_.upload(std::span<const int>(padded(values)));
+    }
+
     void launch(lesson01::CountLauncher launch, int threshold, unsigned block, cudaStream_t stream)
     {
         launch(data_.data(), n_, threshold, count_.data(), block, stream);
@@ -159,7 +174,8 @@ std::optional<std::string> compare_count(unsigned long long got, unsigned long l
     if (got == expected)
         return std::nullopt;
     if (got == kPoisonCount)
-        return "not written: " + where + ": the counter still holds the poison value (the launcher must reset it to 0)";
+        return "not written: " + where + ": the counter still holds the poison value the grader wrote: the "
+                                         "lesson's launcher did not reset it to 0";
     std::ostringstream text;
     text << "wrong result: " << where << ": counted " << got << ", expected " << expected;
     if (got > expected)
@@ -259,11 +275,15 @@ TEST_SUITE("lesson01")
             comparison = course::grading::compare_cases(
                 {"baseline", {}, [&](cudaStream_t s) { bench.launch(lesson01::launch_count_per_thread, threshold, kTimedBlock, s); }},
                 {"candidate", {}, [&](cudaStream_t s) { bench.launch(lesson01::launch_count_per_warp, threshold, kTimedBlock, s); }});
-        // A fast kernel only counts if it is still right after all those runs.
+        // A fast kernel only counts if it is still right after all those runs, on new contents in
+        // the same buffers (a count remembered from an earlier call is wrong now).
+        const std::uint64_t fresh = course::derive_seed(seed, 0xF2E54);
+        const auto new_values = course::random_ints(kTimedSize, fresh, -kRange, kRange);
+        bench.replace_values(new_values);
         if (const auto problem = compare_count(bench.run_once(lesson01::launch_count_per_warp, threshold, kTimedBlock),
-                                               lesson01::count_below(values, threshold),
+                                               lesson01::count_below(new_values, threshold),
                                                (course::kOnSimulator ? "after profiling, " : "after the timed runs, ") +
-                                                   count_case("count_per_warp", kTimedSize, kTimedBlock, threshold, seed)))
+                                                   count_case("count_per_warp", kTimedSize, kTimedBlock, threshold, fresh)))
             FAIL_CHECK(*problem);
         if (comparison)
             course::grading::check_speedup(*comparison, kSpeedupThreshold, "count_per_warp", "count_per_thread",

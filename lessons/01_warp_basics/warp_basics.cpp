@@ -6,6 +6,7 @@
 #include "warp_basics.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace lesson01 {
 

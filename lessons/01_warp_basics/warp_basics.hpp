@@ -2,6 +2,10 @@
 /// @file warp_basics.hpp
 /// @brief Lesson 01, warp basics: the launchers the demo and the grader call.
 ///
+/// The student's kernels live in modules compiled from exercises/01_warp_basics/ (device code
+/// only, declared in warp_basics.cuh); their launchers here are the lesson's host code, which
+/// loads them (course/module.hpp, student_kernels.cpp).
+///
 /// Exercise 1 records, for every thread of a 3-D grid of 3-D blocks, where the hardware puts it:
 /// its linear id in the block, its warp and lane, and its linear id in the grid.
 /// @snippet thread_layout.cu record_layout
@@ -12,39 +16,24 @@
 /// The reference solution, from solutions/01_warp_basics/count_per_warp.cu:
 /// @snippet count_per_warp.cu count_per_warp
 
+#include "thread_layout.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace lesson01 {
 
-/// Three coordinates: a copy of threadIdx or blockIdx.
-struct Coords {
-    std::uint32_t x = 0;
-    std::uint32_t y = 0;
-    std::uint32_t z = 0;
-    friend bool operator==(const Coords&, const Coords&) = default;
-};
+/// The lesson's folder name, which names its modules.
+inline constexpr const char* kLesson = "01_warp_basics";
 
-/// Where one thread sits: what exercise 1 records for it, in out[global]. The coordinates let the
-/// grader see which thread wrote an entry, so a linearisation in the wrong order cannot pass.
-struct ThreadLayout {
-    Coords thread_idx;         ///< threadIdx of the thread that wrote this entry
-    Coords block_idx;          ///< its blockIdx
-    std::uint32_t thread = 0;  ///< linear id in its block: x + y * blockDim.x + z * blockDim.x * blockDim.y
-    std::uint32_t warp = 0;    ///< warp of the block it belongs to: thread / warpSize
-    std::uint32_t lane = 0;    ///< its place in that warp: thread % warpSize
-    std::uint32_t global = 0;  ///< linear block id * threads per block + thread
-    friend bool operator==(const ThreadLayout&, const ThreadLayout&) = default;
-};
-
-/// Exercise 1 (exercises/01_warp_basics/thread_layout.cu): launches `grid` blocks of `block`
-/// threads; every thread writes its ThreadLayout to out[global]. `out` holds one entry per thread
-/// of the grid (fewer than 2^32 of them).
+/// Exercise 1: launches the student's record_layout (their module, from
+/// exercises/01_warp_basics/thread_layout.cu) with `grid` blocks of `block` threads; every thread
+/// writes its ThreadLayout to out[global]. `out` holds one entry per thread of the grid (fewer than
+/// 2^32 of them).
 void launch_record_layout(dim3 grid, dim3 block, ThreadLayout* out, cudaStream_t stream);
 
 /// The same layout computed on the host, indexed by the global linear id: the reference.
@@ -67,8 +56,9 @@ void launch_count_per_thread(const int* data, std::size_t n, int threshold, unsi
 void launch_count_compiler_aggregated(const int* data, std::size_t n, int threshold, unsigned long long* count,
                                       unsigned block, cudaStream_t stream);
 
-/// Exercise 2 (exercises/01_warp_basics/count_per_warp.cu): the same count with __ballot_sync and
-/// __popc, lane 0 of each warp adding the warp's count with one atomic.
+/// Exercise 2: resets *count to 0 and launches the student's count_per_warp (their module, from
+/// exercises/01_warp_basics/count_per_warp.cu): the same count with __ballot_sync and __popc, lane 0
+/// of each warp adding the warp's count with one atomic.
 void launch_count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count,
                            unsigned block, cudaStream_t stream);
 

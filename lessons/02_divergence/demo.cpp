@@ -1,7 +1,7 @@
 // Lesson 02 demo: branches that split warps, with tiny bodies (the compiler predicates them: no
 // cost) and with heavy ones (both paths run one after the other), against your rewrites.
 //
-//   ./course run 02                      # your kernels (exercises/)
+//   ./course run 02                      # your kernels (your module, from exercises/)
 //   ./course run 02 --solution           # the reference (solutions/)
 //   ./course run 02 --n 2^22 --block 128 --kernel value-uniform --json results.json
 
@@ -12,6 +12,7 @@
 #include "course/data.hpp"
 #include "course/demo.hpp"
 #include "course/device_buffer.hpp"
+#include "course/module.hpp"
 
 #include <climits>
 #include <iostream>
@@ -86,8 +87,9 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
         COURSE_CHECK_LAUNCH();
         const bool correct = out.download() == lesson02::expected_output(kernel->output, input);
         all_correct = all_correct && correct;
-        const std::string label =
-            kernel->written_by_student ? kernel->name + " (" + COURSE_STUDENT_FOLDER + ")" : kernel->name;
+        const std::string label = kernel->written_by_student
+                                      ? kernel->name + " (" + course::student_code_label(lesson02::kLesson) + ")"
+                                      : kernel->name;
         rows.push_back({label, kernel->name, timings[t++].summary, 2.0 * double(n) * sizeof(int),
                         row_of(rows, kernel->baseline), correct});
     }

@@ -1,7 +1,11 @@
 #pragma once
 /// @file divergence.hpp
-/// @brief Lesson 02, divergence: the per-element work both branch paths do, and the launchers the
-/// demo and the grader call.
+/// @brief Lesson 02, divergence: the launchers the demo and the grader call, the kernels' registry
+/// and the host references.
+///
+/// The student's kernels live in a module compiled from exercises/02_divergence/ (device code
+/// only, declared in divergence.cuh); their launchers here are the lesson's host code, which loads
+/// it (course/module.hpp). Both branch paths are in heavy_paths.hpp.
 ///
 /// The baseline, from lessons/02_divergence/divergent_kernels.cu: every warp holds even and odd
 /// elements, so it runs both paths one after the other.
@@ -12,46 +16,19 @@
 /// The data-dependent case, solved by sorting each block's elements by path in shared memory:
 /// @snippet uniform_branches.cu value_parity_uniform
 
+#include "heavy_paths.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
-#if defined(__CUDACC__)
-#define LESSON02_HOST_DEVICE __host__ __device__
-#else
-#define LESSON02_HOST_DEVICE
-#endif
-
 namespace lesson02 {
 
-/// Rounds of each heavy path: enough work that running both paths costs about twice one.
-inline constexpr int kHeavyRounds = 64;
-
-/// The work an element on the even path gets: integer arithmetic only, so the host computes the
-/// very same bits and outputs compare exactly.
-LESSON02_HOST_DEVICE inline std::uint32_t even_path(std::uint32_t x)
-{
-    for (int round = 0; round < kHeavyRounds; ++round) {
-        x = x * 0x9E3779B1u + 0x7F4A7C15u;
-        x ^= x >> 15;
-    }
-    return x;
-}
-
-/// The work an element on the odd path gets: different instructions from even_path, so the
-/// compiler cannot fold the two paths into one.
-LESSON02_HOST_DEVICE inline std::uint32_t odd_path(std::uint32_t x)
-{
-    for (int round = 0; round < kHeavyRounds; ++round) {
-        x = ((x << 7) | (x >> 25)) ^ (x + 0x632BE5ABu);
-        x += x >> 11;
-    }
-    return x;
-}
+/// The lesson's folder name, which names its modules.
+inline constexpr const char* kLesson = "02_divergence";
 
 /// out[i] = f(in[i]) for i in [0, n), with blocks of `block` threads (a power of two, 32 to 1024).
 using MapLauncher = void (*)(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream);
@@ -71,10 +48,12 @@ void launch_value_parity_divergent(const int* in, int* out, std::size_t n, unsig
 /// For comparison (another output): out[i] = (i / 32) even ? even_path(in[i]) : odd_path(in[i]).
 void launch_warp_parity(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream);
 
-/// Exercise (exercises/02_divergence/uniform_branches.cu): the output of
-/// launch_index_parity_divergent, bit for bit, with no warp running both paths.
+/// Exercise (the student's module, from exercises/02_divergence/uniform_branches.cu): the output
+/// of launch_index_parity_divergent, bit for bit, with no warp running both paths. Launched with
+/// threads for whole pairs of warps (divergence.cuh).
 void launch_index_parity_uniform(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream);
-/// Exercise: the output of launch_value_parity_divergent, bit for bit, with no warp running both paths.
+/// Exercise (the same module): the output of launch_value_parity_divergent, bit for bit, with no
+/// warp running both paths. Launched with ceil(n / block) blocks.
 void launch_value_parity_uniform(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream);
 
 /// Which host reference a kernel's output is compared with.

@@ -1,8 +1,12 @@
 // Lesson 02 grader: do index_parity_uniform and value_parity_uniform write exactly what the
 // divergent kernels write, for every size and block size, and run faster than them?
 //
-//   ./course grade 02                    # builds and runs this against exercises/
+// The student's kernels come from their module (the lesson's host code in student_kernels.cpp
+// launches them); nothing the student wrote runs on this program's host side.
+//
+//   ./course grade 02                    # builds your module from exercises/ and runs this on it
 //   build/gpu/lessons/lesson02_grader --seed=1234   # repeat a run with its printed seed
+//   build/gpu/lessons/lesson02_grader --modules=build/gpu/modules/solution   # the reference
 
 #include "divergence.hpp"
 
@@ -59,6 +63,13 @@ const char* pattern_text(Pattern pattern)
 class MapBench {
 public:
     explicit MapBench(const std::vector<int>& input) : in_(padded(input, 0)), out_(input.size() + kGuard), n_(input.size()) {}
+
+    /// New contents for the same input buffer: a kernel that replays an answer it remembered for
+    /// these addresses is wrong afterwards.
+    void replace_input(const std::vector<int>& input)
+    {
+        in_.upload(std::span<const int>(padded(input, 0)));
+    }
 
     void launch(lesson02::MapLauncher launch, unsigned block, cudaStream_t stream)
     {
@@ -171,9 +182,9 @@ void check_lanes_busy(MapBench& bench, lesson02::MapLauncher baseline, lesson02:
         hint);
 }
 
-void check_faster(lesson02::MapLauncher baseline, lesson02::MapLauncher candidate, double threshold,
-                  double lanes_busy, std::string_view candidate_name, std::string_view baseline_name,
-                  std::string_view hint)
+void check_faster(lesson02::MapLauncher baseline, lesson02::MapLauncher candidate, lesson02::Output output,
+                  double threshold, double lanes_busy, std::string_view candidate_name,
+                  std::string_view baseline_name, std::string_view hint)
 {
     const std::size_t n = course::size_for_backend(std::size_t{1} << 24, std::size_t{1} << 20);
     const unsigned block = 256;
@@ -188,14 +199,15 @@ void check_faster(lesson02::MapLauncher baseline, lesson02::MapLauncher candidat
             {"candidate", {}, [&](cudaStream_t s) { bench.launch(candidate, block, s); }});
         course::grading::check_speedup(comparison, threshold, candidate_name, baseline_name, hint);
     }
-    // A fast kernel only counts if it is still right after all those runs: bit for bit what the
-    // baseline writes (checked against the host reference above), which is quicker to get than
-    // the host's own 2^24 results.
-    auto expected = bench.run_once(baseline, block);
-    expected.resize(n);
-    if (const auto problem = compare_output(bench.run_once(candidate, block), expected, input,
-                                            "after the timed runs, " +
-                                                case_text(candidate_name, n, block, Pattern::random, seed)))
+    // A fast kernel only counts if it is still right after all those runs, on new contents in the
+    // same buffers (an answer remembered from an earlier call is wrong now).
+    const std::uint64_t fresh = course::derive_seed(seed, 0xF2E54);
+    const auto new_input = make_input(n, fresh, Pattern::random);
+    bench.replace_input(new_input);
+    if (const auto problem = compare_output(
+            bench.run_once(candidate, block), lesson02::expected_output(output, new_input), new_input,
+            std::string(course::kOnSimulator ? "after profiling, " : "after the timed runs, ") +
+                case_text(candidate_name, n, block, Pattern::random, fresh)))
         FAIL_CHECK(*problem);
 }
 
@@ -242,7 +254,8 @@ TEST_SUITE("lesson02")
     TEST_CASE("index_parity_uniform is faster than index_parity_divergent")
     {
         check_faster(lesson02::launch_index_parity_divergent, lesson02::launch_index_parity_uniform,
-                     kIndexThreshold, kIndexLanesBusy, "index_parity_uniform", "index_parity_divergent",
+                     lesson02::Output::index_parity, kIndexThreshold, kIndexLanesBusy, "index_parity_uniform",
+                     "index_parity_divergent",
                      "Its warps probably still hold even and odd elements: map warp w to elements of one parity "
                      "(warps 2k and 2k+1 sharing 64 elements, say) so that the branch is the same for all 32 lanes.");
     }
@@ -250,7 +263,8 @@ TEST_SUITE("lesson02")
     TEST_CASE("value_parity_uniform is faster than value_parity_divergent")
     {
         check_faster(lesson02::launch_value_parity_divergent, lesson02::launch_value_parity_uniform,
-                     kValueThreshold, kValueLanesBusy, "value_parity_uniform", "value_parity_divergent",
+                     lesson02::Output::value_parity, kValueThreshold, kValueLanesBusy, "value_parity_uniform",
+                     "value_parity_divergent",
                      "Its warps probably still meet even and odd values: sort each block's elements into an even and "
                      "an odd list in shared memory first, pad the even list to whole warps, then let each warp work "
                      "on one list.");

@@ -12,8 +12,7 @@
 int main(int argc, char** argv)
 {
     const course::BlockReductionDemo demo{
-        "04_interleaved_reduction", COURSE_PROGRAM,
-        "interleaved-pair reduction, in global and in shared memory (lesson 04)", lesson04::kernels(),
-        COURSE_STUDENT_FOLDER};
+        lesson04::kLesson, COURSE_PROGRAM,
+        "interleaved-pair reduction, in global and in shared memory (lesson 04)", lesson04::kernels()};
     return course::run_block_reduction_demo(demo, argc, argv);
 }

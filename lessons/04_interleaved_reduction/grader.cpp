@@ -1,8 +1,11 @@
 // Lesson 04 grader: are reduce_interleaved and reduce_shared_interleaved right for every n and
-// block size, and faster than the kernels they replace?
+// block size, and faster than the kernels they replace? The student's kernels come from their
+// modules; the baselines are the course's own: lesson 03's reduce_neighbored and its reference
+// module of reduce_neighbored_less, never the student's lesson 03.
 //
-//   ./course grade 04                    # builds and runs this against exercises/
+//   ./course grade 04                    # builds the modules of exercises/ and runs this on them
 //   build/gpu/lessons/lesson04_grader --seed=1234   # repeat a run with its printed seed
+//   build/gpu/lessons/lesson04_grader --modules=build/gpu/modules/solution   # the reference
 
 #include "interleaved_reduction.hpp"
 
@@ -83,8 +86,8 @@ TEST_SUITE("lesson04")
             "2 * stride words apart. With interleaved pairs (tid and tid + stride) a warp reads and writes 32 "
             "consecutive words.";
         course::grading::check_block_reduction_speed(
-            lesson03::launch_reduce_neighbored_less, lesson04::launch_reduce_interleaved, kTimedSize, kTimedBlock,
-            kOverNeighboredLess, "reduce_interleaved", "reduce_neighbored_less", hint,
+            lesson03::launch_reference_reduce_neighbored_less, lesson04::launch_reduce_interleaved, kTimedSize,
+            kTimedBlock, kOverNeighboredLess, "reduce_interleaved", "reduce_neighbored_less", hint,
             [&](const course::grading::ProfiledPair& counted) {
                 const auto sectors = [](const course::KernelProfile& p) {
                     return double(p.global_load_sectors + p.global_store_sectors);

@@ -2,10 +2,14 @@
 /// @file interleaved_reduction.hpp
 /// @brief Lesson 04, interleaved-pair reduction: the launchers the demo and the grader call.
 ///
+/// The student's two kernels live in modules compiled from exercises/04_interleaved_reduction/
+/// (device code only, declared in interleaved_reduction.cuh); the launchers here are the lesson's
+/// host code, which loads them (course/module.hpp).
+///
 /// Every kernel here has the block-reduction interface of lesson 03 (course::BlockReduceLauncher):
-/// block b sums elements [b * block, min(n, (b + 1) * block)) into partials[b]. Two work in place in
-/// global memory, as lesson 03's do; the shared-memory ones load their block's slice once and reduce
-/// it in shared memory, leaving `data` unchanged.
+/// block b sums elements [b * block, min(n, (b + 1) * block)) into partials[b]. reduceInterleaved
+/// works in place in global memory, as lesson 03's kernels do; the shared-memory ones load their
+/// block's slice once and reduce it in shared memory, leaving `data` unchanged.
 ///
 /// The exercise, global memory (solutions/04_interleaved_reduction/reduce_interleaved.cu):
 /// @snippet reduce_interleaved.cu reduce_interleaved
@@ -21,9 +25,12 @@
 
 namespace lesson04 {
 
+/// The lesson's folder name, which names its modules.
+inline constexpr const char* kLesson = "04_interleaved_reduction";
+
 /// reduceInterleaved, in place in global memory: the stride starts at blockDim.x / 2 and halves;
-/// thread tid < stride adds element tid + stride to element tid (the exercise:
-/// exercises/04_interleaved_reduction/reduce_interleaved.cu).
+/// thread tid < stride adds element tid + stride to element tid (the exercise: the student's module,
+/// from exercises/04_interleaved_reduction/reduce_interleaved.cu).
 void launch_reduce_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream);
 
 /// The seeds' shared-memory version 1: one load per thread, then tid % (2 * stride) picks the
@@ -36,7 +43,7 @@ void launch_reduce_shared_neighbored_less(int* data, int* partials, std::size_t 
                                           cudaStream_t stream);
 
 /// Shared memory with sequential addressing: the interleaved pairs of launch_reduce_interleaved,
-/// in shared memory; no bank conflicts (the exercise:
+/// in shared memory; no bank conflicts (the exercise: the student's module, from
 /// exercises/04_interleaved_reduction/reduce_shared_interleaved.cu).
 void launch_reduce_shared_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream);
 

@@ -2,16 +2,10 @@
 //
 //   ./course run 01 --solution
 
-#include "warp_basics.hpp"
-
-#include "course/cuda_check.hpp"
-#include "course/reduction.hpp"
-
-namespace lesson01 {
-namespace {
+#include "warp_basics.cuh"
 
 //! [count_per_warp]
-__global__ void count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count)
+extern "C" __global__ void count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     // Threads past the end vote "no" rather than branching around the vote: the full mask names
@@ -24,14 +18,3 @@ __global__ void count_per_warp(const int* data, std::size_t n, int threshold, un
         atomicAdd(count, static_cast<unsigned long long>(__popc(votes)));
 }
 //! [count_per_warp]
-
-}  // namespace
-
-void launch_count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count,
-                           unsigned block, cudaStream_t stream)
-{
-    COURSE_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
-    count_per_warp<<<course::blocks_for(n, block), block, 0, stream>>>(data, n, threshold, count);
-}
-
-}  // namespace lesson01

@@ -3,13 +3,10 @@
 //
 //   ./course run 01 --solution
 
-#include "warp_basics.hpp"
-
-namespace lesson01 {
-namespace {
+#include "warp_basics.cuh"
 
 //! [record_layout]
-__global__ void record_layout(ThreadLayout* out)
+extern "C" __global__ void record_layout(lesson01::ThreadLayout* out)
 {
     // x varies fastest, then y, then z. Warps are cut from this linear id: threads 0..31 form
     // warp 0 whatever the block's shape, and a block of 33 threads has a second warp with one
@@ -26,12 +23,3 @@ __global__ void record_layout(ThreadLayout* out)
                    thread, thread / warpSize, thread % warpSize, global};
 }
 //! [record_layout]
-
-}  // namespace
-
-void launch_record_layout(dim3 grid, dim3 block, ThreadLayout* out, cudaStream_t stream)
-{
-    record_layout<<<grid, block, 0, stream>>>(out);
-}
-
-}  // namespace lesson01

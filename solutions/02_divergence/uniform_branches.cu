@@ -1,19 +1,19 @@
 // Lesson 02 reference solution: the divergent kernels' outputs, with every warp on one path.
+// Device code only: the lesson launches both kernels (lessons/02_divergence/divergence.cuh).
 //
 //   ./course run 02 --solution
 
-#include "divergence.hpp"
+#include "divergence.cuh"
 
-#include "course/reduction.hpp"
-
-namespace lesson02 {
 namespace {
 
 constexpr unsigned kWarp = 32;        // warpSize on every GPU CUDA 13 supports; needed at compile time
 constexpr unsigned kMaxBlock = 1024;  // the largest block the lesson launches
 
+}  // namespace
+
 //! [index_parity_uniform]
-__global__ void index_parity_uniform(const int* in, int* out, std::size_t n)
+extern "C" __global__ void index_parity_uniform(const int* in, int* out, std::size_t n)
 {
     // Blocks are multiples of 32 threads, so 32 consecutive global thread ids form one warp.
     const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / warpSize;
@@ -26,14 +26,14 @@ __global__ void index_parity_uniform(const int* in, int* out, std::size_t n)
         return;  // only in the last pair of warps: lanes with nothing to do, not another path
     const auto x = static_cast<std::uint32_t>(in[i]);
     if (even)
-        out[i] = static_cast<int>(even_path(x));
+        out[i] = static_cast<int>(lesson02::even_path(x));
     else
-        out[i] = static_cast<int>(odd_path(x));
+        out[i] = static_cast<int>(lesson02::odd_path(x));
 }
 //! [index_parity_uniform]
 
 //! [value_parity_uniform]
-__global__ void value_parity_uniform(const int* in, int* out, std::size_t n)
+extern "C" __global__ void value_parity_uniform(const int* in, int* out, std::size_t n)
 {
     // The block's elements, sorted by path: their offsets from the block's first element.
     __shared__ unsigned evens[kMaxBlock];
@@ -63,28 +63,12 @@ __global__ void value_parity_uniform(const int* in, int* out, std::size_t n)
         if (slot < even_slots) {
             if (slot < even_count) {
                 const std::size_t i = first + evens[slot];
-                out[i] = static_cast<int>(even_path(static_cast<std::uint32_t>(in[i])));
+                out[i] = static_cast<int>(lesson02::even_path(static_cast<std::uint32_t>(in[i])));
             }
         } else {
             const std::size_t i = first + odds[slot - even_slots];
-            out[i] = static_cast<int>(odd_path(static_cast<std::uint32_t>(in[i])));
+            out[i] = static_cast<int>(lesson02::odd_path(static_cast<std::uint32_t>(in[i])));
         }
     }
 }
 //! [value_parity_uniform]
-
-}  // namespace
-
-void launch_index_parity_uniform(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    // Threads for whole pairs of warps: 64 per 64 elements, so the odd warp of the last pair exists.
-    const std::size_t threads = (n + 2 * kWarp - 1) / (2 * kWarp) * (2 * kWarp);
-    index_parity_uniform<<<course::blocks_for(threads, block), block, 0, stream>>>(in, out, n);
-}
-
-void launch_value_parity_uniform(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    value_parity_uniform<<<course::blocks_for(n, block), block, 0, stream>>>(in, out, n);
-}
-
-}  // namespace lesson02

@@ -2,13 +2,10 @@
 //
 //   ./course run 04 --solution --kernel interleaved
 
-#include "interleaved_reduction.hpp"
-
-namespace lesson04 {
-namespace {
+#include "interleaved_reduction.cuh"
 
 //! [reduce_interleaved]
-__global__ void reduce_interleaved(int* data, int* partials, std::size_t n)
+extern "C" __global__ void reduce_interleaved(int* data, int* partials, std::size_t n)
 {
     const unsigned tid = threadIdx.x;
     const std::size_t first = std::size_t(blockIdx.x) * blockDim.x;
@@ -29,12 +26,3 @@ __global__ void reduce_interleaved(int* data, int* partials, std::size_t n)
         partials[blockIdx.x] = block_data[0];
 }
 //! [reduce_interleaved]
-
-}  // namespace
-
-void launch_reduce_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    reduce_interleaved<<<course::blocks_for(n, block), block, 0, stream>>>(data, partials, n);
-}
-
-}  // namespace lesson04

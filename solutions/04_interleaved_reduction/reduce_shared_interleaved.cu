@@ -2,15 +2,12 @@
 //
 //   ./course run 04 --solution --kernel shared-interleaved
 
-#include "interleaved_reduction.hpp"
-
-namespace lesson04 {
-namespace {
+#include "interleaved_reduction.cuh"
 
 //! [reduce_shared_interleaved]
-__global__ void reduce_shared_interleaved(const int* data, int* partials, std::size_t n)
+extern "C" __global__ void reduce_shared_interleaved(const int* data, int* partials, std::size_t n)
 {
-    extern __shared__ int cache[];  // blockDim.x ints, sized by the launch
+    extern __shared__ int cache[];  // blockDim.x ints, sized by the lesson's launch
     const unsigned tid = threadIdx.x;
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + tid;
     // One global load per element; zeros past the end of the array keep the tree free of bound checks.
@@ -28,12 +25,3 @@ __global__ void reduce_shared_interleaved(const int* data, int* partials, std::s
         partials[blockIdx.x] = cache[0];
 }
 //! [reduce_shared_interleaved]
-
-}  // namespace
-
-void launch_reduce_shared_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
-{
-    reduce_shared_interleaved<<<course::blocks_for(n, block), block, block * sizeof(int), stream>>>(data, partials, n);
-}
-
-}  // namespace lesson04
