@@ -1,8 +1,9 @@
 // Lesson 05 demo: the two-phase reduction under many kernel configurations (threads per block x
-// elements per thread), beside your reduce_sum, cub::DeviceReduce::Sum and a device-to-device copy.
+// elements per thread), beside reduce_sum with your kernels and launch choices, cub::DeviceReduce::Sum
+// and a device-to-device copy.
 //
-//   ./course run 05                      # your reduce_sum (exercises/), 2^28 ints
-//   ./course run 05 --solution           # the reference (solutions/)
+//   ./course run 05                      # reduce_sum with your module (exercises/), 2^28 ints
+//   ./course run 05 --solution           # with the reference module (solutions/)
 //   ./course run 05 --block 256 --n 2^26 --json sweep.json
 
 #include "global_reduction.hpp"
@@ -13,6 +14,7 @@
 #include "course/cuda_check.hpp"
 #include "course/data.hpp"
 #include "course/device.hpp"
+#include "course/module.hpp"
 #include "course/reduction.hpp"
 #include "course/report.hpp"
 #include "course/table.hpp"
@@ -59,13 +61,12 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     std::cout << COURSE_PROGRAM << ": two-phase global reduction (lesson 05)\n"
               << "device " << device.id << ": " << course::banner(device) << '\n'
               << "array: " << n << " ints (" << course::fixed(bytes / 1e6, 1) << " MB), values 0.." << kInputMax
-              << ", seed " << options.seed << " (--seed " << options.seed << " repeats it)\n"
-              << "reduce_sum from " << COURSE_STUDENT_FOLDER << "/\n";
+              << ", seed " << options.seed << " (--seed " << options.seed << " repeats it)\n";
 
     const auto input = course::random_ints(n, options.seed, 0, kInputMax);
     const long long expected = course::exact_sum(input);
     std::cout << "exact sum " << expected
-              << (expected > 2147483647LL ? " (beyond 2^31 - 1: a 32-bit sum would have overflowed)" : "") << "\n\n";
+              << (expected > 2147483647LL ? " (beyond 2^31 - 1: a 32-bit sum would have overflowed)" : "") << '\n';
 
     const course::DeviceBuffer<int> data{std::span<const int>(input)};
     course::DeviceBuffer<int> copy_target(n);
@@ -86,8 +87,17 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
         most_partials = std::max(most_partials, lesson05::sweep_grid(n, config));
     course::DeviceBuffer<long long> partials(most_partials);
     course::DeviceBuffer<long long> results(sweep.size() + 2);
-    lesson05::Workspace workspace(n);
+    lesson05::Workspace workspace(n);  // loads the module and checks reduce_sum_launch
     lesson05::CubSum cub(n);
+    const auto& plan = lesson05::reduce_sum_plan();
+    const std::size_t grid = lesson05::partials_needed(n);
+    const std::string code = course::student_code_label(lesson05::kLesson);
+    std::cout << "reduce_sum with the kernels of " << code << ": phase 1 on min(ceil(n / "
+              << plan.launch.phase_one_block << "), max_blocks_per_sm " << plan.launch.max_blocks_per_sm << " x "
+              << plan.sm_count << " SMs) = " << grid << " blocks of " << plan.launch.phase_one_block
+              << " threads (one SM holds " << plan.resident_blocks_per_sm << " of them at a time: a wave is "
+              << plan.sm_count * std::size_t(plan.resident_blocks_per_sm) << "), phase 2 on one block of "
+              << plan.launch.phase_two_block << "\n\n";
 
     std::vector<Row> rows;
     if (want_all || options.kernel == "copy")
@@ -102,8 +112,9 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     }
     if (want_all || options.kernel == "reduce_sum") {
         long long* out = results.data() + 1;
-        rows.push_back({std::string("reduce_sum (") + COURSE_STUDENT_FOLDER + ")", "", "",
-                        std::to_string(lesson05::partials_needed(n)),
+        const double per_thread = double(n) / (double(grid) * plan.launch.phase_one_block);
+        rows.push_back({"reduce_sum (" + code + ")", std::to_string(plan.launch.phase_one_block),
+                        course::fixed(per_thread, per_thread < 10 ? 1 : 0), std::to_string(grid),
                         [&workspace, &data, n, out](cudaStream_t s) {
                             lesson05::reduce_sum(data.data(), n, out, workspace, s);
                         },
@@ -172,7 +183,8 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     table.print(std::cout);
     std::cout << "\nmedian of up to " << options.reps << " runs per row, interleaved, L2 flushed before each; GB/s "
               << "counts the input read once (the copy: read and written); sweep = the lesson's two-phase reduction "
-              << "with 4-byte loads, grid = n / (block x items/thread)\n";
+              << "with 4-byte loads, grid = n / (block x items/thread); reduce_sum's items/thread is n / (grid x "
+              << "block), on average\n";
     if (!options.json_path.empty()) {
         course::write_json(report, options.json_path);
         std::cout << "results written to " << options.json_path << " (speedup = fraction of CUB's GB/s)\n";

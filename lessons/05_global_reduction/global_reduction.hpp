@@ -2,14 +2,19 @@
 /// @file global_reduction.hpp
 /// @brief Lesson 05, two-phase global reduction: the whole sum of an int array, on the device.
 ///
-/// The exercise is reduce_sum() with partials_needed(): phase 1, a grid of blocks, each reducing
-/// its share of the array to one 64-bit partial sum; phase 2, one block reducing those partials to
-/// the result. Both phases run on `stream`; the result stays in device memory. The demo also times
-/// the lesson's own configurable reduction (sweep_reduce_sum) and cub::DeviceReduce::Sum beside it.
+/// The exercise is the device code of reduce_sum(): phase 1, a grid of blocks, each reducing its
+/// share of the array to one 64-bit partial sum; phase 2, one block reducing those partials to the
+/// result; and the launch choices (reduce_sum_launch: threads per block, the phase-1 grid's cap),
+/// all in the student's module (global_reduction.cuh declares them). The host code here is the
+/// lesson's: it reads the student's choices, checks them, and launches both phases on `stream`;
+/// the result stays in device memory. The demo also times the lesson's own configurable reduction
+/// (sweep_reduce_sum) and cub::DeviceReduce::Sum beside it.
 ///
 /// The reference solution (solutions/05_global_reduction/reduce_sum.cu):
+/// @snippet reduce_sum.cu reduce_sum_launch
 /// @snippet reduce_sum.cu phase_one
-/// @snippet reduce_sum.cu reduce_sum
+
+#include "reduce_sum_launch.hpp"
 
 #include "course/device_buffer.hpp"
 
@@ -19,8 +24,25 @@
 
 namespace lesson05 {
 
-/// How many 64-bit partial sums phase 1 writes for an array of n elements (one per block of
-/// phase 1). Written by the student, next to reduce_sum(); Workspace sizes itself with it.
+/// The lesson's folder name, which names its modules.
+inline constexpr const char* kLesson = "05_global_reduction";
+
+/// What the lesson launches reduce_sum() with: the student's reduce_sum_launch, checked, and the
+/// device it runs on.
+struct ReduceSumPlan {
+    ReduceSumLaunch launch{};
+    std::size_t sm_count = 0;
+    /// Blocks of phase_one, launch.phase_one_block threads each, that one SM holds at a time
+    /// (cudaOccupancyMaxActiveBlocksPerMultiprocessor): a full wave is sm_count times this.
+    int resident_blocks_per_sm = 0;
+};
+
+/// Loads the student's module (once per process) and checks its reduce_sum_launch; throws
+/// std::invalid_argument with "bad configuration: ..." naming a value the lesson cannot launch.
+[[nodiscard]] const ReduceSumPlan& reduce_sum_plan();
+
+/// How many 64-bit partial sums phase 1 writes for an array of n elements: its grid,
+/// min(ceil(n / phase_one_block), max_blocks_per_sm x SMs). Workspace sizes itself with it.
 [[nodiscard]] std::size_t partials_needed(std::size_t n);
 
 /// The device memory reduce_sum() works in between its two phases: one 64-bit partial per
@@ -35,8 +57,7 @@ public:
     /// Partials the workspace holds.
     [[nodiscard]] std::size_t capacity() const { return partials_.size(); }
 
-    /// The partials for a call on n elements; throws std::length_error when they do not fit
-    /// (n above max_n(), or a partials_needed() that is not monotonic in n).
+    /// The partials for a call on n elements; throws std::length_error when n is above max_n().
     [[nodiscard]] long long* partials_for(std::size_t n);
 
     /// Overwrites every partial with a poison pattern (the grader does, so that a phase 2 that
@@ -48,9 +69,10 @@ private:
     std::size_t max_n_;
 };
 
-/// The exercise: writes the sum of data[0, n) to *result (device memory), for any n >= 1.
+/// Writes the sum of data[0, n) to *result (device memory), for any n >= 1, with the student's
+/// phase_one and phase_two (student_kernels.cpp launches them).
 ///
-/// `data` need not be 16-byte aligned (any int pointer). Everything runs on `stream` and the call
+/// `data` need not be 16-byte aligned (any int pointer). Both launches go on `stream` and the call
 /// does not wait for the device: no synchronisation, no copies to the host, no allocations, so that
 /// it can be captured in a CUDA graph. Inputs are ints; the sum is 64-bit, so that it cannot
 /// overflow for any n that fits in memory.

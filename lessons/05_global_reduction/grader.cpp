@@ -1,8 +1,10 @@
-// Lesson 05 grader: is reduce_sum exact for every n from 1 to 2^28, 64-bit, device-only, and does
-// it read memory at close to the device's copy bandwidth?
+// Lesson 05 grader: with the student's phase_one, phase_two and reduce_sum_launch (their module,
+// launched by the lesson's reduce_sum), is the sum exact for every n from 1 to 2^28, in 64 bits,
+// on any int pointer, and is it read at close to the device's copy bandwidth?
 //
-//   ./course grade 05                    # builds and runs this against exercises/
+//   ./course grade 05                    # builds the module of exercises/ and runs this on it
 //   build/gpu/lessons/lesson05_grader --seed=1234   # repeat a run with its printed seed
+//   build/gpu/lessons/lesson05_grader --modules=build/gpu/modules/solution   # the reference
 
 #include "global_reduction.hpp"
 
@@ -19,6 +21,7 @@
 
 #include <cstdint>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -38,15 +41,20 @@ constexpr long long kPoisonResult = 0x7f7f7f7f7f7f7f7fLL;  // every byte course:
 constexpr int kMagnitude = 1 << 16;
 constexpr std::size_t kMaxOffset = 3;  // elements: data + 1, + 2, + 3 are not 16-byte aligned
 
-/// Sizes from 1 to 2^28: tiny, around warp, block and vector multiples, primes just below and
-/// above powers of two, powers of two.
+/// Sizes from 1 to 2^28 (2^24 + 43 on the simulator): tiny, around warp, block and vector
+/// multiples, primes just below and above powers of two, powers of two. No size twice in a row.
 const std::vector<std::size_t>& exact_sizes()
 {
-    static const std::vector<std::size_t> sizes = {
-        1,         2,         3,          4,          5,          7,          31,         32,
-        33,        255,       256,        257,        1023,       1024,       1025,       4095,
-        4096,      4097,      65'521,     65'536,     65'537,     1'048'573,  1'048'576,  1'048'583,
-        16'777'213, 16'777'216, 16'777'259, course::size_for_backend(268'435'399, 16'777'259)};
+    static const std::vector<std::size_t> sizes = [] {
+        std::vector<std::size_t> all = {
+            1,          2,          3,          4,         5,         7,         31,        32,
+            33,         255,        256,        257,       1023,      1024,      1025,      4095,
+            4096,       4097,       65'521,     65'536,    65'537,    1'048'573, 1'048'576, 1'048'583,
+            16'777'213, 16'777'216, 16'777'259};
+        if (!course::kOnSimulator)
+            all.push_back(268'435'399);  // the largest prime below 2^28
+        return all;
+    }();
     return sizes;
 }
 
@@ -103,6 +111,21 @@ std::string describe(const Case& input, std::size_t offset)
     return text.str();
 }
 
+/// "phase 1: min(...) = 1056 blocks of 256 threads ...; phase 2: ...": the launch the lesson makes
+/// of the student's reduce_sum_launch.
+std::string describe_launch(std::size_t n)
+{
+    const auto& plan = lesson05::reduce_sum_plan();
+    const auto block = plan.launch.phase_one_block;
+    std::ostringstream text;
+    text << "phase 1: min(ceil(n / " << block << "), max_blocks_per_sm " << plan.launch.max_blocks_per_sm << " x "
+         << plan.sm_count << " SMs) = " << lesson05::partials_needed(n) << " blocks of " << block
+         << " threads for n = " << n << " (one SM holds " << plan.resident_blocks_per_sm
+         << " blocks of this phase_one at a time); phase 2: one block of " << plan.launch.phase_two_block
+         << " threads";
+    return text.str();
+}
+
 /// Poisons the result and the workspace, runs reduce_sum on `stream`, waits, returns the result.
 long long run_reduce_sum(const int* data, std::size_t n, lesson05::Workspace& workspace,
                          course::DeviceBuffer<long long>& result, cudaStream_t stream)
@@ -134,6 +157,17 @@ bool check_result(long long got, const Case& input, std::size_t offset, std::str
 
 TEST_SUITE("lesson05")
 {
+    TEST_CASE("reduce_sum_launch states a launch the lesson can make")
+    {
+        // The other test cases refuse a bad configuration too (reduce_sum throws it); this one
+        // says it once, first, or shows the launch the lesson makes of the student's choices.
+        try {
+            MESSAGE("reduce_sum_launch: " << describe_launch(kTimedSize));
+        } catch (const std::invalid_argument& error) {
+            FAIL_CHECK(std::string(error.what()));
+        }
+    }
+
     TEST_CASE("reduce_sum gives the exact sum for every n from 1 to 2^28 (2^24 on the simulator)")
     {
         const std::size_t largest = exact_sizes().back();
@@ -170,56 +204,6 @@ TEST_SUITE("lesson05")
         }
     }
 
-    TEST_CASE("reduce_sum stays on the device: it runs inside a CUDA graph")
-    {
-        const auto one = make_case(1'000'003, -kMagnitude, kMagnitude, 200);
-        DeviceInput input(one.n);
-        const int* data = input.put(one.values, 0);
-        lesson05::Workspace workspace(one.n);
-        course::DeviceBuffer<long long> result(1);
-        Stream stream;
-        result.fill_bytes(course::kPoisonByte, stream.get());
-        workspace.poison(stream.get());
-        COURSE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-
-        // While a stream is being captured, work is recorded instead of run; anything that waits
-        // for the device (cudaMemcpy to the host, a synchronisation, cudaMalloc) or uses another
-        // stream breaks the capture. A reduction that adds on the host cannot be captured.
-        std::string failure;
-        COURSE_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal));
-        try {
-            lesson05::reduce_sum(data, one.n, result.data(), workspace, stream.get());
-        } catch (const std::exception& error) {
-            failure = error.what();
-        }
-        cudaGraph_t graph = nullptr;
-        const cudaError_t ended = cudaStreamEndCapture(stream.get(), &graph);
-        (void)cudaGetLastError();  // capture errors do not corrupt the context; clear them
-        if (failure.empty() && ended != cudaSuccess)
-            failure = std::string("cudaStreamEndCapture returned ") + cudaGetErrorName(ended) + " (" +
-                      cudaGetErrorString(ended) + ")";
-        if (!failure.empty()) {
-            if (graph != nullptr)
-                COURSE_CUDA_CHECK_NOEXCEPT(cudaGraphDestroy(graph));
-            FAIL_CHECK("not on device: reduce_sum, " << describe(one, 0)
-                                                     << ", could not be captured in a CUDA graph: " << failure
-                                                     << ". Keep every step on `stream` and the sum in device memory: "
-                                                        "no cudaMemcpy to the host, no synchronisation, no "
-                                                        "cudaMalloc, no default stream, no adding on the host.");
-            return;
-        }
-        cudaGraphExec_t exec = nullptr;
-        COURSE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-        for (int replay = 0; replay < 2; ++replay) {  // a graph replays: the same sum each time
-            result.fill_bytes(course::kPoisonByte, stream.get());
-            COURSE_CUDA_CHECK(cudaGraphLaunch(exec, stream.get()));
-            COURSE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-            check_result(result.download()[0], one, 0, " (replayed as a CUDA graph)");
-        }
-        COURSE_CUDA_CHECK(cudaGraphExecDestroy(exec));
-        COURSE_CUDA_CHECK(cudaGraphDestroy(graph));
-    }
-
     TEST_CASE("reduce_sum reads memory nearly as fast as the device copies it")
     {
         const auto one = make_case(kTimedSize, -kMagnitude, kMagnitude, 300);
@@ -250,19 +234,24 @@ TEST_SUITE("lesson05")
         }
         const auto timings = course::run_interleaved(cases, options);
 
-        // Still right after the timed runs.
+        // Still right after the timed runs, on new contents at the same address: a sum remembered
+        // from an earlier call on this pointer is wrong now.
         Stream stream;
-        check_result(run_reduce_sum(data, one.n, workspace, result, stream.get()), one, 0, " (after the timed runs)");
+        const auto fresh = make_case(one.n, -kMagnitude, kMagnitude, 301);
+        check_result(run_reduce_sum(input.put(fresh.values, 0), one.n, workspace, result, stream.get()), fresh, 0,
+                     " (after the timed runs, new contents at the same address)");
 
         const double copy_gbs = course::gigabytes_per_second(2.0 * double(bytes), timings[0].summary.median);
         const double reduce_gbs = course::gigabytes_per_second(double(bytes), timings[1].summary.median);
         const double cub_gbs = course::gigabytes_per_second(double(bytes), timings[2].summary.median);
         const double fraction = reduce_gbs / copy_gbs;
         const std::string size = course::kOnSimulator ? "2^24" : "2^28";
-        constexpr const char* hint =
+        const std::string hint =
+            ". Your launch: " + describe_launch(one.n) +
             ". With one element per thread, each block spends its time in its tree and the grid is n / block "
-            "blocks: give each thread many elements (a grid-stride loop over about one wave of blocks), with "
-            "several independent loads in flight (16-byte int4 loads, unrolled).";
+            "blocks: cap the grid at about one wave (reduce_sum_launch.max_blocks_per_sm), give each thread many "
+            "elements (a grid-stride loop in phase_one), with several independent loads in flight (16-byte int4 "
+            "loads, unrolled).";
         if constexpr (course::kOnSimulator) {
             // The technique: one pass over the input (bytes loaded per element), and the modelled
             // bandwidth that few instructions per element and bytes in flight give.
@@ -281,12 +270,11 @@ TEST_SUITE("lesson05")
             course::grading::check_technique({"reduce_sum", "global-memory bytes loaded per element",
                                               loaded_per_element,
                                               kMostBytesPerElement, true, " B", counters},
-                                             std::string("Read every input element once") + hint);
+                                             "Read every input element once" + hint);
             course::grading::check_technique({"reduce_sum", "modelled bandwidth, % of the modelled copy's",
                                               100 * fraction, 100 * kBandwidthFraction, false, "%", counters},
-                                             std::string("The modelled kernel is bound by its instructions or its "
-                                                         "round trips to memory, not by the bytes it reads") +
-                                                 hint);
+                                             "The modelled kernel is bound by its instructions or its round trips "
+                                             "to memory, not by the bytes it reads" + hint);
             return;
         }
         std::ostringstream measured;

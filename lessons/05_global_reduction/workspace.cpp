@@ -1,5 +1,5 @@
-// Lesson 05: the workspace reduce_sum() keeps its phase-1 partial sums in. Its size comes from the
-// student's partials_needed(), so the grid stays the student's choice.
+// Lesson 05: the workspace reduce_sum() keeps its phase-1 partial sums in, sized with
+// partials_needed(), the same grid formula reduce_sum() launches phase 1 with.
 //
 //   ./course grade 05
 
@@ -16,11 +16,10 @@ Workspace::Workspace(std::size_t max_n) : partials_(partials_needed(max_n)), max
 
 long long* Workspace::partials_for(std::size_t n)
 {
-    const std::size_t needed = partials_needed(n);
-    if (n > max_n_ || needed > capacity())
-        throw std::length_error("lesson05::Workspace: a call on " + std::to_string(n) + " elements needs " +
-                                std::to_string(needed) + " partials; this workspace was made for " +
-                                std::to_string(max_n_) + " elements and holds " + std::to_string(capacity()));
+    // partials_needed() grows with n, so a workspace made for max_n holds the grid of any n up to it.
+    if (n > max_n_)
+        throw std::length_error("lesson05::Workspace: a call on " + std::to_string(n) +
+                                " elements; this workspace was made for at most " + std::to_string(max_n_));
     return partials_.data();
 }
 

@@ -1,15 +1,12 @@
-// Planted bug for lesson 05's grader: each thread adds in 32 bits: right for small values, wrong once a thread's sum passes 2^31.
-// The grader must reject this reduce_sum (tests/CMakeLists.txt says with which message).
+// Planted bug for lesson 05's grader: each thread adds in 32 bits: right for small values, wrong
+// once a thread's sum passes 2^31.
+// The grader must reject this submission (tests/planted/05_global_reduction/CMakeLists.txt says
+// with which message).
 
-#include "global_reduction.hpp"
+#include "global_reduction.cuh"
 
-#include "course/cuda_check.hpp"
-
-#include <algorithm>
 #include <cstdint>
-#include <stdexcept>
 
-namespace lesson05 {
 namespace {
 
 constexpr unsigned kBlock = 256;      // threads per block, both phases
@@ -41,9 +38,20 @@ __device__ long long block_sum(long long value)
 /// Widened before adding: four ints near 2^31 overflow an int.
 __device__ int add4(int4 v) { return v.x + v.y + v.z + v.w; }
 
+}  // namespace
+
+// One wave of phase-1 blocks: 256 threads with __launch_bounds__(256) and few registers, so an SM
+// holds 2048 / 256 = 8 of them at a time (the demo prints what cudaOccupancy* says). Each thread
+// then loops over many 16-byte vectors; small arrays get fewer blocks (ceil(n / 256)).
+extern "C" __constant__ lesson05::ReduceSumLaunch reduce_sum_launch = {
+    .phase_one_block = kBlock,
+    .max_blocks_per_sm = 8,
+    .phase_two_block = kBlock,
+};
+
 /// Phase 1: each block adds a grid-stride share of the array and writes one partial sum.
-__global__ void __launch_bounds__(kBlock) phase_one(const int* __restrict__ data, std::size_t n,
-                                                    long long* __restrict__ partials)
+extern "C" __global__ void __launch_bounds__(kBlock) phase_one(const int* __restrict__ data, std::size_t n,
+                                                               long long* __restrict__ partials)
 {
     const std::size_t thread = std::size_t(blockIdx.x) * kBlock + threadIdx.x;
     const std::size_t threads = std::size_t(gridDim.x) * kBlock;
@@ -83,9 +91,10 @@ __global__ void __launch_bounds__(kBlock) phase_one(const int* __restrict__ data
         partials[blockIdx.x] = sum;
 }
 
-/// Phase 2: one block adds the partials and writes the result.
-__global__ void __launch_bounds__(kBlock) phase_two(const long long* __restrict__ partials, std::size_t count,
-                                                    long long* result)
+/// Phase 2: one block adds the partials and writes the result. It runs after every block of
+/// phase 1 has finished: the boundary between two launches is the grid-wide barrier.
+extern "C" __global__ void __launch_bounds__(kBlock) phase_two(const long long* __restrict__ partials,
+                                                               std::size_t count, long long* result)
 {
     long long sum = 0;
     for (std::size_t i = threadIdx.x; i < count; i += kBlock)
@@ -94,45 +103,3 @@ __global__ void __launch_bounds__(kBlock) phase_two(const long long* __restrict_
     if (threadIdx.x == 0)
         *result = sum;
 }
-
-/// Blocks that fill the device once: as many as can be resident on every SM at the same time.
-/// Asked once (the first call happens when the Workspace is made, outside any graph capture).
-std::size_t resident_blocks()
-{
-    static const std::size_t blocks = [] {
-        int device = 0;
-        int sms = 0;
-        int per_sm = 0;
-        COURSE_CUDA_CHECK(cudaGetDevice(&device));
-        COURSE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        COURSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, phase_one, kBlock, 0));
-        return std::size_t(sms) * std::size_t(std::max(per_sm, 1));
-    }();
-    return blocks;
-}
-
-}  // namespace
-
-std::size_t partials_needed(std::size_t n)
-{
-    // One full wave of blocks, each thread looping over many 16-byte vectors; fewer blocks for
-    // small arrays, so that no block starts with nothing to do.
-    const std::size_t per_block = std::size_t(kBlock) * kUnroll * kIntsPerVector;
-    return std::max<std::size_t>(1, std::min(resident_blocks(), (n + per_block - 1) / per_block));
-}
-
-void reduce_sum(const int* data, std::size_t n, long long* result, Workspace& workspace, cudaStream_t stream)
-{
-    if (n == 0)
-        throw std::invalid_argument("reduce_sum: the array must hold at least one element");
-    const std::size_t blocks = partials_needed(n);
-    long long* partials = workspace.partials_for(n);
-    phase_one<<<unsigned(blocks), kBlock, 0, stream>>>(data, n, partials);
-    COURSE_CHECK_LAUNCH();
-    // Same stream: phase 2 starts only once every block of phase 1 has written its partial. Kernel
-    // boundaries are the grid-wide barrier that no block can wait for inside one launch.
-    phase_two<<<1, kBlock, 0, stream>>>(partials, blocks, result);
-    COURSE_CHECK_LAUNCH();
-}
-
-}  // namespace lesson05
