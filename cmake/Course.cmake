@@ -110,6 +110,9 @@ function(_course_add_student_code id lesson target_suffix source_folder modules_
     add_executable(${program} "${lesson_dir}/${program_main}" ${program_sources})
     target_include_directories(${program} PRIVATE "${lesson_dir}")
     target_link_libraries(${program} PRIVATE course_build_flags)
+    # Static: the judge starts it with no file descriptor to spare (RLIMIT_NOFILE), so it must
+    # need no shared library opened at start.
+    target_link_options(${program} PRIVATE -static)
     set_target_properties(${program} PROPERTIES
       OUTPUT_NAME student_program
       RUNTIME_OUTPUT_DIRECTORY "${modules_root}/${lesson}")

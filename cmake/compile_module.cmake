@@ -11,11 +11,11 @@
 #
 # ALLOWED lists the folders whose files the source may include (its own folder, the lesson's
 # interface headers, the course's public headers, the CUDA toolkit, the C++ library); DENIED lists
-# folders refused even inside an allowed one (the course's source and build trees), EXEMPT the
-# folders of DENIED that stay allowed (the source's own folder, the lesson's, common/include), and
-# HEADERS_ONLY the folders from which only headers may be included (the lesson's: its interface,
-# not the sources that hold its references). An include from anywhere else, followed through links,
-# stops the build with the file and the reason.
+# folders refused even inside an allowed one (the course's source and build trees, and for a host
+# file the CUDA toolkit), EXEMPT the folders of DENIED that stay allowed (the source's own folder,
+# the lesson's, common/include), and HEADERS_ONLY the folders from which only headers may be
+# included (the lesson's: its interface, not the sources that hold its references). An include from
+# anywhere else, followed through links, stops the build with the file and the reason.
 
 foreach(required NVCC SOURCE OUTPUT DEPFILE ALLOWED)
   if(NOT DEFINED ${required})
@@ -80,10 +80,14 @@ foreach(dependency IN LISTS dependencies)
   if(NOT allowed OR (denied AND NOT exempt) OR (headers_only AND NOT header))
     file(REMOVE "${OUTPUT}" "${DEPFILE}")
     # NOTICE prints the line as it is (FATAL_ERROR would wrap it), for ./course to quote.
-    message(NOTICE
-      "refused: ${SOURCE} includes ${real}, outside what a student's code may include "
-      "(its own folder, the lesson's interface headers, the course's headers in common/include, "
-      "the CUDA toolkit and the C++ standard library)")
+    if(CHECK_ONLY)  # a student program's host file: no CUDA runtime, so no toolkit either
+      string(CONCAT may_include "its own folder, the lesson's interface headers, the course's headers in "
+                                "common/include and the C++ standard library, not the CUDA toolkit")
+    else()
+      string(CONCAT may_include "its own folder, the lesson's interface headers, the course's headers in "
+                                "common/include, the CUDA toolkit and the C++ standard library")
+    endif()
+    message(NOTICE "refused: ${SOURCE} includes ${real}, outside what a student's code may include (${may_include})")
     message(FATAL_ERROR "the module was not built")
   endif()
 endforeach()

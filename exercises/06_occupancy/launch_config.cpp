@@ -5,8 +5,9 @@
 // 64 threads, each asking for 60 KiB of dynamic shared memory that the kernel never uses. Only a few
 // warps fit on each SM, far too few loads are in flight, and the memory system idles.
 // Return a configuration that keeps enough warps resident: work it out from the device's limits
-// (your theoretical_occupancy can tell you the warps per SM of a candidate), or ask the runtime
-// (cudaOccupancyMaxPotentialBlockSize with scaled_add_kernel()).
+// and scaled_add's attributes (your theoretical_occupancy can tell you the warps per SM of a
+// candidate block size). This is plain C++: the lesson runs it in a program of its own, without the
+// CUDA runtime, and launches scaled_add itself with what you return.
 //
 //   ./course run 06          # the demo: bandwidth against occupancy
 //   ./course grade 06        # the grader: valid, exact results, and faster than the starving launch
@@ -15,10 +16,12 @@
 
 namespace lesson06 {
 
-LaunchConfig choose_launch_config(const cudaDeviceProp& device, std::size_t n)
+LaunchConfig choose_launch_config(const DeviceProperties& device, const KernelAttributes& scaled_add, std::size_t n)
 {
     // TODO: choose grid, block and dynamic shared memory yourself.
-    return starving_config(device, n);
+    (void)device;
+    (void)scaled_add;
+    return starving_config(n);
 }
 
 }  // namespace lesson06

@@ -8,6 +8,8 @@
 //     rules.shared_unit, out of the shared memory the SM is configured to (see the carve-out rule
 //     in occupancy.hpp).
 // Then report the smallest of the four limits, and which resource it was.
+// This is plain C++ (no CUDA runtime): the lesson builds it into a program of its own and asks it
+// questions; print debugging output on std::cerr, never std::cout, which carries the answers.
 //
 //   ./course grade 06                              # on a GPU: against cudaOccupancy* and NVIDIA's calculator
 //   build/ci/lessons/lesson06_host_check           # without a GPU: against NVIDIA's calculator
@@ -18,7 +20,7 @@
 
 namespace lesson06 {
 
-OccupancyResult theoretical_occupancy(const cudaDeviceProp& device, const cudaFuncAttributes& kernel, int block_size,
+OccupancyResult theoretical_occupancy(const DeviceProperties& device, const KernelAttributes& kernel, int block_size,
                                       std::size_t dynamic_shared_bytes)
 {
     const AllocationRules rules = allocation_rules(device);

@@ -1,7 +1,8 @@
 // Lesson 06 demo: occupancy against bandwidth. Little's law with this GPU's own figures, then one
 // memory-bound kernel launched across block sizes and shared-memory sizes (blocks and warps per SM,
 // occupancy, the limiting resource, the bandwidth reached), then the exercise-2 launch beside the
-// starving one.
+// starving one. The limiter column and the exercise-2 launch come from the student program (your
+// functions, run in a process of their own); the demo launches the kernels itself.
 //
 //   ./course run 06                                  # your calculator and launch (exercises/)
 //   ./course run 06 --solution                       # the reference (solutions/)
@@ -9,7 +10,7 @@
 //   ./course run 06 --kernel scaled_add --block 256  # one kernel, one block size
 
 #include "latency_probe.hpp"
-#include "occupancy.hpp"
+#include "occupancy_lesson.hpp"
 
 #include "course/backend.hpp"
 #include "course/benchmark.hpp"
@@ -18,6 +19,7 @@
 #include "course/data.hpp"
 #include "course/device.hpp"
 #include "course/device_buffer.hpp"
+#include "course/module.hpp"
 #include "course/table.hpp"
 
 #include <fstream>
@@ -97,7 +99,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
 
     std::cout << COURSE_PROGRAM << ": occupancy against bandwidth for a memory-bound kernel (lesson 06)\n"
               << "device " << info.id << ": " << course::banner(info) << '\n'
-              << "calculator and launch from " << COURSE_STUDENT_FOLDER << "/\n"
+              << "calculator and launch from " << course::student_code_label(kLesson) << "/\n"
               << "registers per thread: scaled_add " << attributes_of(scaled_add_kernel()).numRegs
               << ", scaled_add_wide " << attributes_of(scaled_add_wide_kernel()).numRegs << "\n\n";
 
@@ -140,7 +142,10 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
 
     const Kernel kernels[] = {{"scaled_add", &launch_scaled_add, scaled_add_kernel()},
                               {"scaled_add_wide", &launch_scaled_add_wide, scaled_add_wide_kernel()}};
+    const cudaFuncAttributes scaled_add_attributes = attributes_of(scaled_add_kernel());
     std::vector<Row> rows;
+    // The student's calculator is asked about every row at once: one run of the student program.
+    std::vector<student::OccupancyQuestion> questions;
     for (const auto& kernel : kernels) {
         if (options.kernel != "all" && options.kernel != kernel.name)
             continue;
@@ -152,24 +157,21 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
                 int blocks = 0;
                 COURSE_CUDA_CHECK(
                     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel.function, int(block), shared));
-                const auto yours = theoretical_occupancy(device, attributes, int(block), shared);
                 Row row;
                 row.kernel = kernel.name;
                 row.config = {unsigned(blocks * device.multiProcessorCount), block, shared};
                 row.blocks_per_sm = blocks;
-                row.warps_per_sm = blocks * int((block + device.warpSize - 1) / device.warpSize);
-                row.occupancy = double(row.warps_per_sm) / warp_slots;
-                row.limiter = limiter_name(yours.limiter);
-                if (yours.blocks_per_sm != blocks)
-                    row.limiter += " (yours: " + std::to_string(yours.blocks_per_sm) + " blocks)";
                 rows.push_back(row);
+                questions.push_back({student_view(attributes), int(block), shared});
             }
         }
     }
     // The exercise-2 launches, for comparison.
     if (options.kernel == "all" || options.kernel == "scaled_add") {
-        for (const auto& [name, config] : {std::pair{"starving_config", starving_config(device, n)},
-                                           std::pair{"choose_launch_config", choose_launch_config(device, n)}}) {
+        const std::size_t sizes[] = {n};
+        const LaunchConfig chosen = student::choose_launch_config(device, scaled_add_attributes, sizes)[0];
+        for (const auto& [name, config] : {std::pair{"starving_config", starving_config(n)},
+                                           std::pair{"choose_launch_config", chosen}}) {
             int blocks = 0;
             COURSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, scaled_add_kernel(),
                                                                             int(config.block),
@@ -178,14 +180,18 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
             row.kernel = std::string("scaled_add, ") + name;
             row.config = config;
             row.blocks_per_sm = blocks;
-            row.warps_per_sm = blocks * int((config.block + device.warpSize - 1) / device.warpSize);
-            row.occupancy = double(row.warps_per_sm) / warp_slots;
-            row.limiter = limiter_name(
-                theoretical_occupancy(device, attributes_of(scaled_add_kernel()), int(config.block),
-                                      config.dynamic_shared_bytes)
-                    .limiter);
             rows.push_back(row);
+            questions.push_back({student_view(scaled_add_attributes), int(config.block), config.dynamic_shared_bytes});
         }
+    }
+    const auto yours = student::theoretical_occupancy(device, questions);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        auto& row = rows[i];
+        row.warps_per_sm = row.blocks_per_sm * int((row.config.block + device.warpSize - 1) / device.warpSize);
+        row.occupancy = double(row.warps_per_sm) / warp_slots;
+        row.limiter = limiter_name(yours[i].limiter);
+        if (yours[i].blocks_per_sm != row.blocks_per_sm)
+            row.limiter += " (yours: " + std::to_string(yours[i].blocks_per_sm) + " blocks)";
     }
 
     std::vector<course::BenchmarkCase> cases;

@@ -1,11 +1,14 @@
 // Lesson 06 grader. Exercise 1: does theoretical_occupancy agree with NVIDIA's calculator and with
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor on this GPU? Exercise 2: is choose_launch_config
-// valid, exact, and faster than the starving configuration?
+// valid, exact, and faster than the starving configuration? The student's functions answer from
+// the student program, a separate process (occupancy_lesson.hpp, namespace student); this grader
+// launches the kernels and judges.
 //
 //   ./course grade 06                    # builds and runs this against exercises/
 //   build/gpu/lessons/lesson06_grader --seed=1234   # repeat a run with its printed seed
+//   build/gpu/lessons/lesson06_grader --modules=build/gpu/modules/solution   # the reference
 
-#include "occupancy.hpp"
+#include "occupancy_lesson.hpp"
 #include "sweep_check.hpp"
 
 #include "course/backend.hpp"
@@ -152,7 +155,7 @@ TEST_SUITE("lesson06")
     {
         const cudaDeviceProp device = this_device();
         const auto& name = course::grading::device().name;
-        SweepReport report;
+        std::vector<OccupancyCase> cases;
         int unlaunchable = 0;
         int calculator_differs = 0;
         std::string first_difference;
@@ -175,7 +178,6 @@ TEST_SUITE("lesson06")
                         ++unlaunchable;
                         continue;
                     }
-                    ++report.cases;
                     // The limiter is judged by NVIDIA's header calculator where it agrees with the
                     // runtime on the number of blocks; elsewhere any limiter is accepted.
                     auto expected = nvidia_calculator(device, kernel.attributes, block, dynamic_bytes);
@@ -189,11 +191,7 @@ TEST_SUITE("lesson06")
                                     {Limiter::warp_slots, Limiter::block_slots, Limiter::registers,
                                      Limiter::shared_memory}};
                     }
-                    const auto got = theoretical_occupancy(device, kernel.attributes, block, dynamic_bytes);
-                    if (const auto problem = compare_occupancy(device, block, got, expected))
-                        report.mismatches.push_back(
-                            "wrong occupancy: theoretical_occupancy, " +
-                            describe_case(name, kernel.name, kernel.attributes, block, dynamic_bytes) + ": " + *problem);
+                    cases.push_back({kernel.name, kernel.attributes, block, dynamic_bytes, std::move(expected)});
                 }
             }
         }
@@ -203,7 +201,8 @@ TEST_SUITE("lesson06")
         if (calculator_differs > 0)
             MESSAGE("cuda_occupancy.h and the runtime differ in " << calculator_differs
                                                                   << " configurations, e.g. " << first_difference);
-        report_mismatches(report, "configurations of " + std::to_string(kernels.size()) + " kernels on " + name);
+        report_mismatches(check_student_calculator(device, name, cases),
+                          "configurations of " + std::to_string(kernels.size()) + " kernels on " + name);
     }
 
     TEST_CASE("exercise 2: choose_launch_config gives a valid launch and exact results for every n")
@@ -211,9 +210,11 @@ TEST_SUITE("lesson06")
         const cudaDeviceProp device = this_device();
         allow_large_shared_memory(device);
         const std::size_t sizes[] = {1, 31, 32, 33, 1000, 4097, 65'537, 1'000'003, (std::size_t{1} << 22) + 7};
+        const auto configs = student::choose_launch_config(device, attributes_of(scaled_add_kernel()), sizes);
         std::uint64_t case_index = 0;
-        for (const std::size_t n : sizes) {
-            const LaunchConfig config = choose_launch_config(device, n);
+        for (std::size_t i = 0; i < configs.size(); ++i) {
+            const std::size_t n = sizes[i];
+            const LaunchConfig& config = configs[i];
             if (const auto problem = invalid(config, device)) {
                 FAIL_CHECK("bad configuration: choose_launch_config(n = " << n << ") gave " << text(config) << ": "
                                                                           << *problem);
@@ -229,8 +230,9 @@ TEST_SUITE("lesson06")
     {
         const cudaDeviceProp device = this_device();
         allow_large_shared_memory(device);
-        const LaunchConfig starving = starving_config(device, kTimedSize);
-        const LaunchConfig chosen = choose_launch_config(device, kTimedSize);
+        const LaunchConfig starving = starving_config(kTimedSize);
+        const std::size_t sizes[] = {kTimedSize};
+        const LaunchConfig chosen = student::choose_launch_config(device, attributes_of(scaled_add_kernel()), sizes)[0];
         if (const auto problem = invalid(chosen, device)) {
             FAIL_CHECK("bad configuration: choose_launch_config(n = " << kTimedSize << ") gave " << text(chosen)
                                                                       << ": " << *problem);

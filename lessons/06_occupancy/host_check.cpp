@@ -1,11 +1,19 @@
-// Lesson 06 host check: exercise 1 without a GPU. Your theoretical_occupancy against the lesson's
-// worked examples and against NVIDIA's calculator (cuda_occupancy.h) on an H100 and a T4 described
-// by hand.
+// Lesson 06 host check: exercise 1 without a GPU. Your theoretical_occupancy, run in the student
+// program the lesson builds from your files, against the lesson's worked examples and against
+// NVIDIA's calculator (cuda_occupancy.h) on an H100 and a T4 described by hand.
 //
-//   cmake --build --preset ci --target lesson06_host_check && build/ci/lessons/lesson06_host_check
+//   cmake --build --preset ci --target lesson06_host_check lesson06_exercise_modules
+//   build/ci/lessons/lesson06_host_check                                   # your calculator
+//   build/ci/lessons/lesson06_host_check --modules=build/ci/modules/solution   # the reference
 
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#define DOCTEST_CONFIG_IMPLEMENT
 #include "sweep_check.hpp"
+
+#include "course/module.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <string_view>
 
 TEST_SUITE("lesson06 host check")
 {
@@ -18,4 +26,28 @@ TEST_SUITE("lesson06 host check")
     {
         lesson06::check_sweep_on_described_devices();
     }
+}
+
+int main(int argc, char** argv)
+{
+    // --modules=DIR[:DIR...]: where the student program is (by default the student's, built from
+    // exercises/); doctest ignores the option.
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (!arg.starts_with("--modules="))
+            continue;
+        const auto folders = arg.substr(10);
+        for (auto rest = folders; !rest.empty();) {
+            const auto colon = rest.find(':');
+            const std::filesystem::path folder(rest.substr(0, colon));
+            if (!folder.empty() && !std::filesystem::is_directory(folder)) {
+                std::cerr << argv[0] << ": " << arg << ": " << folder.string() << " is not a folder\n";
+                return 2;
+            }
+            rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+        }
+        course::set_student_module_path(folders);
+    }
+    doctest::Context context(argc, argv);
+    return context.run();
 }

@@ -4,7 +4,6 @@
 //
 //   ./course run 06          # prints the measured latency before the table
 
-#include "occupancy.hpp"
 #include "latency_probe.hpp"
 
 #include "course/cuda_check.hpp"

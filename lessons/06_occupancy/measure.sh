@@ -26,12 +26,13 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,te
 if has graders; then
   ctest --preset gpu -L lesson06 --label-exclude '^exercise$' >"$logs/ctest_lesson06.log" 2>&1
   echo "ctest lesson06 exit code $?" >>"$logs/ctest_lesson06.log"
-  "$bin/lesson06_grader_solution" --seed=1 -s >"$logs/grader_solution.log" 2>&1
+  "$bin/lesson06_grader" --modules=build/gpu/modules/solution --seed=1 -s >"$logs/grader_solution.log" 2>&1
   "$bin/lesson06_grader" --seed=1 >"$logs/grader_starter.log" 2>&1
 fi
 
 if has demo; then
-  "$bin/lesson06_demo_solution" --seed 1 --json "$logs/occupancy.json" >"$logs/demo.txt" 2>&1
+  "$bin/lesson06_demo" --modules=build/gpu/modules/solution --seed 1 --json "$logs/occupancy.json" \
+    >"$logs/demo.txt" 2>&1
 fi
 
 if has ncu; then
@@ -39,7 +40,8 @@ if has ncu; then
   limits=launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,launch__occupancy_limit_warps,launch__occupancy_limit_blocks,launch__registers_per_thread,dram__throughput.avg.pct_of_peak_sustained_elapsed
   for block in 256 32; do
     timeout 120 ncu --clock-control none --kernel-name regex:'^scaled_add$' --metrics "$metrics,$limits" --csv \
-      "$bin/lesson06_demo_solution" --kernel scaled_add --block $block --reps 1 --seed 1 >"$logs/ncu_$block.csv" 2>"$logs/ncu_$block.err"
+      "$bin/lesson06_demo" --modules=build/gpu/modules/solution --kernel scaled_add --block $block --reps 1 --seed 1 \
+      >"$logs/ncu_$block.csv" 2>"$logs/ncu_$block.err"
     echo "ncu block $block exit code $?" >>"$logs/ncu_$block.err"
   done
 fi
@@ -47,10 +49,10 @@ fi
 if has repeats; then
   ratio() { grep -oE "runs [0-9.]+x over" | grep -oE "[0-9.]+" | head -1; }
   for build in solution starter; do
-    grader="$bin/lesson06_grader"; [ "$build" = solution ] && grader+=_solution
+    modules=(); [ "$build" = solution ] && modules=(--modules=build/gpu/modules/solution)
     line=""
     for i in $(seq "$repeats"); do
-      out=$("$grader" --test-case='*faster*' 2>&1); rc=$?
+      out=$("$bin/lesson06_grader" "${modules[@]}" --test-case='*faster*' 2>&1); rc=$?
       line+="$(echo "$out" | ratio)($([ $rc = 0 ] && echo pass || echo FAIL)) "
       echo "$out" >>"$logs/repeat_$build.log"
     done

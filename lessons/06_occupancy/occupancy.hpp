@@ -1,23 +1,55 @@
 #pragma once
 /// @file occupancy.hpp
-/// @brief Lesson 06, occupancy: what the demo, the grader and the host check call.
+/// @brief Lesson 06, occupancy: what the student implements, and everything their files may use.
 ///
 /// Exercise 1 (exercises/06_occupancy/occupancy_calculator.cpp): theoretical_occupancy(), the
 /// number of blocks of a kernel that one SM holds at once, and which resource stops it holding more.
 /// Exercise 2 (exercises/06_occupancy/launch_config.cpp): choose_launch_config(), a launch of the
 /// memory-bound kernel scaled_add that keeps enough bytes in flight to hide the memory latency.
 ///
+/// Both are plain C++ functions of plain data. The lesson builds them, with a `main` of its own
+/// (student_program.cpp), into a separate program without the CUDA runtime; the grader, the host
+/// check and the demo run that program and ask it questions (course/student_program.hpp). So your
+/// code never runs inside the program that judges it, and it cannot reach the lesson's references:
+/// it sees this header, the C++ library and nothing else of the course. Print any debugging output
+/// on std::cerr: the program's standard output carries its answers.
+///
 /// The reference calculator, from solutions/06_occupancy/occupancy_calculator.cpp:
 /// @snippet occupancy_calculator.cpp theoretical_occupancy
 
-#include <cuda_runtime_api.h>
-
 #include <cstddef>
-#include <optional>
-#include <string>
 #include <vector>
 
 namespace lesson06 {
+
+/// The fields of cudaDeviceProp this lesson reads, under the same names: what
+/// cudaGetDeviceProperties reports for the GPU the question is about.
+struct DeviceProperties {
+    int major = 0;                            ///< compute capability, 9 on an H100
+    int minor = 0;                            ///< 0 on an H100
+    int multiProcessorCount = 0;              ///< SMs (132 on an H100 SXM)
+    int warpSize = 0;                         ///< 32
+    int maxThreadsPerBlock = 0;               ///< 1024
+    int maxThreadsPerMultiProcessor = 0;      ///< 2048 on sm_90: 64 warp slots
+    int maxBlocksPerMultiProcessor = 0;       ///< 32 on sm_90, 16 on Turing
+    int regsPerBlock = 0;                     ///< 65536
+    int regsPerMultiprocessor = 0;            ///< 65536
+    std::size_t sharedMemPerBlock = 0;        ///< 48 KiB: a block's limit without opting in
+    std::size_t sharedMemPerBlockOptin = 0;   ///< 227 KiB on sm_90: the limit after opting in
+    std::size_t sharedMemPerMultiprocessor = 0;  ///< 228 KiB on sm_90
+    std::size_t reservedSharedMemPerBlock = 0;   ///< 1 KiB the driver keeps per block (sm_80 and later)
+    int maxGridSize[3] = {0, 0, 0};           ///< blocks per grid dimension
+};
+
+/// The fields of cudaFuncAttributes this lesson reads, under the same names: what
+/// cudaFuncGetAttributes reports for the kernel the question is about.
+struct KernelAttributes {
+    int numRegs = 0;                     ///< registers per thread
+    std::size_t sharedSizeBytes = 0;     ///< static shared memory per block
+    int maxThreadsPerBlock = 0;          ///< the most threads a block of this kernel may have
+    int maxDynamicSharedSizeBytes = 0;   ///< the most dynamic shared memory a block may ask for
+    int preferredShmemCarveout = -1;     ///< percent of sharedMemPerMultiprocessor, -1 for none
+};
 
 // ---------------------------------------------------------------------------------------------
 // Exercise 1: theoretical occupancy
@@ -29,9 +61,6 @@ enum class Limiter {
     registers,      ///< regsPerMultiprocessor, handed out per warp
     shared_memory,  ///< the SM's shared memory (as configured), handed out per block
 };
-
-/// "warp slots", "block slots", "registers", "shared memory".
-[[nodiscard]] const char* limiter_name(Limiter limiter);
 
 /// What one SM holds of a kernel launched with a given block size and dynamic shared memory.
 struct OccupancyResult {
@@ -52,8 +81,8 @@ struct AllocationRules {
     std::vector<std::size_t> shared_configs;
 };
 
-/// The rules for `device`'s architecture (sm_75 ... sm_90 and later).
-[[nodiscard]] AllocationRules allocation_rules(const cudaDeviceProp& device);
+/// The rules for `device`'s architecture (sm_75 ... sm_90 and later); given by the lesson.
+[[nodiscard]] AllocationRules allocation_rules(const DeviceProperties& device);
 
 /// EXERCISE 1. The theoretical occupancy of `kernel` launched on `device` with `block_size`
 /// threads per block and `dynamic_shared_bytes` of dynamic shared memory per block: each of the
@@ -63,7 +92,7 @@ struct AllocationRules {
 /// Shared memory per SM: the kernel's carve-out preference (kernel.preferredShmemCarveout, percent
 /// of sharedMemPerMultiprocessor, -1 for none) rounded up to a configuration the SM supports,
 /// or a larger configuration if one block needs more.
-[[nodiscard]] OccupancyResult theoretical_occupancy(const cudaDeviceProp& device, const cudaFuncAttributes& kernel,
+[[nodiscard]] OccupancyResult theoretical_occupancy(const DeviceProperties& device, const KernelAttributes& kernel,
                                                     int block_size, std::size_t dynamic_shared_bytes);
 
 // ---------------------------------------------------------------------------------------------
@@ -76,97 +105,20 @@ struct LaunchConfig {
     std::size_t dynamic_shared_bytes = 0;  ///< dynamic shared memory per block (the kernel uses none)
 };
 
-/// EXERCISE 2. A configuration for scaled_add over n elements on `device` that keeps the memory
-/// system busy: the grader wants it at least 3x as fast as starving_config on 2^26 ints.
-[[nodiscard]] LaunchConfig choose_launch_config(const cudaDeviceProp& device, std::size_t n);
+/// EXERCISE 2. A configuration for scaled_add (whose attributes are `scaled_add`) over n elements
+/// on `device` that keeps the memory system busy: the grader wants it at least 3x as fast as
+/// starving_config on 2^26 ints.
+[[nodiscard]] LaunchConfig choose_launch_config(const DeviceProperties& device, const KernelAttributes& scaled_add,
+                                                std::size_t n);
 
 /// The lesson's starting point: blocks of 64 threads that each ask for 60 KiB of dynamic shared
-/// memory (a staging buffer left over from an older version of the kernel). Only 3 such blocks fit
-/// in an H100 SM: 6 warps, 9% occupancy.
-[[nodiscard]] LaunchConfig starving_config(const cudaDeviceProp& device, std::size_t n);
-
-/// scaled_add: z[i] = a * x[i] + y[i] for i < n, one int per thread per step, grid-stride.
-void launch_scaled_add(const LaunchConfig& config, const int* x, const int* y, int* z, int a, std::size_t n,
-                       cudaStream_t stream);
-/// The same sums with 16-byte loads, four of them in flight per array per thread and step: much more
-/// memory parallelism per warp (the demo's "occupancy is not everything" kernel).
-void launch_scaled_add_wide(const LaunchConfig& config, const int* x, const int* y, int* z, int a, std::size_t n,
-                            cudaStream_t stream);
-
-/// The kernels as opaque pointers, for the cudaOccupancy* and cudaFuncGetAttributes calls.
-[[nodiscard]] const void* scaled_add_kernel();
-[[nodiscard]] const void* scaled_add_wide_kernel();
-
-/// Lets both kernels take up to the device's opt-in limit of dynamic shared memory per block
-/// (more than the default 48 KiB needs cudaFuncSetAttribute). Idempotent.
-void allow_large_shared_memory(const cudaDeviceProp& device);
-
-/// How many of a[0, n) differ from b[0, n), both in device memory (counted on the device; waits).
-[[nodiscard]] unsigned long long count_differences(const int* a, const int* b, std::size_t n);
-
-/// cudaFuncGetAttributes of a kernel, checked.
-[[nodiscard]] cudaFuncAttributes attributes_of(const void* kernel);
-
-// ---------------------------------------------------------------------------------------------
-// Kernels with different register and shared-memory needs, for the grader's sweep
-
-/// One kernel of the sweep, ready to be asked about (its dynamic shared memory limit raised to the
-/// opt-in maximum, its carve-out preference set).
-struct SweepKernel {
-    std::string name;       ///< e.g. "pressure<64> capped at 40 registers"
-    const void* function = nullptr;
-    cudaFuncAttributes attributes{};
-};
-
-/// Prepares and returns the sweep's kernels on the current device.
-[[nodiscard]] std::vector<SweepKernel> sweep_kernels(const cudaDeviceProp& device);
-
-// ---------------------------------------------------------------------------------------------
-// Checking a calculator against NVIDIA's (cuda_occupancy.h, host only)
-
-/// What NVIDIA's header-only calculator says: blocks per SM and every limit that equals it.
-struct CalculatorAnswer {
-    int blocks_per_sm = 0;
-    std::vector<Limiter> limiters;  ///< all resources whose limit equals blocks_per_sm
-};
-[[nodiscard]] CalculatorAnswer nvidia_calculator(const cudaDeviceProp& device, const cudaFuncAttributes& kernel,
-                                                 int block_size, std::size_t dynamic_shared_bytes);
-
-/// Nothing when `got` (for a block of `block_size` threads) agrees with `expected`: same blocks per
-/// SM, warps and occupancy that follow from them, and a limiter that really sets the limit. Otherwise
-/// what differs, as a sentence.
-[[nodiscard]] std::optional<std::string> compare_occupancy(const cudaDeviceProp& device, int block_size,
-                                                           const OccupancyResult& got,
-                                                           const CalculatorAnswer& expected);
-
-/// "kernel K (R registers/thread, S B static shared memory, carve-out C), block = B, dynamic shared
-/// memory = D B on DEVICE"
-[[nodiscard]] std::string describe_case(const std::string& device_name, const std::string& kernel_name,
-                                        const cudaFuncAttributes& kernel, int block_size,
-                                        std::size_t dynamic_shared_bytes);
-
-/// "24 blocks/SM (48 warps, 75.0%, limited by registers)"
-[[nodiscard]] std::string describe(const OccupancyResult& result);
-
-/// Blocks sizes and dynamic shared-memory sizes the sweeps try (every one that is launchable is used).
-[[nodiscard]] std::vector<int> sweep_block_sizes();
-[[nodiscard]] std::vector<std::size_t> sweep_dynamic_shared_sizes();
-
-/// Result of comparing a calculator with a reference over a sweep.
-struct SweepReport {
-    int cases = 0;
-    std::vector<std::string> mismatches;  ///< one sentence each, "wrong occupancy: ..."
-};
-
-/// Compares theoretical_occupancy with NVIDIA's calculator for `device` (which need not be this
-/// machine's: the host check describes an H100 and a T4 by hand) over synthetic kernels with many
-/// register counts, static shared-memory sizes and carve-outs, every sweep block size and dynamic
-/// shared-memory size that can be launched.
-[[nodiscard]] SweepReport sweep_against_calculator(const cudaDeviceProp& device, const std::string& device_name);
-
-/// An H100 SXM (sm_90) and a T4 (sm_75) as cudaGetDeviceProperties describes them (the fields the
-/// occupancy calculation reads), for checks that need no GPU.
-[[nodiscard]] cudaDeviceProp h100_properties();
-[[nodiscard]] cudaDeviceProp t4_properties();
+/// memory (a staging buffer left over from an older version of the kernel). Shared memory allows 3
+/// such blocks per H100 SM (3 x 61 KiB with the reserved 1 KiB): 6 warps of the 64 the SM could
+/// hold, 9% occupancy.
+[[nodiscard]] inline LaunchConfig starving_config(std::size_t n)
+{
+    constexpr unsigned block = 64;
+    return {unsigned((n + block - 1) / block), block, 60 * 1024};
+}
 
 }  // namespace lesson06

@@ -1,17 +1,17 @@
-// Lesson 06, host side: the allocation rules the calculator needs, NVIDIA's own calculator
-// (cuda_occupancy.h) as the reference for sweeps, and an H100 and a T4 described by hand so that
-// the calculator can be checked on a machine without a GPU.
+// Lesson 06, the judge's side: NVIDIA's own calculator (cuda_occupancy.h) as the reference for
+// sweeps, the comparison of the student's answers with it, and an H100 and a T4 described by hand so
+// that the calculator can be checked on a machine without a GPU. None of this is linked into the
+// student program.
 //
-//   build/ci/lessons/lesson06_host_check_solution     # the sweep against NVIDIA's calculator, no GPU
+//   build/ci/lessons/lesson06_host_check --modules=build/ci/modules/solution   # the sweep, no GPU
 
-#include "occupancy.hpp"
+#include "occupancy_lesson.hpp"
 
 #include "course/table.hpp"
 
 #include <cuda_occupancy.h>
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -20,14 +20,6 @@ namespace lesson06 {
 namespace {
 
 constexpr std::size_t KiB = 1024;
-
-std::vector<std::size_t> configs_kib(std::initializer_list<std::size_t> sizes)
-{
-    std::vector<std::size_t> bytes;
-    for (const std::size_t size : sizes)
-        bytes.push_back(size * KiB);
-    return bytes;
-}
 
 }  // namespace
 
@@ -46,27 +38,30 @@ const char* limiter_name(Limiter limiter)
     return "?";
 }
 
-AllocationRules allocation_rules(const cudaDeviceProp& device)
+DeviceProperties student_view(const cudaDeviceProp& device)
 {
-    AllocationRules rules;
-    // Volta and Turing hand out shared memory in 256-byte pieces, Ampere and later in 128.
-    rules.shared_unit = device.major >= 8 ? 128 : 256;
-    // The carve-outs each architecture offers (CUDA C++ Programming Guide, compute capabilities).
-    if (device.major == 7 && device.minor == 5)
-        rules.shared_configs = configs_kib({32, 64});
-    else if (device.major == 7)
-        rules.shared_configs = configs_kib({0, 8, 16, 32, 64, 96});
-    else if (device.major == 8 && (device.minor == 0 || device.minor == 7))
-        rules.shared_configs = configs_kib({0, 8, 16, 32, 64, 100, 132, 164});
-    else if (device.major == 8 || device.major == 12)
-        rules.shared_configs = configs_kib({0, 8, 16, 32, 64, 100});
-    else
-        rules.shared_configs = configs_kib({0, 8, 16, 32, 64, 100, 132, 164, 196, 228});
-    // Never offer more than the device has.
-    std::erase_if(rules.shared_configs, [&](std::size_t size) { return size > device.sharedMemPerMultiprocessor; });
-    if (rules.shared_configs.empty() || rules.shared_configs.back() < device.sharedMemPerMultiprocessor)
-        rules.shared_configs.push_back(device.sharedMemPerMultiprocessor);
-    return rules;
+    DeviceProperties view;
+    view.major = device.major;
+    view.minor = device.minor;
+    view.multiProcessorCount = device.multiProcessorCount;
+    view.warpSize = device.warpSize;
+    view.maxThreadsPerBlock = device.maxThreadsPerBlock;
+    view.maxThreadsPerMultiProcessor = device.maxThreadsPerMultiProcessor;
+    view.maxBlocksPerMultiProcessor = device.maxBlocksPerMultiProcessor;
+    view.regsPerBlock = device.regsPerBlock;
+    view.regsPerMultiprocessor = device.regsPerMultiprocessor;
+    view.sharedMemPerBlock = device.sharedMemPerBlock;
+    view.sharedMemPerBlockOptin = device.sharedMemPerBlockOptin;
+    view.sharedMemPerMultiprocessor = device.sharedMemPerMultiprocessor;
+    view.reservedSharedMemPerBlock = device.reservedSharedMemPerBlock;
+    std::copy(std::begin(device.maxGridSize), std::end(device.maxGridSize), view.maxGridSize);
+    return view;
+}
+
+KernelAttributes student_view(const cudaFuncAttributes& kernel)
+{
+    return {kernel.numRegs, kernel.sharedSizeBytes, kernel.maxThreadsPerBlock, kernel.maxDynamicSharedSizeBytes,
+            kernel.preferredShmemCarveout};
 }
 
 CalculatorAnswer nvidia_calculator(const cudaDeviceProp& device, const cudaFuncAttributes& kernel, int block_size,
@@ -128,13 +123,35 @@ std::vector<std::size_t> sweep_dynamic_shared_sizes()
     return {0, 1, 1000, 3077, 8192, 20000, 49152, 65541, 102400, 153600, 204800, 232448};
 }
 
+SweepReport check_student_calculator(const cudaDeviceProp& device, const std::string& device_name,
+                                     const std::vector<OccupancyCase>& cases, const std::string& what)
+{
+    std::vector<student::OccupancyQuestion> questions;
+    questions.reserve(cases.size());
+    for (const auto& c : cases)
+        questions.push_back({student_view(c.kernel), c.block_size, c.dynamic_shared_bytes});
+    const auto answers = student::theoretical_occupancy(device, questions);
+
+    SweepReport report;
+    report.cases = int(cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const auto& c = cases[i];
+        if (auto problem = compare_occupancy(device, c.block_size, answers[i], c.expected))
+            report.mismatches.push_back("wrong occupancy: theoretical_occupancy, " + what +
+                                        describe_case(device_name, c.kernel_name, c.kernel, c.block_size,
+                                                      c.dynamic_shared_bytes) +
+                                        ": " + *problem);
+    }
+    return report;
+}
+
 SweepReport sweep_against_calculator(const cudaDeviceProp& device, const std::string& device_name)
 {
     const int register_counts[] = {8, 16, 24, 32, 37, 40, 48, 56, 64, 72, 80, 96, 128, 168, 200, 255};
     const std::size_t static_sizes[] = {0, 2048, 12000, 40960};
     const int carveouts[] = {-1, 0, 25, 50, 100};
 
-    SweepReport report;
+    std::vector<OccupancyCase> cases;
     for (const int registers : register_counts) {
         for (const std::size_t static_bytes : static_sizes) {
             for (const int carveout : carveouts) {
@@ -144,24 +161,18 @@ SweepReport sweep_against_calculator(const cudaDeviceProp& device, const std::st
                 kernel.maxThreadsPerBlock = device.maxThreadsPerBlock;
                 kernel.maxDynamicSharedSizeBytes = int(device.sharedMemPerBlockOptin - static_bytes);
                 kernel.preferredShmemCarveout = carveout;
-                const std::string name = "synthetic";
                 for (const int block : sweep_block_sizes()) {
                     for (const std::size_t dynamic_bytes : sweep_dynamic_shared_sizes()) {
-                        const auto expected = nvidia_calculator(device, kernel, block, dynamic_bytes);
+                        auto expected = nvidia_calculator(device, kernel, block, dynamic_bytes);
                         if (expected.blocks_per_sm == 0)
                             continue;  // cannot be launched: not asked
-                        ++report.cases;
-                        const auto got = theoretical_occupancy(device, kernel, block, dynamic_bytes);
-                        if (auto problem = compare_occupancy(device, block, got, expected))
-                            report.mismatches.push_back("wrong occupancy: theoretical_occupancy, " +
-                                                        describe_case(device_name, name, kernel, block, dynamic_bytes) +
-                                                        ": " + *problem);
+                        cases.push_back({"synthetic", kernel, block, dynamic_bytes, std::move(expected)});
                     }
                 }
             }
         }
     }
-    return report;
+    return check_student_calculator(device, device_name, cases);
 }
 
 std::optional<std::string> compare_occupancy(const cudaDeviceProp& device, int block_size, const OccupancyResult& got,
@@ -212,6 +223,9 @@ cudaDeviceProp h100_properties()
     device.sharedMemPerBlockOptin = 227 * KiB;
     device.sharedMemPerMultiprocessor = 228 * KiB;
     device.reservedSharedMemPerBlock = 1 * KiB;
+    device.maxGridSize[0] = 2147483647;
+    device.maxGridSize[1] = 65535;
+    device.maxGridSize[2] = 65535;
     device.l2CacheSize = 50 * 1024 * 1024;
     device.memoryBusWidth = 5120;
     return device;
@@ -235,6 +249,9 @@ cudaDeviceProp t4_properties()
     device.sharedMemPerBlockOptin = 64 * KiB;
     device.sharedMemPerMultiprocessor = 64 * KiB;
     device.reservedSharedMemPerBlock = 0;
+    device.maxGridSize[0] = 2147483647;
+    device.maxGridSize[1] = 65535;
+    device.maxGridSize[2] = 65535;
     device.l2CacheSize = 4 * 1024 * 1024;
     device.memoryBusWidth = 256;
     return device;

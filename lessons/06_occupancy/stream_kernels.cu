@@ -1,9 +1,10 @@
-// Lesson 06: the memory-bound kernels whose speed depends on how many bytes are in flight, and the
-// starving launch configuration of exercise 2. See lessons/06_occupancy/README.md.
+// Lesson 06: the memory-bound kernels whose speed depends on how many bytes are in flight, launched
+// by the lesson with the configuration the student's choose_launch_config answers. See
+// lessons/06_occupancy/README.md.
 //
 //   ./course run 06                 # bandwidth of both kernels across block and shared-memory sizes
 
-#include "occupancy.hpp"
+#include "occupancy_lesson.hpp"
 
 #include "course/cuda_check.hpp"
 #include "course/device_buffer.hpp"
@@ -121,16 +122,6 @@ void allow_large_shared_memory(const cudaDeviceProp& device)
     for (const void* kernel : {scaled_add_kernel(), scaled_add_wide_kernel()})
         COURSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                int(device.sharedMemPerBlockOptin)));
-}
-
-LaunchConfig starving_config(const cudaDeviceProp& device, std::size_t n)
-{
-    (void)device;
-    // 64 threads and 60 KiB of shared memory per block: shared memory allows 3 blocks per SM on an
-    // H100 (3 * 61 KiB with the reserved 1 KiB), so 6 warps of the 64 the SM could hold.
-    constexpr unsigned block = 64;
-    const auto grid = unsigned((n + block - 1) / block);
-    return {grid, block, 60 * 1024};
 }
 
 }  // namespace lesson06

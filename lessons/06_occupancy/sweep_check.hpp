@@ -1,9 +1,10 @@
 #pragma once
 /// @file sweep_check.hpp
 /// @brief Lesson 06: the checks of exercise 1 that need no GPU, shared by the grader and the host
-/// check (both doctest programs; nothing else includes this file).
+/// check (both doctest programs; nothing else includes this file). Each check is one run of the
+/// student program.
 
-#include "occupancy.hpp"
+#include "occupancy_lesson.hpp"
 
 #include <doctest/doctest.h>
 
@@ -44,21 +45,21 @@ inline void check_worked_examples()
         {32, 128, 22 * 1024, 9, Limiter::shared_memory},  // 23 KiB per block with the reserved 1 KiB
     };
     const cudaDeviceProp device = h100_properties();
+    std::vector<OccupancyCase> cases;
     for (const auto& example : examples) {
         cudaFuncAttributes kernel{};
         kernel.numRegs = example.registers;
         kernel.maxThreadsPerBlock = 1024;
         kernel.maxDynamicSharedSizeBytes = int(device.sharedMemPerBlockOptin);
         kernel.preferredShmemCarveout = -1;
-        const auto got = theoretical_occupancy(device, kernel, example.block, example.dynamic_bytes);
         CalculatorAnswer expected{example.blocks, {example.limiter}};
         if (example.registers == 32 && example.block == 256)
             expected.limiters.push_back(Limiter::registers);  // 64 warps by registers too: a tie
-        if (const auto problem = compare_occupancy(device, example.block, got, expected))
-            FAIL_CHECK("wrong occupancy: theoretical_occupancy, worked example of the lesson: "
-                       << describe_case(device.name, "example", kernel, example.block, example.dynamic_bytes) << ": "
-                       << *problem);
+        cases.push_back({"example", kernel, example.block, example.dynamic_bytes, expected});
     }
+    for (const auto& mismatch :
+         check_student_calculator(device, device.name, cases, "worked example of the lesson: ").mismatches)
+        FAIL_CHECK(mismatch);
 }
 
 /// The sweep against NVIDIA's calculator on the H100 and the T4 described by hand.

@@ -2,9 +2,9 @@
 // with different carve-out preferences: the grader asks theoretical_occupancy and
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor about each of them. They are never launched.
 //
-//   build/gpu/lessons/lesson06_grader_solution --test-case='*cudaOccupancy*'
+//   build/gpu/lessons/lesson06_grader --modules=build/gpu/modules/solution --test-case='*cudaOccupancy*'
 
-#include "occupancy.hpp"
+#include "occupancy_lesson.hpp"
 
 #include "course/cuda_check.hpp"
 

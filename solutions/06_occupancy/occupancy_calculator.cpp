@@ -1,7 +1,8 @@
 // Lesson 06 reference solution, exercise 1: theoretical occupancy from the device's limits.
 //
-//   ./course run 06 --solution                          # the demo's occupancy columns use this
-//   build/gpu/lessons/lesson06_grader_solution          # checked against cudaOccupancy* and cuda_occupancy.h
+//   ./course run 06 --solution                          # the demo's limiter column uses this
+//   build/gpu/lessons/lesson06_grader --modules=build/gpu/modules/solution
+//                                         # checked against cudaOccupancy* and cuda_occupancy.h
 
 #include "occupancy.hpp"
 
@@ -26,7 +27,7 @@ std::size_t smallest_config_holding(const AllocationRules& rules, std::size_t by
 }  // namespace
 
 //! [theoretical_occupancy]
-OccupancyResult theoretical_occupancy(const cudaDeviceProp& device, const cudaFuncAttributes& kernel, int block_size,
+OccupancyResult theoretical_occupancy(const DeviceProperties& device, const KernelAttributes& kernel, int block_size,
                                       std::size_t dynamic_shared_bytes)
 {
     const AllocationRules rules = allocation_rules(device);
