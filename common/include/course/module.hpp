@@ -14,8 +14,8 @@
 /// differ from the declaration, and the name in the module is the plain kernel name.
 ///
 /// Two sets of modules exist in a build tree (see cmake/Course.cmake): the student's (by default
-/// build/<preset>/modules/exercise, or the folders given with `--modules=DIR[:DIR...]`, searched in
-/// order) and the course's references (build/<preset>/modules/solution), which a later lesson uses
+/// `build/<preset>/modules/exercise`, or the folders given with `--modules=DIR[:DIR...]`, searched in
+/// order) and the course's references (`build/<preset>/modules/solution`), which a later lesson uses
 /// as its baselines whatever the student's earlier lessons hold.
 
 #include "course/cuda_check.hpp"
@@ -62,7 +62,7 @@ private:
 /// The course's reference module for the same: a later lesson's baselines.
 [[nodiscard]] const Module& reference_module(std::string_view lesson, std::string_view stem);
 
-/// Folders searched for the student's modules, in order, each holding NN_name/<stem>.fatbin
+/// Folders searched for the student's modules, in order, each holding `NN_name/<stem>.fatbin`
 /// (set by a grader's or demo's --modules option before any module is loaded).
 void set_student_module_path(std::string_view colon_separated_folders);
 [[nodiscard]] std::string student_module_path();
