@@ -206,7 +206,7 @@ function(course_add_lesson lesson)
   # that is deliberately unfinished (a kernel the student must complete, not speed up) names its
   # expected "wrong result:" in STARTER_FAILS_WITH and leaves it out of STARTER_FORBIDS.
   if(NOT DEFINED arg_STARTER_FORBIDS)
-    set(arg_STARTER_FORBIDS "wrong result:|not written:|not on device:|CUDA error|timeout:|error:")
+    set(arg_STARTER_FORBIDS "wrong result:|not written:|wrong occupancy:|bad configuration:|CUDA error|timeout:|error:")
   endif()
   add_test(NAME ${id}.starter_fails_as_expected COMMAND ${id}_grader)
   set_tests_properties(${id}.starter_fails_as_expected PROPERTIES

@@ -35,7 +35,7 @@ if wants test; then
   test_rc=${PIPESTATUS[0]}
   cp build/gpu/Testing/Temporary/LastTest.log "$logs/ctest_last.log" 2>/dev/null
   # Why each self-test's grader failed: its first verdict line.
-  awk '/^[0-9]+\/[0-9]+ Test: /{name=$3; shown=0} /(wrong result|not written|not on device|too slow|CUDA error|timeout):/{if(!shown && name ~ /planted|starter/){print name": "substr($0,1,240); shown=1}}' \
+  awk '/^[0-9]+\/[0-9]+ Test: /{name=$3; shown=0} /(wrong result|not written|wrong occupancy|bad configuration|too slow|CUDA error|timeout):/{if(!shown && name ~ /planted|starter/){print name": "substr($0,1,240); shown=1}}' \
     "$logs/ctest_last.log" | tee "$logs/selftest_verdicts.txt"
 else
   cmake --preset gpu >/dev/null && cmake --build --preset gpu >"$logs/build.log" 2>&1 || { tail -30 "$logs/build.log"; exit 1; }

@@ -127,8 +127,9 @@ ProfiledPair profile_block_reductions(BlockReduceLauncher baseline, BlockReduceL
     BlockReductionBench bench(input, block);
     Stream stream;
     ProfiledPair pair;
-    for (auto [launch, into] : {std::pair{baseline, &pair.baseline}, std::pair{candidate, &pair.candidate}}) {
+    for (const auto& [launcher, into] : {std::pair{baseline, &pair.baseline}, std::pair{candidate, &pair.candidate}}) {
         bench.restore(stream.get());
+        const BlockReduceLauncher launch = launcher;  // a structured binding cannot be captured before C++20's clang 16
         *into = profile([&](cudaStream_t s) { bench.launch(launch, s); }, stream.get());
     }
     recheck_on_new_input(bench, candidate, "after profiling", seed);

@@ -34,15 +34,15 @@ TEST_CASE("threshold overrides: by lesson and check, '*' for every check of a le
 
 TEST_CASE("threshold overrides: a bad file is refused with a reason")
 {
-    CHECK_THROWS_WITH_AS(ThresholdOverrides::parse("{", "t.json"), doctest::Contains("t.json: not valid JSON"),
+    CHECK_THROWS_WITH_AS((void)ThresholdOverrides::parse("{", "t.json"), doctest::Contains("t.json: not valid JSON"),
                          std::runtime_error);
-    CHECK_THROWS_WITH_AS(ThresholdOverrides::parse("[1]", "t.json"), doctest::Contains("expected an object"),
+    CHECK_THROWS_WITH_AS((void)ThresholdOverrides::parse("[1]", "t.json"), doctest::Contains("expected an object"),
                          std::runtime_error);
-    CHECK_THROWS_WITH_AS(ThresholdOverrides::parse(R"({"xx": {"a": 1}})", "t.json"),
+    CHECK_THROWS_WITH_AS((void)ThresholdOverrides::parse(R"({"xx": {"a": 1}})", "t.json"),
                          doctest::Contains("does not name a lesson"), std::runtime_error);
-    CHECK_THROWS_WITH_AS(ThresholdOverrides::parse(R"({"03": {"a": 0}})", "t.json"),
+    CHECK_THROWS_WITH_AS((void)ThresholdOverrides::parse(R"({"03": {"a": 0}})", "t.json"),
                          doctest::Contains("must be a positive number"), std::runtime_error);
-    CHECK_THROWS_WITH_AS(ThresholdOverrides::load("/nonexistent/t.json"), doctest::Contains("/nonexistent/t.json"),
+    CHECK_THROWS_WITH_AS((void)ThresholdOverrides::load("/nonexistent/t.json"), doctest::Contains("/nonexistent/t.json"),
                          std::runtime_error);
 }
 

@@ -4,10 +4,10 @@
 /// correctness sweeps of block reductions, and speedup checks that print what they measured.
 ///
 /// Every failure message starts with a fixed word so that a reader (and the course's self-tests)
-/// can tell why a grader failed: "wrong result:", "not written:", "too slow:", "not on device:"
-/// (lesson 05: a reduction that cannot run inside a CUDA graph waits for the device), and lesson
-/// 06's "wrong occupancy:" (a calculator's answer) and "bad configuration:" (a launch that cannot
-/// run). A CUDA error (a faulting kernel) surfaces as "CUDA error <name> ...".
+/// can tell why a grader failed: "wrong result:", "not written:", "too slow:", "wrong occupancy:"
+/// (lesson 06: a calculator's answer) and "bad configuration:" (a launch the student states that
+/// cannot run: lesson 05's launch data, lesson 06's choice). A CUDA error (a faulting kernel)
+/// surfaces as "CUDA error <name> ...".
 
 #include "course/benchmark.hpp"
 #include "course/device.hpp"

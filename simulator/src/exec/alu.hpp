@@ -9,16 +9,16 @@
 #include <limits>
 
 #include "ptx/ir.hpp"
+#include "support/half.hpp"
 
 namespace cudasim::alu {
 
 using ptx::Type;
 
 inline float f32(uint64_t v) { return std::bit_cast<float>(static_cast<uint32_t>(v)); }
-// Half precision through the compiler's _Float16 (GCC/Clang on x86-64 and
-// AArch64), which rounds to nearest even like cvt.rn.
-inline float f16(uint64_t v) { return static_cast<float>(std::bit_cast<_Float16>(static_cast<uint16_t>(v))); }
-inline uint64_t halfBits(double d) { return std::bit_cast<uint16_t>(static_cast<_Float16>(d)); }
+// Half precision: support/half.hpp rounds to nearest even like cvt.rn.
+inline float f16(uint64_t v) { return half::toFloat(static_cast<uint16_t>(v)); }
+inline uint64_t halfBits(double d) { return half::fromDouble(d); }
 inline double f64(uint64_t v) { return std::bit_cast<double>(v); }
 inline uint64_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 inline uint64_t bits(double d) { return std::bit_cast<uint64_t>(d); }
