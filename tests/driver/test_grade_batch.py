@@ -199,8 +199,11 @@ class BatchRun(unittest.TestCase):
 
 
 @unittest.skipUnless(build_dir(), "needs the configured build tree (COURSE_BUILD_DIR, set by CTest)")
+@unittest.skipUnless(os.environ.get("COURSE_SLOW_TESTS"), "slow (grades every gaming attempt as a student): "
+                     "COURSE_SLOW_TESTS=1")
 class GamingClass(unittest.TestCase):
-    """Every attempt of tests/gaming/ as a student of one class: none may pass, each for its reason."""
+    """Every attempt of tests/gaming/ as a student of one class: none may pass, each for its reason.
+    (Each attempt is also graded on its own by CTest, label gaming, through the same verdict code.)"""
 
     def test_no_attempt_passes(self):
         sys.path.insert(0, str(ROOT / "tests" / "gaming"))
