@@ -370,7 +370,7 @@ class ProfileAndSanitize(unittest.TestCase):
         metrics = [metric for metric, _ in driver.PROFILE_METRICS]
         header = ",".join(f'"{h}"' for h in ["ID", "Kernel Name", *metrics])
         units = ",".join(f'"{u}"' for u in ["", "", "inst", "%", "%", "byte/second", "", "", "%", "%"])
-        row = ",".join(f'"{v}"' for v in ["0", "reduce_neighbored(int *, int *, unsigned long)", "311.9", "63.2",
+        row = ",".join(f'"{v}"' for v in ["0", "lesson03::<unnamed>::reduce_neighbored(int *, int *, unsigned long)", "311.9", "63.2",
                                           "50.0", "1,234,000,000,000", "0", "0", "88.5", "12.5"])
         table = driver.profile_table("==PROF== Connected\n" + "\n".join([header, units, row]))
         self.assertEqual(table, [["reduce_neighbored", "311.9", "63.2", "50.0", "1234.0", "0.0", "0.0", "88.5",
