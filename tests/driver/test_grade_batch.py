@@ -199,6 +199,47 @@ class BatchRun(unittest.TestCase):
 
 
 @unittest.skipUnless(build_dir(), "needs the configured build tree (COURSE_BUILD_DIR, set by CTest)")
+class ClassFolder(unittest.TestCase):
+    """Every entry of a class folder appears in the reports, graded or refused with the reason; with
+    no GPU and neither --sim nor --gpu the class is graded on the simulator."""
+
+    def test_every_entry_is_reported(self):
+        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading"
+        starter = (ROOT / "exercises" / LESSON / STUDENT_FILE).read_bytes()
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            folder = tmp / "class"
+            folder.mkdir()
+            (folder / "ivan.rar").write_bytes(b"Rar!")
+            (folder / "judy.cu").write_bytes(starter)
+            with tarfile.open(folder / "leo.TAR.GZ", "w:gz") as tar:
+                info = tarfile.TarInfo(f"leo/{LESSON}/{STUDENT_FILE}")
+                info.size = len(starter)
+                tar.addfile(info, io.BytesIO(starter))
+            (folder / "kim").mkdir()
+            with zipfile.ZipFile(folder / "kim" / "kim.zip", "w") as archive:
+                archive.writestr(f"{LESSON}/{STUDENT_FILE}", starter)
+            (folder / "mallory").symlink_to(ROOT / "solutions")
+            args = ["grade", "--submissions", str(folder), "--out", str(tmp / "out"), "--work", str(work),
+                    "--seed", "5", "--timeout", "120", "--lessons", "03"]
+            # Neither --sim nor --gpu, and no build tree chosen: the machine decides.
+            result = run_course(*args, env={"COURSE_BUILD_DIR": "", "COURSE_PRESET": ""}, timeout=1500)
+            self.assertEqual(result.returncode, 0, result.stdout[-4000:])
+            if not has_gpu():
+                self.assertIn("grading a class on the CPU simulator", result.stdout)
+            report = {r["student"]: r for r in json.loads((tmp / "out" / "results.json").read_text())["results"]}
+        self.assertEqual(sorted(report), ["ivan.rar", "judy.cu", "kim", "leo", "mallory"])
+        self.assertIn("ivan.rar is neither a folder nor a .tar.gz", report["ivan.rar"]["reason"])
+        self.assertIn("judy.cu is neither a folder nor a .tar.gz", report["judy.cu"]["reason"])
+        self.assertIn("kim.zip: an archive inside a submission is not unpacked", report["kim"]["reason"])
+        self.assertIn("mallory is a link", report["mallory"]["reason"])
+        for name in ("ivan.rar", "judy.cu", "kim", "mallory"):
+            self.assertEqual(report[name]["verdict"], "error", name)
+        self.assertEqual(report["leo"]["verdict"], "fail", report["leo"]["reason"])
+        self.assertTrue(report["leo"]["reason"].startswith("too slow: reduce_neighbored_less"))
+
+
+@unittest.skipUnless(build_dir(), "needs the configured build tree (COURSE_BUILD_DIR, set by CTest)")
 @unittest.skipUnless(os.environ.get("COURSE_SLOW_TESTS"), "slow (grades every gaming attempt as a student): "
                      "COURSE_SLOW_TESTS=1")
 class GamingClass(unittest.TestCase):
