@@ -66,13 +66,8 @@ std::optional<std::string> validate(const DemoSpec& spec, const std::string& n_t
         std::find(spec.kernels.begin(), spec.kernels.end(), options.kernel) == spec.kernels.end())
         return "--kernel " + options.kernel + ": no such kernel; choose one of: all, " + join(spec.kernels);
 
-    for (std::string_view rest = options.modules; !rest.empty();) {
-        const auto colon = rest.find(':');
-        const std::string folder(rest.substr(0, colon));
-        if (!folder.empty() && !std::filesystem::is_directory(folder))
-            return "--modules " + options.modules + ": " + folder + " is not a folder";
-        rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
-    }
+    if (const auto missing = missing_module_folder(options.modules))
+        return "--modules " + options.modules + ": " + *missing + " is not a folder";
 
     if (!options.json_path.empty()) {
         const auto folder = std::filesystem::absolute(options.json_path).parent_path();

@@ -27,7 +27,6 @@
 #include <doctest/doctest.h>
 
 #include <charconv>
-#include <filesystem>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -120,13 +119,8 @@ std::optional<std::string> open_results_channel(const std::string& text)
 /// --modules=DIR[:DIR...]: every folder must exist. Empty, or why not.
 std::optional<std::string> choose_modules(const std::string& folders)
 {
-    for (std::string_view rest = folders; !rest.empty();) {
-        const auto colon = rest.find(':');
-        const std::string folder(rest.substr(0, colon));
-        if (!folder.empty() && !std::filesystem::is_directory(folder))
-            return "--modules=" + folders + ": " + folder + " is not a folder";
-        rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
-    }
+    if (const auto missing = course::missing_module_folder(folders))
+        return "--modules=" + folders + ": " + *missing + " is not a folder";
     if (!folders.empty())
         course::set_student_module_path(folders);
     return std::nullopt;

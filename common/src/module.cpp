@@ -168,4 +168,20 @@ std::string student_code_label(std::string_view lesson)
     return (folders.front() / lesson).string();
 }
 
+std::optional<std::string> missing_module_folder(std::string_view colon_separated_folders)
+{
+    for (const auto& folder : split_path(colon_separated_folders))
+        if (!std::filesystem::is_directory(folder))
+            return folder.string();
+    return std::nullopt;
+}
+
+std::optional<std::filesystem::path> find_student_file(std::string_view lesson, std::string_view name)
+{
+    for (const auto& folder : split_path(student_module_path()))
+        if (const auto candidate = folder / lesson / name; std::filesystem::is_regular_file(candidate))
+            return candidate;
+    return std::nullopt;
+}
+
 }  // namespace course

@@ -26,18 +26,6 @@ namespace {
 /// How much of the program's standard error the judge keeps (and shows).
 constexpr std::size_t kStderrKept = 16 * 1024;
 
-std::vector<std::filesystem::path> folders_of(std::string_view colon_separated)
-{
-    std::vector<std::filesystem::path> folders;
-    while (!colon_separated.empty()) {
-        const auto colon = colon_separated.find(':');
-        if (const auto folder = colon_separated.substr(0, colon); !folder.empty())
-            folders.emplace_back(folder);
-        colon_separated = colon == std::string_view::npos ? std::string_view{} : colon_separated.substr(colon + 1);
-    }
-    return folders;
-}
-
 /// A file descriptor closed when it goes out of scope.
 class Descriptor {
 public:
@@ -396,15 +384,11 @@ bool is_number(const std::string& text)
 
 StudentProgram::StudentProgram(std::string_view lesson, StudentProgramLimits limits) : limits_(limits)
 {
-    const std::string folders = student_module_path();
-    for (const auto& folder : folders_of(folders)) {
-        const auto candidate = folder / lesson / "student_program";
-        if (std::filesystem::is_regular_file(candidate)) {
-            file_ = std::filesystem::absolute(candidate);
-            return;
-        }
+    if (const auto found = find_student_file(lesson, "student_program")) {
+        file_ = std::filesystem::absolute(*found);
+        return;
     }
-    throw StudentProgramError("error: no student program for " + std::string(lesson) + " in " + folders +
+    throw StudentProgramError("error: no student program for " + std::string(lesson) + " in " + student_module_path() +
                               " (it is built from exercises/" + std::string(lesson) +
                               "/*.cpp: ./course grade and ./course run build it)");
 }

@@ -11,7 +11,6 @@
 
 #include "course/module.hpp"
 
-#include <filesystem>
 #include <iostream>
 #include <string_view>
 
@@ -37,14 +36,9 @@ int main(int argc, char** argv)
         if (!arg.starts_with("--modules="))
             continue;
         const auto folders = arg.substr(10);
-        for (auto rest = folders; !rest.empty();) {
-            const auto colon = rest.find(':');
-            const std::filesystem::path folder(rest.substr(0, colon));
-            if (!folder.empty() && !std::filesystem::is_directory(folder)) {
-                std::cerr << argv[0] << ": " << arg << ": " << folder.string() << " is not a folder\n";
-                return 2;
-            }
-            rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+        if (const auto missing = course::missing_module_folder(folders)) {
+            std::cerr << argv[0] << ": " << arg << ": " << *missing << " is not a folder\n";
+            return 2;
         }
         course::set_student_module_path(folders);
     }

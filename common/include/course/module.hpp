@@ -25,6 +25,7 @@
 #include <array>
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,6 +67,11 @@ private:
 /// (set by a grader's or demo's --modules option before any module is loaded).
 void set_student_module_path(std::string_view colon_separated_folders);
 [[nodiscard]] std::string student_module_path();
+/// The first folder of `colon_separated_folders` that is not a folder, if any: what a --modules
+/// option is checked with before set_student_module_path().
+[[nodiscard]] std::optional<std::string> missing_module_folder(std::string_view colon_separated_folders);
+/// `<folder>/<lesson>/<name>` in the first student module folder that has it as a file, if any.
+[[nodiscard]] std::optional<std::filesystem::path> find_student_file(std::string_view lesson, std::string_view name);
 /// Where the student's kernels of `lesson` come from, for a demo's table: "exercises/NN_name",
 /// "solutions/NN_name", or the first module folder given with --modules.
 [[nodiscard]] std::string student_code_label(std::string_view lesson);
