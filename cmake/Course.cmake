@@ -141,6 +141,29 @@ function(_course_add_shipped_references id lesson)
   add_custom_target(${id}_solution_modules ALL DEPENDS ${copies})
 endfunction()
 
+# _course_hint_formulas(<hints.md> <out>): the hints' formulas as one regular expression of
+# alternatives: every `code span` with an operator or a call in it ("index = 2 * stride * tid",
+# "__popc(word)"), not plain names or the course's commands.
+function(_course_hint_formulas hints out)
+  file(READ "${hints}" text)
+  string(REPLACE ";" "<semicolon>" text "${text}")  # a list separator in CMake: matched as any character
+  string(REGEX MATCHALL "`[^`]+`" spans "${text}")
+  set(formulas "")
+  foreach(span IN LISTS spans)
+    string(REGEX REPLACE "^`(.*)`$" "\\1" span "${span}")
+    string(LENGTH "${span}" length)
+    if(length LESS 5 OR span MATCHES "^\\./course" OR NOT span MATCHES "[][()=*+%<>]|^__")
+      continue()
+    endif()
+    string(REGEX REPLACE "([][^$.*+?()|\\])" "\\\\\\1" span "${span}")
+    string(REPLACE "<semicolon>" "." span "${span}")
+    list(APPEND formulas "${span}")
+  endforeach()
+  list(REMOVE_DUPLICATES formulas)
+  list(JOIN formulas "|" joined)
+  set(${out} "${joined}" PARENT_SCOPE)
+endfunction()
+
 function(course_add_lesson lesson)
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
     "STARTER_FAILS_WITH;STARTER_FORBIDS;HOST_CHECK;HOST_CHECK_STARTER_FAILS_WITH;STUDENT_PROGRAM"
@@ -208,13 +231,16 @@ function(course_add_lesson lesson)
   if(NOT DEFINED arg_STARTER_FORBIDS)
     set(arg_STARTER_FORBIDS "wrong result:|not written:|wrong occupancy:|bad configuration:|CUDA error|timeout:|error:")
   endif()
+  # Its failure says what is wrong and ends with the hint command; it never gives the fix away: no
+  # formula of the lesson's hints (hints.md) may appear in the grader's output.
+  _course_hint_formulas("${lesson_dir}/hints.md" formulas)
   add_test(NAME ${id}.starter_fails_as_expected COMMAND ${id}_grader)
   set_tests_properties(${id}.starter_fails_as_expected PROPERTIES
     LABELS "${id};selftest"
     TIMEOUT ${COURSE_GRADER_TIMEOUT}
     SKIP_RETURN_CODE 77
-    PASS_REGULAR_EXPRESSION "${arg_STARTER_FAILS_WITH}"
-    FAIL_REGULAR_EXPRESSION "${arg_STARTER_FORBIDS}")
+    PASS_REGULAR_EXPRESSION "(${arg_STARTER_FAILS_WITH}).*Hints, one at a time: \\./course hint ${number}"
+    FAIL_REGULAR_EXPRESSION "${arg_STARTER_FORBIDS}|${formulas}")
 
   if(arg_HOST_CHECK)
     course_add_host_check(${lesson} ${id} "${arg_HOST_CHECK}" "${arg_HOST_CHECK_STARTER_FAILS_WITH}")
@@ -261,14 +287,15 @@ function(course_add_replaced_submission out lesson set name replaces source)
 endfunction()
 
 # course_add_planted_kernel(<NN_name> <name> REPLACES <student file> SOURCE <file> FAILS_WITH <regex>
-#                           [HOST_CHECK_FAILS_WITH <regex>])
+#                           [HOST_CHECK_FAILS_WITH <regex>] [GPU_ONLY])
 # Grades a deliberately wrong version of one student file (the lesson's other files from
 # solutions/) and checks that the grader rejects it with a message matching <regex>. With
 # HOST_CHECK_FAILS_WITH, the lesson's host check (see course_add_lesson) must reject it too, on any
-# machine.
+# machine. GPU_ONLY: a mistake only a case the simulator does not run can show (an index past 2^31),
+# not registered in a simulator tree.
 function(course_add_planted_kernel lesson name)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "REPLACES;SOURCE;FAILS_WITH;HOST_CHECK_FAILS_WITH" "")
-  if(NOT COURSE_WITH_SOLUTIONS)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "GPU_ONLY" "REPLACES;SOURCE;FAILS_WITH;HOST_CHECK_FAILS_WITH" "")
+  if(NOT COURSE_WITH_SOLUTIONS OR (arg_GPU_ONLY AND COURSE_SIMULATOR))
     return()  # the rest of the planted submission comes from solutions/
   endif()
   string(SUBSTRING "${lesson}" 0 2 number)

@@ -5,6 +5,7 @@
 #include "course/device_buffer.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <optional>
 
 namespace course {

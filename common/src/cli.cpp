@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <ostream>
 #include <sstream>
+#include <system_error>
 
 namespace course {
 namespace {

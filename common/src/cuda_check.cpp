@@ -18,6 +18,11 @@ CudaError::CudaError(cudaError_t code, const char* call, const char* file, int l
 {
 }
 
+CudaError::CudaError(const CudaError& error, const std::string& running)
+    : std::runtime_error(std::string(error.what()) + " while running " + running), code_(error.code())
+{
+}
+
 namespace detail {
 
 void throw_cuda_error(cudaError_t code, const char* call, const char* file, int line)

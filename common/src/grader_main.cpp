@@ -15,6 +15,7 @@
 // test discovery at build time) never touch the GPU.
 
 #define DOCTEST_CONFIG_IMPLEMENT
+#include "course/cuda_check.hpp"
 #include "course/data.hpp"
 #include "course/device.hpp"
 #include "course/grading.hpp"
@@ -23,16 +24,20 @@
 #include "course/watchdog.hpp"
 
 #include "course/module.hpp"
+#include "course/student_program.hpp"
 
 #include <doctest/doctest.h>
 
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -95,6 +100,17 @@ std::string option_or_env(int argc, char** argv, std::string_view name, const ch
 }
 
 REGISTER_LISTENER("course_results", 1, course::results::ResultsListener);
+
+// What a test case that ended in an exception reports. A CUDA error is the kernel's (a fault: the
+// message names the case that ran), as is whatever lesson 06's student program did wrong; anything
+// else is a fault of the grader itself, never a verdict on the student's code.
+REGISTER_EXCEPTION_TRANSLATOR(const std::exception& error)
+{
+    const bool students = dynamic_cast<const course::CudaError*>(&error) != nullptr ||
+                          dynamic_cast<const course::StudentProgramError*>(&error) != nullptr;
+    const std::string text = (students ? std::string() : std::string("grader error: ")) + error.what();
+    return doctest::String(text.c_str());
+}
 
 /// Makes --results-fd's pipe the results channel: kept from every child process (a lesson whose
 /// exercise is a host program runs the student's program as one), and the grader made

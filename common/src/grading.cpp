@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include <optional>
+#include <span>
 #include <sstream>
 #include <utility>
 
@@ -67,7 +69,8 @@ void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel,
             const std::uint64_t seed = derive_seed(run_seed(), ++case_index);
             const auto input = random_ints(n, seed, -kInputMagnitude, kInputMagnitude);
             BlockReductionBench bench(input, block);
-            const auto partials = bench.run_once(launch);
+            const auto partials = run_case(std::string(kernel) + ", " + case_text(n, block, seed),
+                                           [&] { return bench.run_once(launch); });
             const auto mismatch = compare_partials(partials, expected_block_sums(input, block), block, n);
             if (mismatch)
                 FAIL_CHECK(failure_text(kernel, case_text(n, block, seed), *mismatch));
@@ -85,7 +88,9 @@ void recheck_on_new_input(BlockReductionBench& bench, BlockReduceLauncher candid
     const auto input = random_ints(bench.n(), fresh, -kInputMagnitude, kInputMagnitude);
     bench.replace_input(input);
     const auto expected = expected_block_sums(input, bench.block());
-    if (const auto mismatch = compare_partials(bench.run_once(candidate), expected, bench.block(), bench.n()))
+    const auto partials = run_case(std::string(when) + ", " + case_text(bench.n(), bench.block(), fresh),
+                                   [&] { return bench.run_once(candidate); });
+    if (const auto mismatch = compare_partials(partials, expected, bench.block(), bench.n()))
         FAIL_CHECK(failure_text(when, case_text(bench.n(), bench.block(), fresh), *mismatch));
 }
 
@@ -133,7 +138,15 @@ ProfiledPair profile_block_reductions(BlockReduceLauncher baseline, BlockReduceL
         *into = profile([&](cudaStream_t s) { bench.launch(launch, s); }, stream.get());
     }
     recheck_on_new_input(bench, candidate, "after profiling", seed);
+    pair.n = n;
+    pair.block = block;
     return pair;
+}
+
+std::vector<ProfiledShape> profiled_shapes(unsigned block)
+{
+    const unsigned other = block >= 512 ? block / 2 : block * 2;
+    return {{kProfiledSize, block}, {3 * kProfiledSize / 2 + 4097, other}};
 }
 
 void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
@@ -142,7 +155,11 @@ void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLaunch
                                  const std::function<void(const ProfiledPair&)>& technique)
 {
     if (kOnSimulator) {
-        technique(profile_block_reductions(baseline, candidate, kProfiledSize, block));
+        for (const auto& shape : profiled_shapes(block)) {
+            const ProfiledPair pair = profile_block_reductions(baseline, candidate, shape.n, shape.block);
+            technique(pair);
+            check_modelled_speedup(pair, threshold, candidate_name, baseline_name, hint);
+        }
         return;
     }
     check_speedup(compare_block_reductions(baseline, candidate, n, block), threshold, candidate_name, baseline_name,
@@ -161,7 +178,8 @@ std::string compare_counters(const ProfiledPair& pair)
          << b.global_load_sectors + b.global_store_sectors << " (per load request "
          << fixed(a.sectors_per_load_request(), 2) << " -> " << fixed(b.sectors_per_load_request(), 2)
          << "), shared bank conflicts " << a.bank_conflicts << " -> " << b.bank_conflicts << ", modelled "
-         << fixed(a.modelled_ms, 3) << " -> " << fixed(b.modelled_ms, 3) << " ms; n = " << kProfiledSize;
+         << fixed(a.modelled_ms, 3) << " -> " << fixed(b.modelled_ms, 3) << " ms; n = " << pair.n << ", block "
+         << pair.block;
     return text.str();
 }
 
@@ -196,7 +214,7 @@ void check_at_least(double measured, double threshold, std::string_view check, s
     if (passed) {
         MESSAGE("fast enough: " << text.str());
     } else {
-        FAIL_CHECK("too slow: " << text.str() << ". " << hint);
+        FAIL_CHECK("too slow: " << text.str() << ". " << hint << hint_command());
     }
 }
 
@@ -214,8 +232,25 @@ void check_technique(const Technique& t, std::string_view hint)
     if (passed) {
         MESSAGE("fast enough: " << text.str());
     } else {
-        FAIL_CHECK("too slow: " << text.str() << ". " << hint);
+        FAIL_CHECK("too slow: " << text.str() << ". " << hint << hint_command());
     }
+}
+
+std::string hint_command()
+{
+    return " Hints, one at a time: ./course hint " + results::recorder().current_lesson();
+}
+
+void check_modelled_speedup(const ProfiledPair& pair, double threshold, std::string_view candidate,
+                            std::string_view baseline, std::string_view hint)
+{
+    const double speedup = pair.baseline.modelled_ms / pair.candidate.modelled_ms;
+    check_technique({std::string(candidate) + ", modelled time", "modelled speedup over " + std::string(baseline),
+                     speedup, threshold, false, "x",
+                     "modelled " + fixed(pair.baseline.modelled_ms, 3) + " ms -> " +
+                         fixed(pair.candidate.modelled_ms, 3) + " ms; n = " + std::to_string(pair.n) + ", block " +
+                         std::to_string(pair.block)},
+                    hint);
 }
 
 void check_speedup(const Comparison& comparison, double threshold, std::string_view candidate,
@@ -239,7 +274,7 @@ void check_speedup(const Comparison& comparison, double threshold, std::string_v
     if (passed) {
         MESSAGE("fast enough: " << candidate << " runs " << measured.str());
     } else {
-        FAIL_CHECK("too slow: " << candidate << " runs " << measured.str() << ". " << hint);
+        FAIL_CHECK("too slow: " << candidate << " runs " << measured.str() << ". " << hint << hint_command());
     }
 }
 

@@ -5,7 +5,9 @@
 #include "course/device_buffer.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
+#include <vector>
 
 #if COURSE_ON_SIMULATOR
 #include <cudasim/counters.hpp>
@@ -71,7 +73,14 @@ double KernelProfile::branch_efficiency() const
 double KernelProfile::sectors_per_load_request() const { return ratio(global_load_sectors, global_load_requests); }
 double KernelProfile::conflicts_per_shared_request() const { return ratio(bank_conflicts, shared_requests); }
 double KernelProfile::atomic_updates_per_warp() const { return ratio(atomic_updates, warps); }
-double KernelProfile::achieved_occupancy() const { return resident_warps_per_sm / 64.0; }
+double KernelProfile::achieved_occupancy(int multiprocessors) const
+{
+    if (launches == 0 || multiprocessors <= 0)
+        return 0;
+    const double warps_per_launch = double(warps) / double(launches);
+    const double device_slots = 64.0 * multiprocessors;
+    return std::min(warps_per_launch, double(resident_warps_per_sm) * multiprocessors) / device_slots;
+}
 
 KernelProfile& KernelProfile::operator+=(const KernelProfile& o)
 {

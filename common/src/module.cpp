@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #ifndef COURSE_MODULES_ROOT
 #error "COURSE_MODULES_ROOT must name the build tree's modules folder (common/CMakeLists.txt sets it)"

@@ -12,8 +12,15 @@
 #include "course/report.hpp"
 #include "course/table.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
 #include <iostream>
+#include <optional>
+#include <ratio>
+#include <span>
 
 namespace course {
 namespace {

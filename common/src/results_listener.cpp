@@ -3,8 +3,10 @@
 #include "course/results.hpp"
 
 #include <cerrno>
+#include <cstddef>
 #include <exception>
 #include <iostream>
+#include <utility>
 
 #include <unistd.h>
 

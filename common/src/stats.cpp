@@ -1,6 +1,7 @@
 #include "course/stats.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
 #include <vector>
 

@@ -16,8 +16,13 @@
 #include "course/reduction.hpp"
 #include "course/table.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <cstddef>
+#include <cstdint>
 #include <iostream>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 

@@ -10,6 +10,8 @@
 #include "course/module.hpp"
 #include "course/reduction.hpp"
 
+#include <cstddef>
+
 namespace lesson01 {
 
 void launch_record_layout(dim3 grid, dim3 block, ThreadLayout* out, cudaStream_t stream)

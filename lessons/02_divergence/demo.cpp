@@ -14,9 +14,12 @@
 #include "course/device_buffer.hpp"
 #include "course/module.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <cstddef>
 #include <iostream>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 

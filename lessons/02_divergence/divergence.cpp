@@ -5,6 +5,8 @@
 
 #include "divergence.hpp"
 
+#include <cstdint>
+
 namespace lesson02 {
 namespace {
 

@@ -9,6 +9,8 @@
 #include "course/module.hpp"
 #include "course/reduction.hpp"
 
+#include <cstddef>
+
 namespace lesson02 {
 namespace {
 

@@ -8,6 +8,8 @@
 
 #include "course/reduction_demo.hpp"
 
+#include <string>
+
 int main(int argc, char** argv)
 {
     const course::BlockReductionDemo demo{

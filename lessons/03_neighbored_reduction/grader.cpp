@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstddef>
+
 namespace {
 
 // Calibrated on an H100 (lessons/03_neighbored_reduction/README.md): the reference runs about
@@ -22,8 +24,8 @@ constexpr unsigned kTimedBlock = 512;
 constexpr double kIssueRatioThreshold = 1.5;
 
 constexpr const char* kHint =
-    "The working threads are probably still spread over every warp: pick the pair a thread adds from "
-    "index = 2 * stride * tid, so that threads 0, 1, 2, ... do the work and whole warps fall idle.";
+    "At every stride the threads that add are still spread over all the block's warps, so no warp falls "
+    "idle while fewer and fewer threads work (see the issue slots per warp above).";
 
 }  // namespace
 

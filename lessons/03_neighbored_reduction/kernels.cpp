@@ -2,6 +2,9 @@
 
 #include "neighbored_reduction.hpp"
 
+#include <string>
+#include <vector>
+
 namespace lesson03 {
 
 const std::vector<course::BlockReduceKernel>& kernels()

@@ -5,6 +5,8 @@
 
 #include "course/module.hpp"
 
+#include <cstddef>
+
 namespace lesson03 {
 namespace {
 

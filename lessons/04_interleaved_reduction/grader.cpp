@@ -15,6 +15,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstddef>
+
 namespace {
 
 // Calibrated on an H200 with 20 repeated runs of the reference (lessons/04_interleaved_reduction/
@@ -64,8 +66,8 @@ TEST_SUITE("lesson04")
     {
         // On the simulator: fewer instructions per warp (no `%`, whole warps idle).
         constexpr const char* hint =
-            "The adding threads are probably still every (2*stride)-th thread: start the stride at blockDim.x / 2, "
-            "halve it each step, and let the threads tid < stride add element tid + stride to element tid.";
+            "At every stride the threads that add are still spread over many warps, and the words they add lie "
+            "far apart (see the issue slots per warp and the global sectors above).";
         course::grading::check_block_reduction_speed(
             lesson03::launch_reduce_neighbored, lesson04::launch_reduce_interleaved, kTimedSize, kTimedBlock,
             kOverNeighbored, "reduce_interleaved", "reduce_neighbored", hint,
@@ -82,9 +84,8 @@ TEST_SUITE("lesson04")
     {
         // On the simulator: consecutive lanes touch consecutive words, so far fewer sectors move.
         constexpr const char* hint =
-            "Packing the adding threads (index = 2 * stride * tid) is not enough: their accesses are still spread "
-            "2 * stride words apart. With interleaved pairs (tid and tid + stride) a warp reads and writes 32 "
-            "consecutive words.";
+            "The threads that add may sit together now, but the words a warp reads and writes are still spread "
+            "out, so each request touches many 32-byte sectors (see the sectors per load request above).";
         course::grading::check_block_reduction_speed(
             lesson03::launch_reference_reduce_neighbored_less, lesson04::launch_reduce_interleaved, kTimedSize,
             kTimedBlock, kOverNeighboredLess, "reduce_interleaved", "reduce_neighbored_less", hint,
@@ -104,9 +105,8 @@ TEST_SUITE("lesson04")
     {
         // On the simulator: no bank conflicts, and fewer instructions than the kernel it replaces.
         constexpr const char* hint =
-            "Use sequential addressing in shared memory: stride from blockDim.x / 2 down to 1, threads tid < stride "
-            "add cache[tid + stride]. A warp then touches 32 consecutive words, one per bank; tid % (2 * stride) "
-            "diverges, and index = 2 * stride * tid makes lanes collide in the same bank.";
+            "In shared memory the tree still diverges inside warps, or the lanes of a warp collide in the same "
+            "bank (see the bank conflicts and the issue slots above).";
         course::grading::check_block_reduction_speed(
             lesson04::launch_reduce_shared_neighbored_less, lesson04::launch_reduce_shared_interleaved, kTimedSize,
             kTimedBlock, kSharedOverSharedNeighboredLess, "reduce_shared_interleaved",

@@ -8,6 +8,9 @@
 
 #include "neighbored_reduction.hpp"
 
+#include <string>
+#include <vector>
+
 namespace lesson04 {
 
 const std::vector<course::BlockReduceKernel>& kernels()

@@ -5,6 +5,8 @@
 
 #include "course/module.hpp"
 
+#include <cstddef>
+
 namespace lesson04 {
 
 void launch_reduce_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)

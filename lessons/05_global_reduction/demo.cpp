@@ -20,8 +20,13 @@
 #include "course/table.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
 #include <functional>
 #include <iostream>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 

@@ -12,6 +12,8 @@
 #include "course/module.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 

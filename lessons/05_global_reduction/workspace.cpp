@@ -7,6 +7,7 @@
 
 #include "course/cuda_check.hpp"
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 

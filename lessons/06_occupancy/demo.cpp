@@ -22,9 +22,20 @@
 #include "course/module.hpp"
 #include "course/table.hpp"
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <optional>
+#include <span>
 #include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 

@@ -23,8 +23,15 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -241,25 +248,34 @@ TEST_SUITE("lesson06")
         StreamProblem problem(kTimedSize, course::derive_seed(course::grading::run_seed(), 0x57A7));
         const std::string hint =
             "Your launch keeps " + residency(chosen, device) +
-            " resident. A streaming kernel needs many bytes in flight per SM (Little's law: bandwidth x latency): "
-            "drop the shared memory the kernel does not use, and pick a block size and grid that fill the SM's "
-            "warp slots.";
+            " resident: too few bytes in flight per SM to cover the memory's latency (Little's law: bandwidth x "
+            "latency).";
         if constexpr (course::kOnSimulator) {
-            // The technique: the occupancy the simulator reports for the launch.
+            // The technique: the occupancy the simulator reports for the launch, over the whole
+            // device (one full SM of 132 is not occupancy), and the modelled time's speedup.
             course::Stream stream;
-            const auto before = course::profile([&](cudaStream_t s) { problem.launch(starving, s); }, stream.get());
-            const auto yours = course::profile([&](cudaStream_t s) { problem.launch(chosen, s); }, stream.get());
+            course::grading::ProfiledPair pair;
+            pair.baseline = course::profile([&](cudaStream_t s) { problem.launch(starving, s); }, stream.get());
+            pair.candidate = course::profile([&](cudaStream_t s) { problem.launch(chosen, s); }, stream.get());
+            pair.n = kTimedSize;
+            pair.block = chosen.block;
             if (const auto wrong = problem.run_and_compare(chosen))
                 FAIL_CHECK(*wrong);
+            const auto& before = pair.baseline;
+            const auto& yours = pair.candidate;
+            const int sms = device.multiProcessorCount;
             course::grading::check_technique(
-                {"choose_launch_config", "occupancy: resident warps per SM / 64", 100 * yours.achieved_occupancy(),
-                 100 * kLeastOccupancy, false, "%",
+                {"choose_launch_config", "occupancy: resident warps / (64 x " + std::to_string(sms) + " SMs)",
+                 100 * yours.achieved_occupancy(sms), 100 * kLeastOccupancy, false, "%",
                  "starving_config " + text(starving) + " -> yours " + text(chosen) + ": resident warps/SM " +
                      std::to_string(before.resident_warps_per_sm) + " -> " +
-                     std::to_string(yours.resident_warps_per_sm) + ", modelled " +
+                     std::to_string(yours.resident_warps_per_sm) + ", warps launched " +
+                     std::to_string(before.warps) + " -> " + std::to_string(yours.warps) + ", modelled " +
                      course::fixed(before.modelled_ms, 3) + " -> " + course::fixed(yours.modelled_ms, 3) +
                      " ms; n = 2^22"},
                 hint);
+            course::grading::check_modelled_speedup(pair, kSpeedupThreshold, "choose_launch_config", "starving_config",
+                                                    hint);
             return;
         }
         const std::vector<course::BenchmarkCase> cases = {

@@ -12,6 +12,7 @@
 #include "course/module.hpp"
 
 #include <iostream>
+#include <optional>
 #include <string_view>
 
 TEST_SUITE("lesson06 host check")

@@ -17,6 +17,7 @@
 
 #include "occupancy.hpp"
 
+#include <cstddef>
 #include <string_view>
 
 namespace lesson06::protocol {

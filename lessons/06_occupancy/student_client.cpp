@@ -10,7 +10,12 @@
 
 #include "course/student_program.hpp"
 
+#include <cstddef>
+#include <span>
 #include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace lesson06::student {
 namespace {

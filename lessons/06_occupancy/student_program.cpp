@@ -13,12 +13,15 @@
 #include "occupancy_protocol.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <exception>
 #include <iomanip>
 #include <iostream>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace lesson06 {
 namespace {

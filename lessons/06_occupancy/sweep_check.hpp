@@ -8,16 +8,19 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace lesson06 {
 
 /// Reports at most `shown` mismatches in full, then how many there were.
 inline void report_mismatches(const SweepReport& report, const std::string& what, std::size_t shown = 3)
 {
+    // The fix stays in the hints: a mismatch says what differs, and where to ask for help.
     for (std::size_t i = 0; i < report.mismatches.size() && i < shown; ++i)
-        FAIL_CHECK(report.mismatches[i]);
+        FAIL_CHECK(report.mismatches[i] << " Hints, one at a time: ./course hint 06");
     if (report.mismatches.size() > shown)
         FAIL_CHECK("wrong occupancy: theoretical_occupancy differs in " << report.mismatches.size() << " of "
                                                                          << report.cases << " " << what);

@@ -230,6 +230,14 @@ class Verdicts(unittest.TestCase):
         self.assertIn("SIGSEGV", crashed.reason)
         self.assertEqual(crashed.seed, 5)
 
+    def test_a_graders_own_exception_is_an_error_not_a_wrong_result(self):
+        message = "grader error: profile: the work launched no kernel"
+        outcome = self.driver.classify(1, "", self.results(
+            {"name": "sums", "verdict": "pass", "failures": [], "speed": []},
+            {"name": "speed", "verdict": "fail", "failures": [message], "speed": []}), False, None)
+        self.assertEqual((outcome.verdict, outcome.correctness, outcome.reason), ("error", "unknown", message))
+        self.assertFalse(outcome.passed)
+
     def test_timeouts(self):
         record = self.results({"name": "sums", "verdict": "unfinished", "failures": [], "speed": []},
                               status="timeout", exit_code=124)

@@ -15,6 +15,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <string>
+#include <vector>
 #include <unistd.h>
 
 REGISTER_LISTENER("course_results", 1, course::results::ResultsListener);

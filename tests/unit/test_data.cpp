@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <vector>
 
 TEST_CASE("random_ints is reproducible, stays in range and uses the whole range")

@@ -2,7 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstring>
+#include <optional>
 
 #include <string>
 #include <vector>

@@ -3,7 +3,10 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 using course::results::ThresholdOverrides;
 

@@ -4,6 +4,7 @@
 
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 TEST_CASE("Table aligns columns: text left, numbers right")
 {

@@ -17,6 +17,10 @@ namespace course {
 class CudaError : public std::runtime_error {
 public:
     CudaError(cudaError_t code, const char* call, const char* file, int line);
+    /// `error` with what was running when it happened appended: "... while running reduce_x,
+    /// n = 513, block = 64, seed 12". A fault is reported with the case that caused it, not only
+    /// the line of the course's code that noticed it.
+    CudaError(const CudaError& error, const std::string& running);
 
     /// The runtime's error code, e.g. cudaErrorIllegalAddress.
     [[nodiscard]] cudaError_t code() const noexcept { return code_; }

@@ -5,6 +5,7 @@
 /// The generator is SplitMix64 with a plain modulo-free mapping, so that the same seed gives the
 /// same array with every compiler and standard library (std::uniform_int_distribution does not).
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>

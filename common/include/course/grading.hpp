@@ -10,15 +10,18 @@
 /// surfaces as "CUDA error <name> ...".
 
 #include "course/benchmark.hpp"
+#include "course/cuda_check.hpp"
 #include "course/device.hpp"
 #include "course/kernel_profile.hpp"
 #include "course/reduction.hpp"
 #include "course/stats.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace course::grading {
@@ -58,11 +61,35 @@ struct Comparison {
 [[nodiscard]] Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate,
                                                   std::size_t n, unsigned block);
 
+/// Runs one case of a check: a CUDA error it raises (a faulting kernel) is thrown again with
+/// `running` ("reduce_x, n = 513, block = 64, seed 12") appended, so the report names the case.
+template <class Work>
+decltype(auto) run_case(const std::string& running, Work&& work)
+{
+    try {
+        return std::forward<Work>(work)();
+    } catch (const CudaError& error) {
+        throw CudaError(error, running);
+    }
+}
+
 /// The simulator's counters for a candidate and its baseline, each run once on the same input.
 struct ProfiledPair {
     KernelProfile baseline;
     KernelProfile candidate;
+    std::size_t n = 0;   ///< the input's size
+    unsigned block = 0;  ///< threads per block
 };
+
+/// A size and a block size the simulator profiles a speed check at.
+struct ProfiledShape {
+    std::size_t n;
+    unsigned block;
+};
+
+/// The shapes a simulator speed check holds at: 2^20 elements in blocks of `block`, and an odd size
+/// near 1.5 x 2^20 in blocks of half or twice that, so that a kernel tuned to one shape does not pass.
+[[nodiscard]] std::vector<ProfiledShape> profiled_shapes(unsigned block);
 
 /// On the simulator: profiles `baseline` and `candidate` on one fresh random input of n ints and
 /// checks the candidate's partials (as compare_block_reductions does after its timed runs).
@@ -71,7 +98,8 @@ struct ProfiledPair {
 
 /// A block reduction's speed check on either back end. On a GPU: `candidate` timed against
 /// `baseline` at n ints (compare_block_reductions, check_speedup with `threshold`). On the
-/// simulator: both profiled at 2^20 ints and `technique` judges their counters.
+/// simulator: both profiled at each of profiled_shapes(block); at each, `technique` judges their
+/// counters and the modelled time must show `threshold` (check_modelled_speedup).
 void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
                                  unsigned block, double threshold, std::string_view candidate_name,
                                  std::string_view baseline_name, std::string_view hint,
@@ -80,6 +108,11 @@ void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLaunch
 /// "issue slots/warp 311.9 -> 113.3, instructions/warp ..., modelled ...": the counters of a
 /// baseline and a candidate that a block reduction's technique checks use.
 [[nodiscard]] std::string compare_counters(const ProfiledPair& pair);
+
+/// " Hints, one at a time: ./course hint NN" for the running lesson: how every failure that a
+/// student fixes by changing their code ends. The message says what is wrong and by how much; the
+/// fix stays in the hints, revealed on request.
+[[nodiscard]] std::string hint_command();
 
 /// Passes when `speedup` >= `threshold`; prints the measured ratio, the threshold and the device
 /// either way. `hint` is appended to the failure message: what usually makes the kernel slow.
@@ -108,6 +141,13 @@ struct Technique {
     std::string unit;       ///< appended to the numbers, e.g. "x" or "%"
     std::string counters;   ///< the counters the figure comes from, printed either way
 };
+
+/// On the simulator, beside a technique check: the timing model's speedup of `pair.candidate` over
+/// `pair.baseline` must reach `threshold`, the ratio a GPU is held to, so that a kernel that meets
+/// the counters' figure without being faster (busy work that raises lanes per instruction, say)
+/// fails. Recorded as the check "<candidate>, modelled time".
+void check_modelled_speedup(const ProfiledPair& pair, double threshold, std::string_view candidate,
+                            std::string_view baseline, std::string_view hint);
 
 /// Passes when the technique's figure reaches its threshold (or stays at or below it); prints
 /// "fast enough: ..." or fails with "too slow: ..." and `hint`, naming the counters used, and

@@ -45,7 +45,9 @@ struct KernelProfile {
     [[nodiscard]] double sectors_per_load_request() const;
     [[nodiscard]] double conflicts_per_shared_request() const;
     [[nodiscard]] double atomic_updates_per_warp() const;
-    [[nodiscard]] double achieved_occupancy() const;         ///< resident warps / 64
+    /// Resident warps / 64, averaged over a device of `multiprocessors` SMs during the first wave:
+    /// one block on one SM of many is a few percent, however full that SM is.
+    [[nodiscard]] double achieved_occupancy(int multiprocessors) const;
 
     KernelProfile& operator+=(const KernelProfile& other);
 };

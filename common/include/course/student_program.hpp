@@ -30,14 +30,15 @@
 /// Where the program is: `FOLDER/LESSON/student_program` in the first folder of the student
 /// module path that has one (course/module.hpp: set by the graders' and demos' --modules option).
 
-#include <chrono>
 #include <charconv>
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <type_traits>
 #include <vector>
 

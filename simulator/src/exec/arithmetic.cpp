@@ -3,6 +3,7 @@
 #include "exec/arithmetic.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <type_traits>
 

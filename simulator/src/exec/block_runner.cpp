@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <string>
 
 #include "runtime/device_model.hpp"

@@ -2,6 +2,7 @@
 // block's barrier or exits, like coroutines that yield at bar.sync.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "exec/block_state.hpp"

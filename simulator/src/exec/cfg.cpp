@@ -1,7 +1,9 @@
 #include "exec/cfg.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 namespace cudasim {
 namespace {

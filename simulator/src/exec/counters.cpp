@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <deque>
+#include <mutex>
 
 #include "exec/thread_pool.hpp"
 #include "runtime/state.hpp"

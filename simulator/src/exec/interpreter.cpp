@@ -7,7 +7,12 @@
 // the branch's immediate post-dominator, where the paths are merged again.
 #include "exec/interpreter.hpp"
 
+#include <atomic>
 #include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include "exec/arithmetic.hpp"
 #include "exec/device_printf.hpp"

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cudasim/counters.hpp>
+#include <cstdint>
 #include <unordered_map>
 
 #include "exec/block_state.hpp"

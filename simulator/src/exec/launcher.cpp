@@ -1,9 +1,11 @@
 #include "exec/launcher.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <map>
-#include <unordered_map>
 #include <mutex>
+#include <unordered_map>
 
 #include "exec/block_runner.hpp"
 #include "exec/thread_pool.hpp"

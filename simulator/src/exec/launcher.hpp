@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cudasim/counters.hpp>
+#include <cstdint>
 #include <string>
 
 #include "exec/launch_context.hpp"

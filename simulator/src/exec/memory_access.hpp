@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "exec/block_state.hpp"
 #include "exec/launch_context.hpp"

@@ -2,8 +2,13 @@
 // MemoryAccess and the memory counters.
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cstdint>
 #include <cstring>
+#include <memory>
 #include <type_traits>
+#include <unordered_map>
+#include <vector>
 
 #include "exec/alu.hpp"
 #include "exec/arithmetic.hpp"

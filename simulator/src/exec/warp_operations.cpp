@@ -3,6 +3,7 @@
 #include "exec/warp_operations.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "exec/alu.hpp"
 #include "exec/arithmetic.hpp"

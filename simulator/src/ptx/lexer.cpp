@@ -1,6 +1,7 @@
 #include "ptx/lexer.hpp"
 
 #include <cctype>
+#include <cstddef>
 
 namespace cudasim::ptx {
 namespace {

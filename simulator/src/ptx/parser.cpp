@@ -5,10 +5,14 @@
 // that the other kernels of the module stay usable.
 #include "ptx/parser.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "exec/cfg.hpp"
 #include "ptx/lexer.hpp"

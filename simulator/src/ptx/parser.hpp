@@ -1,6 +1,7 @@
 // Parses the PTX text nvcc embeds in a fat binary into a Module.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <string>

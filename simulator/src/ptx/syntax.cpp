@@ -3,6 +3,8 @@
 #include "ptx/syntax.hpp"
 
 #include <charconv>
+#include <system_error>
+#include <utility>
 
 namespace cudasim::ptx {
 namespace {

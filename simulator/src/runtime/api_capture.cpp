@@ -1,7 +1,13 @@
 // Stream capture API: begin and end a capture, query a stream's capture
 // state, the thread's capture interaction mode. The rules a capture imposes
 // on other calls are in runtime/capture.cpp.
+#include <cstddef>
+#include <memory>
 #include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 

@@ -2,7 +2,10 @@
 // occupancy calculator.
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <unordered_map>
+#include <utility>
 
 #include <cuda_runtime_api.h>
 

@@ -4,6 +4,8 @@
 // (cudaGraphAdd*Node) is not modelled: those calls are not defined.
 #include <mutex>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 

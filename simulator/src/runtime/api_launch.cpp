@@ -1,8 +1,11 @@
 // Kernel launches, function attributes and the occupancy calculator.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>

@@ -2,7 +2,13 @@
 // binary image or PTX text whose kernels are launched through cudaKernel_t
 // handles, the way a program loads device code it did not link.
 #include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 

@@ -2,9 +2,12 @@
 // run synchronously, so the Async forms behave like the plain ones, except
 // that on a capturing stream they are recorded into the graph instead.
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 

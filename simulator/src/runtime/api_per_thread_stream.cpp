@@ -6,6 +6,8 @@
 // captured; the _ptds calls are treated as legacy-stream work.
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+
 namespace {
 cudaStream_t perThread(cudaStream_t stream) { return stream ? stream : cudaStreamPerThread; }
 }  // namespace

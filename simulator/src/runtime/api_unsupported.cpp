@@ -5,6 +5,8 @@
 
 #include "runtime/state.hpp"
 
+#include <cstddef>
+
 using namespace cudasim;
 
 namespace {

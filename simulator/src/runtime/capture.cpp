@@ -1,6 +1,7 @@
 #include "runtime/capture.hpp"
 
 #include <map>
+#include <utility>
 
 #include "runtime/state.hpp"
 #include "runtime/streams.hpp"

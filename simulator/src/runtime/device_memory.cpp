@@ -1,7 +1,10 @@
 #include "runtime/device_memory.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <utility>
 
 namespace cudasim {
 namespace {

@@ -4,9 +4,11 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <cstring>
+#include <fstream>
 #include <map>
+#include <string>
+#include <utility>
 
 namespace cudasim {
 namespace {

@@ -6,6 +6,15 @@
 #include "runtime/launch.hpp"
 #include "runtime/state.hpp"
 
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
 using namespace cudasim;
 
 namespace {

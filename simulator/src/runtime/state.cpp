@@ -1,6 +1,8 @@
 #include "runtime/state.hpp"
 
 #include <cstdio>
+#include <exception>
+#include <utility>
 
 #include "ptx/parser.hpp"
 #include "runtime/device_memory.hpp"

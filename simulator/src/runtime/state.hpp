@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cudasim/counters.hpp>
+#include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>

@@ -5,8 +5,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <functional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {

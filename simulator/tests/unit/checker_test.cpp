@@ -2,7 +2,10 @@
 // and a message naming kernel, block, thread and PTX line.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "ptx_runner.hpp"
 

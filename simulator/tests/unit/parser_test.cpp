@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "ptx/lexer.hpp"
 #include "ptx_runner.hpp"

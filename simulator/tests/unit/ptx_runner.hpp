@@ -2,6 +2,7 @@
 // the interpreter, without nvcc or the runtime API.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>

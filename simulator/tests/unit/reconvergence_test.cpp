@@ -2,7 +2,10 @@
 // join, %activemask sees the full warp again.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "ptx_runner.hpp"
 
