@@ -31,6 +31,9 @@ void set_run_seed(std::uint64_t seed);
 [[nodiscard]] const DeviceInfo& device();
 void set_device(const DeviceInfo& device);
 
+/// The size block reductions are profiled at on the simulator (check_block_reduction_speed).
+inline constexpr std::size_t kProfiledBlockReductionSize = std::size_t{1} << 20;
+
 /// Sizes that catch the usual indexing bugs: 1, around warp and block multiples, primes, large
 /// (up to 2^24 on a GPU, 10^6 on the simulator).
 [[nodiscard]] std::vector<std::size_t> awkward_sizes();
@@ -39,8 +42,10 @@ void set_device(const DeviceInfo& device);
 
 /// Runs `launch` on fresh random input for every n in `sizes` and every block in `blocks`, with
 /// poisoned partials; fails one check per wrong case, naming n, block, seed and the first bad block.
+/// An unrolled kernel sums `data_blocks` data blocks of `block` elements per block (reduction.hpp).
 void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel,
-                           const std::vector<std::size_t>& sizes, const std::vector<unsigned>& blocks);
+                           const std::vector<std::size_t>& sizes, const std::vector<unsigned>& blocks,
+                           unsigned data_blocks = 1);
 
 /// Timings of a candidate against a baseline on the same input, interleaved.
 struct Comparison {
@@ -54,9 +59,10 @@ struct Comparison {
 [[nodiscard]] Comparison compare_cases(const BenchmarkCase& baseline, const BenchmarkCase& candidate);
 
 /// Times `candidate` against `baseline` on one fresh random input of n ints (input restored and L2
-/// flushed before each run), then checks the candidate's result once more.
+/// flushed before each run), then checks the candidate's result once more, as a kernel that sums
+/// `candidate_data_blocks` data blocks per block.
 [[nodiscard]] Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate,
-                                                  std::size_t n, unsigned block);
+                                                  std::size_t n, unsigned block, unsigned candidate_data_blocks = 1);
 
 /// The simulator's counters for a candidate and its baseline, each run once on the same input.
 struct ProfiledPair {
@@ -67,15 +73,18 @@ struct ProfiledPair {
 /// On the simulator: profiles `baseline` and `candidate` on one fresh random input of n ints and
 /// checks the candidate's partials (as compare_block_reductions does after its timed runs).
 [[nodiscard]] ProfiledPair profile_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate,
-                                                    std::size_t n, unsigned block);
+                                                    std::size_t n, unsigned block, unsigned candidate_data_blocks = 1);
 
 /// A block reduction's speed check on either back end. On a GPU: `candidate` timed against
 /// `baseline` at n ints (compare_block_reductions, check_speedup with `threshold`). On the
-/// simulator: both profiled at 2^20 ints and `technique` judges their counters.
+/// simulator: both profiled at 2^20 ints (kProfiledBlockReductionSize) and `technique` judges their
+/// counters. The candidate's result is checked as one that sums `candidate_data_blocks` data blocks
+/// per block.
 void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
                                  unsigned block, double threshold, std::string_view candidate_name,
                                  std::string_view baseline_name, std::string_view hint,
-                                 const std::function<void(const ProfiledPair&)>& technique);
+                                 const std::function<void(const ProfiledPair&)>& technique,
+                                 unsigned candidate_data_blocks = 1);
 
 /// "issue slots/warp 311.9 -> 113.3, instructions/warp ..., modelled ...": the counters of a
 /// baseline and a candidate that a block reduction's technique checks use.
