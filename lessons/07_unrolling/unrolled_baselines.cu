@@ -21,24 +21,24 @@ template <unsigned kDataBlocks>
 __device__ int add_during_load(const int* data, std::size_t n, unsigned block)
 {
     const std::size_t first = std::size_t(blockIdx.x) * kDataBlocks * block + threadIdx.x;
-    int sum = 0;
+    // All the loads first, into registers, then the adds: the loads are independent, so they are
+    // all in flight at once.
+    int value[kDataBlocks];
     if (first + std::size_t(kDataBlocks - 1) * block < n) {
-        // All of them exist (every block but the last): kDataBlocks independent loads, issued
-        // before any of them is used, so that they are all in flight at once.
-        int value[kDataBlocks];
+        // The thread's last element exists, so all of them do (every block but the last).
 #pragma unroll
         for (unsigned k = 0; k < kDataBlocks; ++k)
             value[k] = data[first + std::size_t(k) * block];
-#pragma unroll
-        for (unsigned k = 0; k < kDataBlocks; ++k)
-            sum += value[k];
     } else {
-        // The last block: only the elements below n.
+        // The last block: zeros for the elements at n or beyond.
 #pragma unroll
         for (unsigned k = 0; k < kDataBlocks; ++k)
-            if (first + std::size_t(k) * block < n)
-                sum += data[first + std::size_t(k) * block];
+            value[k] = first + std::size_t(k) * block < n ? data[first + std::size_t(k) * block] : 0;
     }
+    int sum = 0;
+#pragma unroll
+    for (unsigned k = 0; k < kDataBlocks; ++k)
+        sum += value[k];
     return sum;
 }
 
@@ -60,6 +60,7 @@ __global__ void reduce_unrolling(const int* data, int* partials, std::size_t n)
 }
 //! [reduce_unrolling]
 
+//! [last_warp]
 /// The tree's last steps, from cache[0, min(64, block)) to cache[0], run by the 32 threads of warp
 /// 0 (all of them). Within a step the lanes that add read only words no lane writes in that step;
 /// __syncwarp() between steps makes each step's stores visible to the next step's loads.
@@ -76,6 +77,7 @@ __device__ void reduce_last_warp(int* cache, unsigned tid, unsigned block)
         __syncwarp();
     }
 }
+//! [last_warp]
 
 /// 8 data blocks added during the load, the tree with __syncthreads() down to 64 elements, then
 /// the last warp alone.
@@ -96,6 +98,7 @@ __global__ void reduce_unrolled_warp8(const int* data, int* partials, std::size_
         partials[blockIdx.x] = cache[0];
 }
 
+//! [complete_unroll]
 /// The same with kBlock = blockDim.x known to the compiler: the loop below is unrolled into one
 /// step per stride, every bound is a constant, and the shared array is sized statically.
 template <unsigned kBlock>
@@ -116,6 +119,7 @@ __global__ void __launch_bounds__(kBlock) reduce_complete_unroll8(const int* dat
     if (tid == 0)
         partials[blockIdx.x] = cache[0];
 }
+//! [complete_unroll]
 
 template <unsigned kDataBlocks>
 void launch_unrolling(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)

@@ -20,24 +20,24 @@ template <unsigned kBlock>
 __device__ int add_during_load(const int* data, std::size_t n)
 {
     const std::size_t first = std::size_t(blockIdx.x) * kDataBlocks * kBlock + threadIdx.x;
-    int sum = 0;
+    // All eight loads first, into registers, then the adds: the loads do not depend on each other,
+    // so they are in flight together (32 bytes per thread, 1 KB per warp).
+    int value[kDataBlocks];
     if (first + (kDataBlocks - 1) * kBlock < n) {
-        // Every block but the last: all eight loads issued before the first add, so that they are
-        // in flight together (32 bytes per thread, 1 KB per warp).
-        int value[kDataBlocks];
+        // The thread's last element exists, so all of them do (every block but the last).
 #pragma unroll
         for (unsigned k = 0; k < kDataBlocks; ++k)
             value[k] = data[first + k * kBlock];
-#pragma unroll
-        for (unsigned k = 0; k < kDataBlocks; ++k)
-            sum += value[k];
     } else {
-        // The last block: the data blocks, or the part of one, that lie below n.
+        // The last block: a partial data block, or none at all for some k. Zeros past the end.
 #pragma unroll
         for (unsigned k = 0; k < kDataBlocks; ++k)
-            if (first + k * kBlock < n)
-                sum += data[first + k * kBlock];
+            value[k] = first + k * kBlock < n ? data[first + k * kBlock] : 0;
     }
+    int sum = 0;
+#pragma unroll
+    for (unsigned k = 0; k < kDataBlocks; ++k)
+        sum += value[k];
     return sum;
 }
 //! [add_during_load]

@@ -10,21 +10,20 @@ template <unsigned kBlock>
 __device__ int add_during_load(const int* data, std::size_t n)
 {
     const std::size_t first = std::size_t(blockIdx.x) * kDataBlocks * kBlock + threadIdx.x;
-    int sum = 0;
+    int value[kDataBlocks];
     if (first + (kDataBlocks - 1) * kBlock < n) {
-        int value[kDataBlocks];
 #pragma unroll
         for (unsigned k = 0; k < kDataBlocks; ++k)
             value[k] = data[first + k * kBlock];
-#pragma unroll
-        for (unsigned k = 0; k < kDataBlocks; ++k)
-            sum += value[k];
     } else {
 #pragma unroll
         for (unsigned k = 0; k < kDataBlocks; ++k)
-            if (first + k * kBlock < n)
-                sum += data[first + k * kBlock];
+            value[k] = first + k * kBlock < n ? data[first + k * kBlock] : 0;
     }
+    int sum = 0;
+#pragma unroll
+    for (unsigned k = 0; k < kDataBlocks; ++k)
+        sum += value[k];
     return sum;
 }
 
