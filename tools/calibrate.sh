@@ -6,7 +6,7 @@
 #   tools/calibrate.sh [REPEATS] [LOG_DIR]     (defaults: 20 repeats, logs in build/calibration)
 #
 # Environment (all optional):
-#   LESSONS="01 02 03 04 05 06"    the lessons whose demos, counters and speed checks are measured
+#   LESSONS="01 02 03 04 05 06 07" the lessons whose demos, counters and speed checks are measured
 #   STEPS="test demo ncu repeat"   which parts to run
 #   STARTER_REPEATS=N     repeated runs of the unmodified starters' graders (default: REPEATS)
 #   PLANTED_REPEATS=N     repeated runs of the planted kernels that must fail a speed check (default 0)
@@ -17,7 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 repeats=${1:-20}
 logs=${2:-build/calibration}
-lessons=${LESSONS:-01 02 03 04 05 06}
+lessons=${LESSONS:-01 02 03 04 05 06 07}
 steps=${STEPS:-test demo ncu repeat}
 starter_repeats=${STARTER_REPEATS:-$repeats}
 planted_repeats=${PLANTED_REPEATS:-0}
@@ -96,6 +96,14 @@ if wants ncu; then
             >"$logs/ncu_05_$build.txt" 2>&1
           grep -E "phase_one|dram__|sm__|smsp__" "$logs/ncu_05_$build.txt" | sed 's/^ *//'
         done ;;
+      07)
+        # One launch of each of the seven kernels (the demo's first warm-up round, after its
+        # first-launch row): instructions per warp and in all (per element: / 2^24), warps, and the
+        # throughput of global loads and of DRAM, for each rung of the unrolling ladder.
+        metrics=smsp__average_inst_executed_per_warp.ratio,smsp__inst_executed.sum,smsp__warps_launched.sum,l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second,dram__bytes_read.sum.per_second,dram__throughput.avg.pct_of_peak_sustained_elapsed
+        ncu --clock-control none --metrics "$metrics" -k regex:reduce_ --launch-skip 1 --launch-count 7 \
+          "$bin/lesson07_demo" "$reference" --reps 1 --seed 1 >"$logs/ncu_07.txt" 2>&1
+        grep -E "reduce_|smsp__|l1tex__|dram__" "$logs/ncu_07.txt" | sed 's/^ *//' ;;
     esac
   done
 fi

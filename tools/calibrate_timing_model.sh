@@ -31,6 +31,7 @@ runs=(
   "l06 solution lesson06_demo --block 256"
   "l06_b32 solution lesson06_demo --block 32 --kernel scaled_add"
   "l06_starter exercise lesson06_demo --block 256 --kernel scaled_add"
+  "l07 solution lesson07_demo"
 )
 for preset in gpu sim; do
   reps=21

@@ -24,7 +24,6 @@ DeviceInfo g_device;
 /// block of 1024 cannot overflow an int (1024 * 2^16 < 2^31).
 constexpr int kInputMagnitude = 1 << 16;
 
-/// The size block reductions are profiled at on the simulator.
 constexpr std::size_t kProfiledSize = std::size_t{1} << 20;
 
 std::string case_text(std::size_t n, unsigned block, std::uint64_t seed)
@@ -61,7 +60,8 @@ std::vector<std::size_t> awkward_sizes()
 std::vector<unsigned> power_of_two_blocks() { return {32, 64, 128, 256, 512, 1024}; }
 
 void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel,
-                           const std::vector<std::size_t>& sizes, const std::vector<unsigned>& blocks)
+                           const std::vector<std::size_t>& sizes, const std::vector<unsigned>& blocks,
+                           unsigned data_blocks)
 {
     std::uint64_t case_index = 0;
     for (const std::size_t n : sizes) {
@@ -71,7 +71,8 @@ void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel,
             BlockReductionBench bench(input, block);
             const auto partials = run_case(std::string(kernel) + ", " + case_text(n, block, seed),
                                            [&] { return bench.run_once(launch); });
-            const auto mismatch = compare_partials(partials, expected_block_sums(input, block), block, n);
+            const unsigned per_partial = data_blocks * block;
+            const auto mismatch = compare_partials(partials, expected_block_sums(input, per_partial), per_partial, n);
             if (mismatch)
                 FAIL_CHECK(failure_text(kernel, case_text(n, block, seed), *mismatch));
         }
@@ -82,15 +83,16 @@ namespace {
 
 /// Runs `candidate` once more on a fresh input written over the bench's buffers and checks it.
 void recheck_on_new_input(BlockReductionBench& bench, BlockReduceLauncher candidate, std::string_view when,
-                          std::uint64_t seed)
+                          std::uint64_t seed, unsigned data_blocks)
 {
     const std::uint64_t fresh = derive_seed(seed, 0xF2E54);
     const auto input = random_ints(bench.n(), fresh, -kInputMagnitude, kInputMagnitude);
     bench.replace_input(input);
-    const auto expected = expected_block_sums(input, bench.block());
+    const unsigned per_partial = data_blocks * bench.block();
+    const auto expected = expected_block_sums(input, per_partial);
     const auto partials = run_case(std::string(when) + ", " + case_text(bench.n(), bench.block(), fresh),
                                    [&] { return bench.run_once(candidate); });
-    if (const auto mismatch = compare_partials(partials, expected, bench.block(), bench.n()))
+    if (const auto mismatch = compare_partials(partials, expected, per_partial, bench.n()))
         FAIL_CHECK(failure_text(when, case_text(bench.n(), bench.block(), fresh), *mismatch));
 }
 
@@ -108,7 +110,7 @@ Comparison compare_cases(const BenchmarkCase& baseline, const BenchmarkCase& can
 }
 
 Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
-                                    unsigned block)
+                                    unsigned block, unsigned candidate_data_blocks)
 {
     const std::uint64_t seed = derive_seed(run_seed(), 0xBE7C4);
     const auto input = random_ints(n, seed, -kInputMagnitude, kInputMagnitude);
@@ -120,12 +122,12 @@ Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLau
 
     // A fast kernel only counts if it is still right after all those runs, on new contents at
     // the same addresses (an answer remembered from an earlier call is wrong now).
-    recheck_on_new_input(bench, candidate, "after the timed runs", seed);
+    recheck_on_new_input(bench, candidate, "after the timed runs", seed, candidate_data_blocks);
     return comparison;
 }
 
 ProfiledPair profile_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
-                                      unsigned block)
+                                      unsigned block, unsigned candidate_data_blocks)
 {
     const std::uint64_t seed = derive_seed(run_seed(), 0xBE7C4);
     const auto input = random_ints(n, seed, -kInputMagnitude, kInputMagnitude);
@@ -137,7 +139,7 @@ ProfiledPair profile_block_reductions(BlockReduceLauncher baseline, BlockReduceL
         const BlockReduceLauncher launch = launcher;  // a structured binding cannot be captured before C++20's clang 16
         *into = profile([&](cudaStream_t s) { bench.launch(launch, s); }, stream.get());
     }
-    recheck_on_new_input(bench, candidate, "after profiling", seed);
+    recheck_on_new_input(bench, candidate, "after profiling", seed, candidate_data_blocks);
     pair.n = n;
     pair.block = block;
     return pair;
@@ -152,18 +154,20 @@ std::vector<ProfiledShape> profiled_shapes(unsigned block)
 void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
                                  unsigned block, double threshold, std::string_view candidate_name,
                                  std::string_view baseline_name, std::string_view hint,
-                                 const std::function<void(const ProfiledPair&)>& technique)
+                                 const std::function<void(const ProfiledPair&)>& technique,
+                                 unsigned candidate_data_blocks)
 {
     if (kOnSimulator) {
         for (const auto& shape : profiled_shapes(block)) {
-            const ProfiledPair pair = profile_block_reductions(baseline, candidate, shape.n, shape.block);
+            const ProfiledPair pair =
+                profile_block_reductions(baseline, candidate, shape.n, shape.block, candidate_data_blocks);
             technique(pair);
             check_modelled_speedup(pair, threshold, candidate_name, baseline_name, hint);
         }
         return;
     }
-    check_speedup(compare_block_reductions(baseline, candidate, n, block), threshold, candidate_name, baseline_name,
-                  hint);
+    check_speedup(compare_block_reductions(baseline, candidate, n, block, candidate_data_blocks), threshold,
+                  candidate_name, baseline_name, hint);
 }
 
 std::string compare_counters(const ProfiledPair& pair)

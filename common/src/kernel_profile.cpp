@@ -38,17 +38,20 @@ KernelProfile from_counters(const cudasim::LaunchCounters& launch)
     p.kernel = launch.kernel;
     p.launches = 1;
     const std::uint64_t threads = std::uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
-    p.warps = std::uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2] * ((threads + 31) / 32);
+    p.blocks = std::uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
+    p.warps = p.blocks * ((threads + 31) / 32);
     p.warp_instructions = n.warpInstructions;
     p.thread_instructions = n.threadInstructions;
     p.issue_slots = n.issueSlots;
     p.branches = n.branches;
     p.divergent_branches = n.divergentBranches;
+    p.barriers = n.barriers;
     p.global_load_requests = n.globalLoadRequests;
     p.global_load_sectors = n.globalLoadSectors;
     p.global_store_requests = n.globalStoreRequests;
     p.global_store_sectors = n.globalStoreSectors;
     p.dram_sectors = n.dramSectors;
+    p.memory_round_trips = n.dramRounds + n.l2Rounds + n.cachedRounds;
     p.shared_requests = n.sharedLoadRequests + n.sharedStoreRequests;
     p.bank_conflicts = n.sharedBankConflicts;
     p.atomic_instructions = n.atomics;
@@ -73,6 +76,8 @@ double KernelProfile::branch_efficiency() const
 double KernelProfile::sectors_per_load_request() const { return ratio(global_load_sectors, global_load_requests); }
 double KernelProfile::conflicts_per_shared_request() const { return ratio(bank_conflicts, shared_requests); }
 double KernelProfile::atomic_updates_per_warp() const { return ratio(atomic_updates, warps); }
+double KernelProfile::global_load_bytes_per_warp() const { return 32.0 * ratio(global_load_sectors, warps); }
+double KernelProfile::memory_round_trips_per_block() const { return ratio(memory_round_trips, blocks); }
 double KernelProfile::achieved_occupancy(int multiprocessors) const
 {
     if (launches == 0 || multiprocessors <= 0)
@@ -87,17 +92,20 @@ KernelProfile& KernelProfile::operator+=(const KernelProfile& o)
     if (kernel.empty())
         kernel = o.kernel;
     launches += o.launches;
+    blocks += o.blocks;
     warps += o.warps;
     warp_instructions += o.warp_instructions;
     thread_instructions += o.thread_instructions;
     issue_slots += o.issue_slots;
     branches += o.branches;
     divergent_branches += o.divergent_branches;
+    barriers += o.barriers;
     global_load_requests += o.global_load_requests;
     global_load_sectors += o.global_load_sectors;
     global_store_requests += o.global_store_requests;
     global_store_sectors += o.global_store_sectors;
     dram_sectors += o.dram_sectors;
+    memory_round_trips += o.memory_round_trips;
     shared_requests += o.shared_requests;
     bank_conflicts += o.bank_conflicts;
     atomic_instructions += o.atomic_instructions;

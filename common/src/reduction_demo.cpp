@@ -60,13 +60,16 @@ double time_first_launch(BlockReductionBench& bench, BlockReduceLauncher launch)
 
 int run(const BlockReductionDemo& demo, const DemoOptions& options, const DeviceInfo& device)
 {
+    // Unrolled kernels (several data blocks per block, lesson 07) launch fewer blocks: a grid column.
+    const bool unrolled = std::any_of(demo.kernels.begin(), demo.kernels.end(),
+                                      [](const BlockReduceKernel& k) { return k.data_blocks != nullptr; });
     std::cout << demo.program << ": " << demo.title << '\n'
               << "device " << device.id << ": " << banner(device) << '\n'
               << "array: " << options.n << " ints (" << fixed(double(options.n) * sizeof(int) / 1e6, 1)
               << " MB), values 0.." << kInputMax << ", seed " << options.seed << " (--seed " << options.seed
               << " repeats it)\n"
-              << "grid " << blocks_for(options.n, options.block) << ", block " << options.block
-              << "; student kernels from " << course::student_code_label(demo.lesson) << "/\n";
+              << "grid " << blocks_for(options.n, options.block) << (unrolled ? " for one data block per block" : "")
+              << ", block " << options.block << "; student kernels from " << course::student_code_label(demo.lesson) << "/\n";
 
     const auto input = random_ints(options.n, options.seed, 0, kInputMax);
     const auto cpu_start = std::chrono::steady_clock::now();
@@ -96,23 +99,35 @@ int run(const BlockReductionDemo& demo, const DemoOptions& options, const Device
     RunReport report{demo.lesson, device, options.n, options.block, options.seed, expected, {}};
     const double bytes = double(options.n) * sizeof(int);
     const bool baseline_chosen = chosen.front() == &demo.kernels.front();
-    Table table({"kernel", kTimeColumn, "min ms", "spread", "GB/s", "speedup", "correct"});
-    table.add_row({"warm-up (first launch, " + chosen.front()->name + ")", fixed(warmup_ms, 3), "", "", "", "", ""});
-    const auto expected_partials = expected_block_sums(input, options.block);
+    std::vector<std::string> columns = {"kernel", kTimeColumn, "min ms", "spread", "GB/s", "speedup", "correct"};
+    if (unrolled)
+        columns.insert(columns.begin() + 1, "grid");
+    Table table(columns);
+    std::vector<std::string> warmup_row = {"warm-up (first launch, " + chosen.front()->name + ")",
+                                           fixed(warmup_ms, 3), "", "", "", "", ""};
+    if (unrolled)
+        warmup_row.insert(warmup_row.begin() + 1, "");
+    table.add_row(warmup_row);
     bool all_correct = true;
     for (std::size_t i = 0; i < chosen.size(); ++i) {
         // Re-run once more untimed and check: the result must hold after the timed runs too.
+        const unsigned per_partial = data_blocks_of(*chosen[i]) * options.block;
         const auto partials = bench.run_once(chosen[i]->launch);
-        const bool correct = !compare_partials(partials, expected_partials, options.block, options.n);
+        const bool correct =
+            !compare_partials(partials, expected_block_sums(input, per_partial), per_partial, options.n);
         all_correct = all_correct && correct;
         const auto& summary = timings[i].summary;
         const double speedup = baseline_chosen ? timings[0].summary.median / summary.median : 0;
         report.rows.push_back({chosen[i]->name, summary.median, summary.min, summary.relative_spread(), summary.runs,
                                gigabytes_per_second(bytes, summary.median), speedup, correct});
-        table.add_row({row_name(*chosen[i], course::student_code_label(demo.lesson)), fixed(summary.median, 3), fixed(summary.min, 3),
-                       fixed(100 * summary.relative_spread(), 1) + "%",
-                       fixed(gigabytes_per_second(bytes, summary.median), 1),
-                       baseline_chosen ? fixed(speedup, 2) + "x" : "", correct ? "yes" : "NO"});
+        std::vector<std::string> row = {row_name(*chosen[i], course::student_code_label(demo.lesson)),
+                                        fixed(summary.median, 3), fixed(summary.min, 3),
+                                        fixed(100 * summary.relative_spread(), 1) + "%",
+                                        fixed(gigabytes_per_second(bytes, summary.median), 1),
+                                        baseline_chosen ? fixed(speedup, 2) + "x" : "", correct ? "yes" : "NO"};
+        if (unrolled)
+            row.insert(row.begin() + 1, std::to_string(blocks_for(options.n, per_partial)));
+        table.add_row(row);
     }
     table.print(std::cout);
     std::cout << "\nmedian of up to " << options.reps << " runs per kernel, interleaved, L2 flushed and input "

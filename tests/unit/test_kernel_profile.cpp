@@ -16,6 +16,7 @@ course::KernelProfile launch_of(std::uint64_t warps, std::uint64_t instructions,
     course::KernelProfile p;
     p.kernel.assign(1, 'k');  // not = "k": GCC 12 warns falsely there at -O3 (its bug 105329)
     p.launches = 1;
+    p.blocks = warps / 4;
     p.warps = warps;
     p.warp_instructions = instructions;
     p.thread_instructions = 16 * instructions;  // half the lanes busy
@@ -24,6 +25,8 @@ course::KernelProfile launch_of(std::uint64_t warps, std::uint64_t instructions,
     p.divergent_branches = 4;
     p.global_load_requests = 8;
     p.global_load_sectors = 32;
+    p.barriers = 3 * warps;
+    p.memory_round_trips = warps / 2;  // two per block of four warps
     p.shared_requests = 5;
     p.bank_conflicts = 10;
     p.atomic_updates = warps * 32;
@@ -50,6 +53,8 @@ TEST_CASE("a kernel profile's ratios")
     CHECK(p.achieved_occupancy(1) == doctest::Approx(0.75));
     CHECK(p.achieved_occupancy(2) == doctest::Approx(0.75));
     CHECK(p.achieved_occupancy(4) == doctest::Approx(100.0 / 256.0));
+    CHECK(p.global_load_bytes_per_warp() == doctest::Approx(10.24));  // 32 sectors of 32 B over 100 warps
+    CHECK(p.memory_round_trips_per_block() == doctest::Approx(2.0));
 }
 
 TEST_CASE("an empty profile's ratios are defined")
@@ -58,6 +63,8 @@ TEST_CASE("an empty profile's ratios are defined")
     CHECK(empty.instructions_per_warp() == 0.0);
     CHECK(empty.branch_efficiency() == 1.0);  // no branch diverged
     CHECK(empty.sectors_per_load_request() == 0.0);
+    CHECK(empty.global_load_bytes_per_warp() == 0.0);
+    CHECK(empty.memory_round_trips_per_block() == 0.0);
 }
 
 TEST_CASE("profiles of several launches add up; occupancy is the biggest launch's")
@@ -66,6 +73,9 @@ TEST_CASE("profiles of several launches add up; occupancy is the biggest launch'
     sum += launch_of(8, 400, 8);  // a one-block second phase
     CHECK(sum.launches == 2);
     CHECK(sum.warps == 1008);
+    CHECK(sum.blocks == 252);
+    CHECK(sum.barriers == 3024);
+    CHECK(sum.memory_round_trips == 504);
     CHECK(sum.warp_instructions == 10'400);
     CHECK(sum.updates_on_busiest_address == 1000);  // the busiest address of either, not a sum
     CHECK(sum.resident_warps_per_sm == 64);

@@ -42,8 +42,10 @@ void set_device(const DeviceInfo& device);
 
 /// Runs `launch` on fresh random input for every n in `sizes` and every block in `blocks`, with
 /// poisoned partials; fails one check per wrong case, naming n, block, seed and the first bad block.
+/// An unrolled kernel sums `data_blocks` data blocks of `block` elements per block (reduction.hpp).
 void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel,
-                           const std::vector<std::size_t>& sizes, const std::vector<unsigned>& blocks);
+                           const std::vector<std::size_t>& sizes, const std::vector<unsigned>& blocks,
+                           unsigned data_blocks = 1);
 
 /// Timings of a candidate against a baseline on the same input, interleaved.
 struct Comparison {
@@ -57,9 +59,10 @@ struct Comparison {
 [[nodiscard]] Comparison compare_cases(const BenchmarkCase& baseline, const BenchmarkCase& candidate);
 
 /// Times `candidate` against `baseline` on one fresh random input of n ints (input restored and L2
-/// flushed before each run), then checks the candidate's result once more.
+/// flushed before each run), then checks the candidate's result once more, as a kernel that sums
+/// `candidate_data_blocks` data blocks per block.
 [[nodiscard]] Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate,
-                                                  std::size_t n, unsigned block);
+                                                  std::size_t n, unsigned block, unsigned candidate_data_blocks = 1);
 
 /// Runs one case of a check: a CUDA error it raises (a faulting kernel) is thrown again with
 /// `running` ("reduce_x, n = 513, block = 64, seed 12") appended, so the report names the case.
@@ -94,16 +97,18 @@ struct ProfiledShape {
 /// On the simulator: profiles `baseline` and `candidate` on one fresh random input of n ints and
 /// checks the candidate's partials (as compare_block_reductions does after its timed runs).
 [[nodiscard]] ProfiledPair profile_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate,
-                                                    std::size_t n, unsigned block);
+                                                    std::size_t n, unsigned block, unsigned candidate_data_blocks = 1);
 
 /// A block reduction's speed check on either back end. On a GPU: `candidate` timed against
 /// `baseline` at n ints (compare_block_reductions, check_speedup with `threshold`). On the
 /// simulator: both profiled at each of profiled_shapes(block); at each, `technique` judges their
-/// counters and the modelled time must show `threshold` (check_modelled_speedup).
+/// counters and the modelled time must show `threshold` (check_modelled_speedup). The candidate's
+/// result is checked as one that sums `candidate_data_blocks` data blocks per block.
 void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
                                  unsigned block, double threshold, std::string_view candidate_name,
                                  std::string_view baseline_name, std::string_view hint,
-                                 const std::function<void(const ProfiledPair&)>& technique);
+                                 const std::function<void(const ProfiledPair&)>& technique,
+                                 unsigned candidate_data_blocks = 1);
 
 /// "issue slots/warp 311.9 -> 113.3, instructions/warp ..., modelled ...": the counters of a
 /// baseline and a candidate that a block reduction's technique checks use.

@@ -18,17 +18,20 @@ namespace course {
 struct KernelProfile {
     std::string kernel;                       ///< demangled name (of the first launch, for sums)
     std::uint64_t launches = 0;
+    std::uint64_t blocks = 0;                 ///< blocks launched
     std::uint64_t warps = 0;                  ///< warps launched
     std::uint64_t warp_instructions = 0;      ///< PTX instructions issued, one per warp
     std::uint64_t thread_instructions = 0;    ///< ... counted once per lane that executed them
     std::uint64_t issue_slots = 0;            ///< warp instructions weighted by their machine cost
     std::uint64_t branches = 0;               ///< conditional branches issued
     std::uint64_t divergent_branches = 0;     ///< ... whose lanes went both ways
+    std::uint64_t barriers = 0;               ///< bar.sync (__syncthreads) issued, one per warp
     std::uint64_t global_load_requests = 0;
     std::uint64_t global_load_sectors = 0;    ///< distinct 32-byte sectors per request, summed
     std::uint64_t global_store_requests = 0;
     std::uint64_t global_store_sectors = 0;
     std::uint64_t dram_sectors = 0;           ///< distinct sectors each launch touched
+    std::uint64_t memory_round_trips = 0;     ///< global-load round trips on each block's critical path, summed
     std::uint64_t shared_requests = 0;
     std::uint64_t bank_conflicts = 0;         ///< extra shared-memory wavefronts
     std::uint64_t atomic_instructions = 0;
@@ -45,6 +48,13 @@ struct KernelProfile {
     [[nodiscard]] double sectors_per_load_request() const;
     [[nodiscard]] double conflicts_per_shared_request() const;
     [[nodiscard]] double atomic_updates_per_warp() const;
+    /// Global-load bytes (32 per sector) per warp. When a kernel's loads are independent of each
+    /// other (no address depends on a loaded value), a GPU's compiler issues them all before their
+    /// first use, and this is how many bytes each warp has in flight at once.
+    [[nodiscard]] double global_load_bytes_per_warp() const;
+    /// Global-load round trips on a block's critical path, per block, in the order of the PTX
+    /// (which often puts each use right after its load, where ptxas would move the loads together).
+    [[nodiscard]] double memory_round_trips_per_block() const;
     /// Resident warps / 64, averaged over a device of `multiprocessors` SMs during the first wave:
     /// one block on one SM of many is a few percent, however full that SM is.
     [[nodiscard]] double achieved_occupancy(int multiprocessors) const;

@@ -1,11 +1,14 @@
 #pragma once
 /// @file reduction.hpp
-/// @brief Block reductions of int arrays: the launcher signature lessons 03 and 04 share, and a
+/// @brief Block reductions of int arrays: the launcher signature lessons 03, 04 and 07 share, and a
 /// bench that runs any such launcher on one input and checks its partial sums.
 ///
 /// A block reduction leaves one partial sum per block: with grid = ceil(n / block), block b sums
 /// elements [b * block, min(n, (b + 1) * block)) into partials[b]. It may overwrite its input (the
-/// in-place kernels of the seeds do), so the bench restores the input before every run.
+/// in-place kernels of the seeds do), so the bench restores the input before every run. An
+/// unrolled block reduction (lesson 07) has each block of `block` threads sum d data blocks of
+/// `block` elements: grid = ceil(n / (d * block)), and partials[b] holds the sum of elements
+/// [b * d * block, min(n, (b + 1) * d * block)); check it with expected_block_sums(input, d * block).
 
 #include "course/device_buffer.hpp"
 
@@ -23,13 +26,24 @@ namespace course {
 /// Launches a block reduction of `data[0, n)` into `partials[0, blocks_for(n, block))` on `stream`.
 using BlockReduceLauncher = void (*)(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream);
 
+/// How many data blocks of `block` elements one block of a kernel sums into one partial (lesson
+/// 07's unrolled kernels; for the student's kernel, read from their module when first asked).
+using DataBlocksQuery = unsigned (*)();
+
 /// A named block reduction, as listed in a lesson's registry.
 struct BlockReduceKernel {
     std::string name;     ///< what --kernel accepts, e.g. "neighbored-less"
     std::string summary;  ///< one line: what it does
     BlockReduceLauncher launch = nullptr;
     bool written_by_student = false;  ///< lives in exercises/ (or solutions/ for the reference)
+    DataBlocksQuery data_blocks = nullptr;  ///< nullptr: one data block per block, as lessons 03-05's
 };
+
+/// The data blocks each block of `kernel` sums: 1 unless its registry entry says otherwise.
+[[nodiscard]] inline unsigned data_blocks_of(const BlockReduceKernel& kernel)
+{
+    return kernel.data_blocks == nullptr ? 1u : kernel.data_blocks();
+}
 
 /// Number of blocks that cover n elements: ceil(n / block).
 [[nodiscard]] constexpr unsigned blocks_for(std::size_t n, unsigned block)
