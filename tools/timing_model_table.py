@@ -28,6 +28,7 @@ LESSONS = [
     ("05", ["l05_copy.json", "l05_cub.json", "l05_reduce_sum.json", "l05_starter.json", "l05_sweep.json"], None,
      "device-to-device copy (reads + writes)"),
     ("06", ["l06.json", "l06_b32.json", "l06_starter.json"], None, "scaled_add, starving_config"),
+    ("08", ["l08.json"], None, "shared-tree"),
 ]
 TIE = 0.05
 
