@@ -62,11 +62,11 @@ template <class Values>
 [[nodiscard]] inline std::vector<float> random_floats(std::size_t n, std::uint64_t seed, int spread)
 {
     const auto mantissas = course::random_ints(n, seed, -(1 << 23), 1 << 23);
-    const auto exponents = spread > 0 ? course::random_ints(n, course::derive_seed(seed, 1), -spread, spread)
-                                      : std::vector<int>(n, 0);
+    const auto exponents =
+        spread > 0 ? course::random_ints(n, course::derive_seed(seed, 1), -spread, spread) : std::vector<int>{};
     std::vector<float> values(n);
     for (std::size_t i = 0; i < n; ++i)
-        values[i] = std::ldexp(float(mantissas[i]), exponents[i] - 23);
+        values[i] = std::ldexp(float(mantissas[i]), (spread > 0 ? exponents[i] : 0) - 23);
     return values;
 }
 

@@ -49,8 +49,9 @@ Wave wave_of(const void* kernel, unsigned block)
     COURSE_CUDA_CHECK(cudaDeviceGetAttribute(&wave.sms, cudaDevAttrMultiProcessorCount, device));
     COURSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&wave.blocks_per_sm, kernel, int(block), 0));
     if (wave.blocks_per_sm < 1)
-        throw std::invalid_argument("lesson08: this kernel cannot run blocks of " + std::to_string(block) +
-                                    " threads (its __launch_bounds__, or the registers it needs)");
+        throw std::invalid_argument("bad configuration: the kernel cannot run blocks of " + std::to_string(block) +
+                                    " threads (its __launch_bounds__, or the registers it needs); the lesson "
+                                    "launches every multiple of 32 from 32 to 1024");
     return wave;
 }
 
