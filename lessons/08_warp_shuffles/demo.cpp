@@ -182,24 +182,22 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
 
     std::vector<Row> rows;
     rows.push_back({"copy", "device-to-device copy (reads + writes)", "", "", [] { return 0u; },
-                        [&](cudaStream_t s) {
-                            COURSE_CUDA_CHECK(cudaMemcpyAsync(copy_target.data(), data.data(), n * sizeof(int),
-                                                              cudaMemcpyDeviceToDevice, s));
-                        },
-                        [] { return true; }});
+                    [&](cudaStream_t s) {
+                        COURSE_CUDA_CHECK(cudaMemcpyAsync(copy_target.data(), data.data(), n * sizeof(int),
+                                                          cudaMemcpyDeviceToDevice, s));
+                    },
+                    [] { return true; }});
     if (wanted("shared-tree")) {
         const unsigned grid = course::blocks_for(n, block);
         rows.push_back({"shared-tree", "lesson 04's reference: shared-memory tree", "1 int", "tree",
                         [grid] { return grid; },
                         [&](cudaStream_t s) {
-                            // reduce_shared_interleaved reads its input and leaves it unchanged.
-                            lesson08::launch_lesson04_shared_tree(const_cast<int*>(data.data()), int_partials.data(), n,
-                                                                  block, s);
+                            lesson08::launch_lesson04_shared_tree(data.data(), int_partials.data(), n, block, s);
                         },
                         [&, grid] {
                             int_partials.fill_bytes(course::kPoisonByte);
-                            lesson08::launch_lesson04_shared_tree(const_cast<int*>(data.data()), int_partials.data(), n,
-                                                                  block, nullptr);
+                            lesson08::launch_lesson04_shared_tree(data.data(), int_partials.data(), n, block,
+                                                                  nullptr);
                             COURSE_CUDA_CHECK(cudaDeviceSynchronize());
                             auto got = int_partials.download();
                             got.resize(grid);
@@ -262,7 +260,8 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
             lesson08::launch_ladder(kernel, data.data(), n, partials.data(), grid, block, s);
         };
         rows.push_back({step.name, step.label, loads_text(step.grid), stage_text(step.kernel.stage),
-                        [grid] { return grid; }, launch, [&, launch, grid] { return check_long_partials(launch, grid); }});
+                        [grid] { return grid; }, launch,
+                        [&, launch, grid] { return check_long_partials(launch, grid); }});
     }
     const std::string code = course::student_code_label(lesson08::kLesson);
     if (wanted("shuffle_sum")) {

@@ -59,9 +59,8 @@ constexpr unsigned kOtherGridsBlock = 96;
 const std::vector<std::size_t>& exact_sizes()
 {
     static const std::vector<std::size_t> sizes = [] {
-        std::vector<std::size_t> all = {1,   2,    3,    4,    5,    7,    8,    31,     32,        33,
-                                        127, 128,  129,  511,  513,  1023, 1024, 1025,   4097,      65'537,
-                                        1'000'003};
+        std::vector<std::size_t> all = {1,   2,   3,   4,   5,    7,    8,    31,   32,     33,       127,
+                                        128, 129, 511, 513, 1023, 1024, 1025, 4097, 65'537, 1'000'003};
         if (!course::kOnSimulator) {
             all.push_back((std::size_t{1} << 20) + 7);
             all.push_back((std::size_t{1} << 24) + 3);
@@ -83,7 +82,6 @@ template <>
 struct Kind<int> {
     using Sum = long long;
     static constexpr const char* kernel = "shuffle_sum";
-    static constexpr const char* element = "int";
     static void launch(const int* data, std::size_t n, Sum* partials, unsigned grid, unsigned block, cudaStream_t s)
     {
         lesson08::launch_shuffle_sum(data, n, partials, grid, block, s);
@@ -95,7 +93,6 @@ template <>
 struct Kind<float> {
     using Sum = float;
     static constexpr const char* kernel = "shuffle_sum_float";
-    static constexpr const char* element = "float";
     static void launch(const float* data, std::size_t n, Sum* partials, unsigned grid, unsigned block,
                        cudaStream_t s)
     {
@@ -107,15 +104,14 @@ struct Kind<float> {
 template <class T>
 using SumOf = typename Kind<T>::Sum;
 
-/// One input: its values, how they were drawn, the reference sum (exact for ints; for floats
-/// computed in double with compensation) and, for floats, the sum of the magnitudes.
+/// One input: its values, how they were drawn, and what the kernel's sum is compared with.
 template <class T>
 struct Case {
     std::vector<T> values;
-    std::string drawn;  ///< "values -65536..65536, input seed 123"
-    long double expected = 0;
-    long long exact = 0;  ///< ints only
-    double magnitude = 0;  ///< floats only: the sum of |x_i|
+    std::string drawn;      ///< "values -65536..65536, input seed 123"
+    long long exact = 0;    ///< ints: the exact sum
+    double reference = 0;   ///< floats: the sum in double, compensated
+    double magnitude = 0;   ///< floats: the sum of |x_i|
 };
 
 Case<int> int_case(std::size_t n, int lo, int hi, std::uint64_t stream)
@@ -124,7 +120,6 @@ Case<int> int_case(std::size_t n, int lo, int hi, std::uint64_t stream)
     Case<int> one;
     one.values = course::random_ints(n, seed, lo, hi);
     one.exact = course::exact_sum(one.values);
-    one.expected = (long double)one.exact;
     one.drawn = "values " + std::to_string(lo) + ".." + std::to_string(hi) + ", input seed " + std::to_string(seed);
     return one;
 }
@@ -136,7 +131,7 @@ Case<float> float_case(std::size_t n, int spread, std::uint64_t stream)
     Case<float> one;
     one.values = lesson08::random_floats(n, seed, spread);
     one.magnitude = lesson08::magnitude_sum(one.values);
-    one.expected = lesson08::compensated_sum(one.values);
+    one.reference = lesson08::compensated_sum(one.values);
     one.drawn = spread > 0 ? "values in [-1, 1] x 2^-" + std::to_string(spread) + "..2^" + std::to_string(spread)
                            : std::string("values in [-1, 1]");
     one.drawn += ", input seed " + std::to_string(seed);
@@ -200,7 +195,8 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
     std::vector<Sum> got(grid);
     COURSE_CUDA_CHECK(cudaMemcpy(got.data(), partials.data(), grid * sizeof(Sum), cudaMemcpyDeviceToHost));
 
-    const std::string where = std::string(Kind<T>::kernel) + std::string(when) + ", " + describe(input, offset, block, grid);
+    const std::string where =
+        std::string(Kind<T>::kernel) + std::string(when) + ", " + describe(input, offset, block, grid);
     Sum poison;
     std::memset(&poison, course::kPoisonByte, sizeof poison);
     for (unsigned b = 0; b < grid; ++b) {
@@ -222,7 +218,7 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
         return false;
     } else {
         const double sum = lesson08::compensated_sum(got);  // the partials, added exactly enough
-        const double exact = double(input.expected);
+        const double exact = input.reference;
         const double error = std::fabs(sum - exact);
         const double additions = lesson08::additions_per_element(n, std::size_t(grid) * block);
         const double bound = lesson08::rounding_error_bound(additions, input.magnitude);
@@ -239,9 +235,10 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
         }
         std::ostringstream text;
         text.precision(9);
-        text << "wrong result: " << where << ": the partials add up to " << sum << ", the exact sum is " << exact
-             << ": off by " << error << ", more than the rounding-error bound " << bound << " = gamma_d * sum|x| with d = "
-             << additions << " additions per element at most and sum|x| = " << input.magnitude;
+        text << "wrong result: " << where << ": the partials add up to " << sum
+             << ", the exact sum (double, compensated) is " << exact << ": off by " << error
+             << ", more than the rounding-error bound " << bound << " = gamma_d * sum|x| with d = " << additions
+             << " additions per element at most and sum|x| = " << input.magnitude;
         FAIL_CHECK(text.str());
         return false;
     }
@@ -384,7 +381,8 @@ TEST_SUITE("lesson08")
                 const auto one = int_case(n, lo, hi, ++index);
                 const int* data = input.put(one.values, 0);
                 for (const unsigned block : {32u, 256u, 1024u}) {
-                    const unsigned grid = lesson08::grid_for(lesson08::GridChoice::one_wave, Kind<int>::function(), n, block);
+                    const unsigned grid =
+                        lesson08::grid_for(lesson08::GridChoice::one_wave, Kind<int>::function(), n, block);
                     run_and_check(one, data, 0, block, grid, partials, stream.get());
                 }
             }
@@ -432,7 +430,8 @@ TEST_SUITE("lesson08")
             const auto ints = course::profile(run_int, stream.get());
             const auto floats = course::profile(run_float, stream.get());
             inputs.recheck(block, wave, 501, " (after profiling, new contents at the same address)");
-            for (const auto& [name, counted] : {std::pair{"shuffle_sum", &ints}, std::pair{"shuffle_sum_float", &floats}})
+            for (const auto& [name, counted] :
+                 {std::pair{"shuffle_sum", &ints}, std::pair{"shuffle_sum_float", &floats}})
                 course::grading::check_technique({name, "16-byte loads, share of global load requests",
                                                   100 * counted->wide_load_share(), 100 * kLeastWideLoadShare, false,
                                                   "%", counters_text(*counted) + "; n = " + size_text(n)},

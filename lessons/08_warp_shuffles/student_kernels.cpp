@@ -115,7 +115,7 @@ void launch_shuffle_sum_float(const float* data, std::size_t n, float* partials,
 const void* shuffle_sum_function() { return shuffle_sum_kernel().function(); }
 const void* shuffle_sum_float_function() { return shuffle_sum_float_kernel().function(); }
 
-void launch_lesson04_shared_tree(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
+void launch_lesson04_shared_tree(const int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
 {
     static const course::ModuleKernel<const int*, int*, std::size_t> kernel(
         course::reference_module("04_interleaved_reduction", "reduce_shared_interleaved"), "reduce_shared_interleaved");

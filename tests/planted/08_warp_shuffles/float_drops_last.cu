@@ -38,7 +38,8 @@ __device__ float add4(float4 v) { return (v.x + v.y) + (v.z + v.w); }
 
 }  // namespace
 
-extern "C" __global__ void shuffle_sum_float(const float* __restrict__ data, std::size_t n, float* __restrict__ partials)
+extern "C" __global__ void shuffle_sum_float(const float* __restrict__ data, std::size_t n,
+                                             float* __restrict__ partials)
 {
     const std::size_t thread = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;

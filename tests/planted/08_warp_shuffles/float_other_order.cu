@@ -40,7 +40,8 @@ __device__ float block_sum(float value)
 
 }  // namespace
 
-extern "C" __global__ void shuffle_sum_float(const float* __restrict__ data, std::size_t n, float* __restrict__ partials)
+extern "C" __global__ void shuffle_sum_float(const float* __restrict__ data, std::size_t n,
+                                             float* __restrict__ partials)
 {
     const std::size_t thread = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
