@@ -6,7 +6,7 @@
 #   tools/calibrate.sh [REPEATS] [LOG_DIR]     (defaults: 20 repeats, logs in build/calibration)
 #
 # Environment (all optional):
-#   LESSONS="01 02 03 04 05 06 07" the lessons whose demos, counters and speed checks are measured
+#   LESSONS="01 02 03 04 05 06 07 08" the lessons whose demos, counters and speed checks are measured
 #   STEPS="test demo ncu repeat"   which parts to run
 #   STARTER_REPEATS=N     repeated runs of the unmodified starters' graders (default: REPEATS)
 #   PLANTED_REPEATS=N     repeated runs of the planted kernels that must fail a speed check (default 0)
@@ -17,7 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 repeats=${1:-20}
 logs=${2:-build/calibration}
-lessons=${LESSONS:-01 02 03 04 05 06 07}
+lessons=${LESSONS:-01 02 03 04 05 06 07 08}
 steps=${STEPS:-test demo ncu repeat}
 starter_repeats=${STARTER_REPEATS:-$repeats}
 planted_repeats=${PLANTED_REPEATS:-0}
@@ -45,6 +45,7 @@ if wants demo; then
   for lesson in $lessons; do
     case $lesson in
       05) args=(--seed 1 --reps 21) ;;
+      08) args=(--seed 1 --reps 21) ;;
       *) args=(--seed 1 --reps 51) ;;
     esac
     "$bin/lesson${lesson}_demo" "$reference" "${args[@]}" --json "$logs/lesson${lesson}_demo.json" \
@@ -104,6 +105,13 @@ if wants ncu; then
         ncu --clock-control none --metrics "$metrics" -k regex:reduce_ --launch-skip 1 --launch-count 7 \
           "$bin/lesson07_demo" "$reference" --reps 1 --seed 1 >"$logs/ncu_07.txt" 2>&1
         grep -E "reduce_|smsp__|l1tex__|dram__" "$logs/ncu_07.txt" | sed 's/^ *//' ;;
+      08)
+        # One launch of each of the nine kernels of the ladder (the demo's warm-up round): sectors
+        # per request tell 16-byte loads from 4-byte ones, shared-memory instructions the block stages.
+        metrics=l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__average_inst_executed_per_warp.ratio,dram__bytes_read.sum.per_second
+        ncu --clock-control none --metrics "$metrics" -k "regex:ladder_sum|shuffle_sum|reduce_shared" --launch-count 9 \
+          "$bin/lesson08_demo" "$reference" --n 2^24 --reps 1 --seed 1 >"$logs/ncu_08.txt" 2>&1
+        grep -E "ladder_sum|shuffle_sum|reduce_shared|l1tex__|smsp__|dram__" "$logs/ncu_08.txt" | sed 's/^ *//' ;;
     esac
   done
 fi
@@ -130,12 +138,22 @@ if wants repeat; then
     printf "%-7s %-32s %5s  %s\n" "$lesson" "$label" "$count" "$line" >>"$summary"
   }
   for lesson in $lessons; do
-    case $lesson in 05) filter='*nearly as fast*' ;; *) filter='*faster*' ;; esac
+    case $lesson in
+      05) filter='*nearly as fast*' ;;
+      08) filter='*nearly as fast*,*shared-memory tree*' ;;
+      *) filter='*faster*' ;;
+    esac
     repeat_grader "$lesson" solution "$reference" "$repeats" "$filter"
     repeat_grader "$lesson" starter "" "$starter_repeats" "$filter"
     if [ "$lesson" = 04 ]; then
       for name in packed_not_interleaved shared_bank_conflicts; do
         repeat_grader 04 "$name" "--modules=$planted/04_interleaved_reduction/$name:build/gpu/modules/solution" \
+          "$planted_repeats" "$filter"
+      done
+    fi
+    if [ "$lesson" = 08 ]; then
+      for name in shared_tree_int4 scalar_loads; do
+        repeat_grader 08 "$name" "--modules=$planted/08_warp_shuffles/$name:build/gpu/modules/solution" \
           "$planted_repeats" "$filter"
       done
     fi

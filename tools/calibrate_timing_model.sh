@@ -17,7 +17,7 @@ for preset in gpu sim; do
 done
 
 # name, modules (the reference's or the starter's), demo, arguments (the same sizes on both sides:
-# each demo's defaults)
+# each demo's defaults, or 2^24 where the default would take the simulator too long)
 runs=(
   "l01 solution lesson01_demo"
   "l02 solution lesson02_demo"
@@ -32,6 +32,7 @@ runs=(
   "l06_b32 solution lesson06_demo --block 32 --kernel scaled_add"
   "l06_starter exercise lesson06_demo --block 256 --kernel scaled_add"
   "l07 solution lesson07_demo"
+  "l08 solution lesson08_demo --n 2^24 --block 256"
 )
 for preset in gpu sim; do
   reps=21

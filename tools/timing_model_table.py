@@ -29,6 +29,7 @@ LESSONS = [
      "device-to-device copy (reads + writes)"),
     ("06", ["l06.json", "l06_b32.json", "l06_starter.json"], None, "scaled_add, starving_config"),
     ("07", ["l07.json"], None, "shared-interleaved"),
+    ("08", ["l08.json"], None, "shared-tree"),
 ]
 TIE = 0.05
 

@@ -48,12 +48,15 @@ KernelProfile from_counters(const cudasim::LaunchCounters& launch)
     p.barriers = n.barriers;
     p.global_load_requests = n.globalLoadRequests;
     p.global_load_sectors = n.globalLoadSectors;
+    p.global_wide_load_requests = n.globalWideLoadRequests;
     p.global_store_requests = n.globalStoreRequests;
     p.global_store_sectors = n.globalStoreSectors;
     p.dram_sectors = n.dramSectors;
     p.memory_round_trips = n.dramRounds + n.l2Rounds + n.cachedRounds;
     p.shared_requests = n.sharedLoadRequests + n.sharedStoreRequests;
     p.bank_conflicts = n.sharedBankConflicts;
+    p.shuffles = n.shuffles;
+    p.warp_reductions = n.warpReductions;
     p.atomic_instructions = n.atomics;
     p.atomic_updates = n.atomicOperations;
     p.updates_on_busiest_address = launch.atomicsOnHottestAddress;
@@ -75,6 +78,10 @@ double KernelProfile::branch_efficiency() const
 }
 double KernelProfile::sectors_per_load_request() const { return ratio(global_load_sectors, global_load_requests); }
 double KernelProfile::conflicts_per_shared_request() const { return ratio(bank_conflicts, shared_requests); }
+double KernelProfile::wide_load_share() const { return ratio(global_wide_load_requests, global_load_requests); }
+double KernelProfile::shared_requests_per_warp() const { return ratio(shared_requests, warps); }
+double KernelProfile::barriers_per_warp() const { return ratio(barriers, warps); }
+double KernelProfile::warp_exchanges_per_warp() const { return ratio(shuffles + warp_reductions, warps); }
 double KernelProfile::atomic_updates_per_warp() const { return ratio(atomic_updates, warps); }
 double KernelProfile::global_load_bytes_per_warp() const { return 32.0 * ratio(global_load_sectors, warps); }
 double KernelProfile::memory_round_trips_per_block() const { return ratio(memory_round_trips, blocks); }
@@ -102,12 +109,15 @@ KernelProfile& KernelProfile::operator+=(const KernelProfile& o)
     barriers += o.barriers;
     global_load_requests += o.global_load_requests;
     global_load_sectors += o.global_load_sectors;
+    global_wide_load_requests += o.global_wide_load_requests;
     global_store_requests += o.global_store_requests;
     global_store_sectors += o.global_store_sectors;
     dram_sectors += o.dram_sectors;
     memory_round_trips += o.memory_round_trips;
     shared_requests += o.shared_requests;
     bank_conflicts += o.bank_conflicts;
+    shuffles += o.shuffles;
+    warp_reductions += o.warp_reductions;
     atomic_instructions += o.atomic_instructions;
     atomic_updates += o.atomic_updates;
     updates_on_busiest_address = std::max(updates_on_busiest_address, o.updates_on_busiest_address);

@@ -25,9 +25,12 @@ course::KernelProfile launch_of(std::uint64_t warps, std::uint64_t instructions,
     p.divergent_branches = 4;
     p.global_load_requests = 8;
     p.global_load_sectors = 32;
-    p.barriers = 3 * warps;
     p.memory_round_trips = warps / 2;  // two per block of four warps
+    p.global_wide_load_requests = 6;
     p.shared_requests = 5;
+    p.barriers = 2 * warps;
+    p.shuffles = 10 * warps;
+    p.warp_reductions = warps;
     p.bank_conflicts = 10;
     p.atomic_updates = warps * 32;
     p.updates_on_busiest_address = warps;
@@ -55,6 +58,10 @@ TEST_CASE("a kernel profile's ratios")
     CHECK(p.achieved_occupancy(4) == doctest::Approx(100.0 / 256.0));
     CHECK(p.global_load_bytes_per_warp() == doctest::Approx(10.24));  // 32 sectors of 32 B over 100 warps
     CHECK(p.memory_round_trips_per_block() == doctest::Approx(2.0));
+    CHECK(p.wide_load_share() == doctest::Approx(0.75));
+    CHECK(p.shared_requests_per_warp() == doctest::Approx(0.05));
+    CHECK(p.barriers_per_warp() == doctest::Approx(2.0));
+    CHECK(p.warp_exchanges_per_warp() == doctest::Approx(11.0));
 }
 
 TEST_CASE("an empty profile's ratios are defined")
@@ -65,6 +72,8 @@ TEST_CASE("an empty profile's ratios are defined")
     CHECK(empty.sectors_per_load_request() == 0.0);
     CHECK(empty.global_load_bytes_per_warp() == 0.0);
     CHECK(empty.memory_round_trips_per_block() == 0.0);
+    CHECK(empty.wide_load_share() == 0.0);
+    CHECK(empty.barriers_per_warp() == 0.0);
 }
 
 TEST_CASE("profiles of several launches add up; occupancy is the biggest launch's")
@@ -74,9 +83,11 @@ TEST_CASE("profiles of several launches add up; occupancy is the biggest launch'
     CHECK(sum.launches == 2);
     CHECK(sum.warps == 1008);
     CHECK(sum.blocks == 252);
-    CHECK(sum.barriers == 3024);
     CHECK(sum.memory_round_trips == 504);
     CHECK(sum.warp_instructions == 10'400);
+    CHECK(sum.shuffles == 10'080);
+    CHECK(sum.barriers == 2016);
+    CHECK(sum.global_wide_load_requests == 12);
     CHECK(sum.updates_on_busiest_address == 1000);  // the busiest address of either, not a sum
     CHECK(sum.resident_warps_per_sm == 64);
     CHECK(sum.modelled_ms == doctest::Approx(1.0));

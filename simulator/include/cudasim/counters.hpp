@@ -21,12 +21,15 @@ struct Counts {
   uint64_t barriers = 0;             // bar.sync issued (per warp)
   uint64_t globalLoadRequests = 0;   // warp-level global load instructions
   uint64_t globalStoreRequests = 0;
+  uint64_t globalWideLoadRequests = 0;  // ... of them 16 bytes per lane (ld.v4.b32, ld.v2.b64, ...)
   uint64_t globalLoadSectors = 0;    // distinct 32-byte sectors they touched
   uint64_t globalStoreSectors = 0;
   uint64_t sharedLoadRequests = 0;
   uint64_t sharedStoreRequests = 0;
   uint64_t sharedBankConflicts = 0;  // extra shared-memory wavefronts (32 banks x 4 B)
   uint64_t atomics = 0;              // atom/red instructions issued
+  uint64_t shuffles = 0;             // shfl.sync issued (per warp)
+  uint64_t warpReductions = 0;       // redux.sync issued (per warp; sm_80 and later)
   // What the timing model (README, "Timing model") needs beyond the profiler's counts:
   uint64_t issueSlots = 0;           // warp instructions weighted by their cost in machine instructions
   uint64_t atomicOperations = 0;     // atomic updates that reach memory: one per lane, or one per warp

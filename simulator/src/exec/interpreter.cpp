@@ -210,6 +210,8 @@ void Interpreter::run(Warp& w, BlockState& b) {
       case Op::Call: call(w, b, in, exec); break;
       case Op::Membar: case Op::Nop: case Op::Inline: break;
       case Op::Shfl: case Op::Vote: case Op::Activemask: case Op::Redux: case Op::Match:
+        if (in.op == Op::Shfl) ++counts_.shuffles;
+        else if (in.op == Op::Redux) ++counts_.warpReductions;
         executeWarpOperation(w, in, exec, clk, *launch_.kernel);
         break;
       default:

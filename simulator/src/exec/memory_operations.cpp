@@ -78,7 +78,11 @@ uint8_t Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t
       }
     }
     if (write) { ++counts_.globalStoreRequests; counts_.globalStoreSectors += distinct; }
-    else { ++counts_.globalLoadRequests; counts_.globalLoadSectors += distinct; }
+    else {
+      ++counts_.globalLoadRequests;
+      counts_.globalLoadSectors += distinct;
+      if (bytes == 16) ++counts_.globalWideLoadRequests;
+    }
   } else if (where == ResolvedSpace::Shared) {
     if (write) ++counts_.sharedStoreRequests;
     else ++counts_.sharedLoadRequests;

@@ -41,8 +41,9 @@ void printCounters(const LaunchCounters& c) {
                "cudasim counters: %s grid(%u,%u,%u) block(%u,%u,%u)\n"
                "  warp instructions %llu, thread instructions %llu, warp execution efficiency %.1f%%\n"
                "  branches %llu, divergent %llu, branch efficiency %.1f%%\n"
-               "  global loads %llu requests / %llu sectors, stores %llu requests / %llu sectors\n"
+               "  global loads %llu requests (%llu of 16 bytes per lane) / %llu sectors, stores %llu requests / %llu sectors\n"
                "  shared loads %llu, stores %llu, bank conflicts %llu; barriers %llu; atomics %llu\n"
+               "  shuffles %llu, warp reductions %llu\n"
                "  issue slots %llu; atomic updates %llu, %llu on the busiest address; DRAM sectors %llu;\n"
                "  round trips on the blocks' critical paths: %llu from DRAM, %llu from L2, %llu to data already touched\n"
                "  resident %d blocks = %d warps per SM (theoretical occupancy %.1f%%)\n"
@@ -51,11 +52,13 @@ void printCounters(const LaunchCounters& c) {
                (unsigned long long)n.warpInstructions, (unsigned long long)n.threadInstructions,
                100 * c.warpExecutionEfficiency(), (unsigned long long)n.branches,
                (unsigned long long)n.divergentBranches, 100 * c.branchEfficiency(),
-               (unsigned long long)n.globalLoadRequests, (unsigned long long)n.globalLoadSectors,
+               (unsigned long long)n.globalLoadRequests, (unsigned long long)n.globalWideLoadRequests,
+               (unsigned long long)n.globalLoadSectors,
                (unsigned long long)n.globalStoreRequests, (unsigned long long)n.globalStoreSectors,
                (unsigned long long)n.sharedLoadRequests, (unsigned long long)n.sharedStoreRequests,
                (unsigned long long)n.sharedBankConflicts, (unsigned long long)n.barriers,
-               (unsigned long long)n.atomics, (unsigned long long)n.issueSlots,
+               (unsigned long long)n.atomics, (unsigned long long)n.shuffles,
+               (unsigned long long)n.warpReductions, (unsigned long long)n.issueSlots,
                (unsigned long long)n.atomicOperations, (unsigned long long)c.atomicsOnHottestAddress,
                (unsigned long long)n.dramSectors, (unsigned long long)n.dramRounds, (unsigned long long)n.l2Rounds,
                (unsigned long long)n.cachedRounds,

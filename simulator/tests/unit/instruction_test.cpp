@@ -50,6 +50,9 @@ TEST_CASE("redux, prmt, signed bfe, slct and setp with a boolean combiner") {
     CHECK(row[6] == 1);
     CHECK(row[7] == (t > 1 && t < 4 ? 1u : 0u));
   }
+  // The counters see two warp reductions and no shuffle.
+  CHECK(r.counts.warpReductions == 2);
+  CHECK(r.counts.shuffles == 0);
 }
 
 TEST_CASE("sad and dp4a") {

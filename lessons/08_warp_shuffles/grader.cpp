@@ -1,0 +1,567 @@
+// Lesson 08 grader: are shuffle_sum (ints) and shuffle_sum_float right for every n, every block
+// size, any grid and any alignment of the data (the integers exactly, the floats within the
+// rounding-error bound of their order of additions), do they read memory nearly as fast as the
+// device copies it, and does their block stage beat lesson 04's shared-memory tree?
+//
+//   ./course grade 08                    # builds the modules of exercises/ and runs this on them
+//   build/gpu/lessons/lesson08_grader --seed=1234   # repeat a run with its printed seed
+//   build/gpu/lessons/lesson08_grader --modules=build/gpu/modules/solution   # the reference
+
+#include "float_sums.hpp"
+#include "warp_shuffles.hpp"
+
+#include "course/backend.hpp"
+#include "course/benchmark.hpp"
+#include "course/cuda_check.hpp"
+#include "course/cuda_handles.hpp"
+#include "course/data.hpp"
+#include "course/device_buffer.hpp"
+#include "course/grading.hpp"
+#include "course/kernel_profile.hpp"
+#include "course/reduction.hpp"
+#include "course/table.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+// On a GPU. Both provisional until calibrated on the H100 (tools/calibrate.sh, LESSONS=08):
+// the bandwidth fraction must sit between the reference's (lesson 05's int4 reference reached
+// 98-101% of the copy) and the starter's (4-byte loads in a one-wave grid-stride loop: lesson 05's
+// sweep measured 58%); the block stage's speedup between the reference's and 1.00x, which a kernel
+// with lesson 04's tree gets by construction (its baseline is that very kernel).
+constexpr double kBandwidthFraction = 0.80;  // provisional until calibrated on the H100
+constexpr double kBlockStageSpeedup = 1.15;  // provisional until calibrated on the H100
+constexpr std::size_t kTimedSize = course::size_for_backend(std::size_t{1} << 28, std::size_t{1} << 24);
+constexpr std::size_t kBlockStageSize = course::size_for_backend(std::size_t{1} << 28, std::size_t{1} << 20);
+constexpr unsigned kTimedBlock = 256;
+// On the simulator, the counters that make those speeds (the reference's figures in
+// lessons/08_warp_shuffles/README.md, "On the CPU simulator"):
+constexpr double kLeastWideLoadShare = 0.9;        // 16-byte load requests / load requests
+constexpr double kLeastExchangesPerWarp = 5;       // shfl.sync (or redux.sync) per warp
+constexpr double kMostSharedRequestsPerWarp = 2;   // shared-memory loads and stores per warp
+constexpr double kMostBarriersPerWarp = 2;         // __syncthreads() per warp
+
+constexpr int kMagnitude = 1 << 16;
+constexpr std::size_t kMaxOffset = 3;  // elements: data + 1, + 2, + 3 are not 16-byte aligned
+/// The grids the grader adds to the lesson's own: a kernel must not depend on the grid it gets.
+const std::vector<unsigned> kOtherGrids = {1, 2, 7, 133};
+constexpr unsigned kOtherGridsBlock = 96;
+
+const std::vector<std::size_t>& exact_sizes()
+{
+    static const std::vector<std::size_t> sizes = [] {
+        std::vector<std::size_t> all = {1,   2,   3,   4,   5,    7,    8,    31,   32,     33,       127,
+                                        128, 129, 511, 513, 1023, 1024, 1025, 4097, 65'537, 1'000'003};
+        if (!course::kOnSimulator) {
+            all.push_back((std::size_t{1} << 20) + 7);
+            all.push_back((std::size_t{1} << 24) + 3);
+        }
+        return all;
+    }();
+    return sizes;
+}
+
+using course::Stream;
+
+// ---------------------------------------------------------------------------------------------
+// Ints and floats: what differs between the two kernels' checks.
+
+template <class T>
+struct Kind;
+
+template <>
+struct Kind<int> {
+    using Sum = long long;
+    static constexpr const char* kernel = "shuffle_sum";
+    static void launch(const int* data, std::size_t n, Sum* partials, unsigned grid, unsigned block, cudaStream_t s)
+    {
+        lesson08::launch_shuffle_sum(data, n, partials, grid, block, s);
+    }
+    static const void* function() { return lesson08::shuffle_sum_function(); }
+};
+
+template <>
+struct Kind<float> {
+    using Sum = float;
+    static constexpr const char* kernel = "shuffle_sum_float";
+    static void launch(const float* data, std::size_t n, Sum* partials, unsigned grid, unsigned block,
+                       cudaStream_t s)
+    {
+        lesson08::launch_shuffle_sum_float(data, n, partials, grid, block, s);
+    }
+    static const void* function() { return lesson08::shuffle_sum_float_function(); }
+};
+
+template <class T>
+using SumOf = typename Kind<T>::Sum;
+
+/// One input: its values, how they were drawn, and what the kernel's sum is compared with.
+template <class T>
+struct Case {
+    std::vector<T> values;
+    std::string drawn;      ///< "values -65536..65536, input seed 123"
+    long long exact = 0;    ///< ints: the exact sum
+    double reference = 0;   ///< floats: the sum in double, compensated
+    double magnitude = 0;   ///< floats: the sum of |x_i|
+};
+
+Case<int> int_case(std::size_t n, int lo, int hi, std::uint64_t stream)
+{
+    const std::uint64_t seed = course::derive_seed(course::grading::run_seed(), stream);
+    Case<int> one;
+    one.values = course::random_ints(n, seed, lo, hi);
+    one.exact = course::exact_sum(one.values);
+    one.drawn = "values " + std::to_string(lo) + ".." + std::to_string(hi) + ", input seed " + std::to_string(seed);
+    return one;
+}
+
+/// Floats in [-1, 1] (spread 0), or times 2^-spread..2^spread; the reference in double.
+Case<float> float_case(std::size_t n, int spread, std::uint64_t stream)
+{
+    const std::uint64_t seed = course::derive_seed(course::grading::run_seed(), stream);
+    Case<float> one;
+    one.values = lesson08::random_floats(n, seed, spread);
+    one.magnitude = lesson08::magnitude_sum(one.values);
+    one.reference = lesson08::compensated_sum(one.values);
+    one.drawn = spread > 0 ? "values in [-1, 1] x 2^-" + std::to_string(spread) + "..2^" + std::to_string(spread)
+                           : std::string("values in [-1, 1]");
+    one.drawn += ", input seed " + std::to_string(seed);
+    return one;
+}
+
+/// A device array with room for any input up to `capacity` at an offset of up to kMaxOffset
+/// elements, followed by poisoned guard elements: a kernel that reads past n adds poison.
+template <class T>
+class DeviceInput {
+public:
+    explicit DeviceInput(std::size_t capacity) : buffer_(capacity + kMaxOffset + course::kGuardElements) {}
+
+    const T* put(const std::vector<T>& values, std::size_t offset)
+    {
+        T* start = buffer_.data() + offset;
+        COURSE_CUDA_CHECK(cudaMemcpy(start, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
+        COURSE_CUDA_CHECK(
+            cudaMemset(start + values.size(), course::kPoisonByte, course::kGuardElements * sizeof(T)));
+        // The kernels run on a non-blocking stream, which does not wait for the legacy one.
+        COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+        return start;
+    }
+
+private:
+    course::DeviceBuffer<T> buffer_;
+};
+
+/// "n = 513 at data + 1 (not 16-byte aligned), block = 96, grid 2 (values ..., input seed ...)"
+template <class T>
+std::string describe(const Case<T>& input, std::size_t offset, unsigned block, unsigned grid)
+{
+    std::ostringstream text;
+    text << "n = " << input.values.size();
+    if (offset != 0)
+        text << " at data + " << offset << " (not 16-byte aligned)";
+    text << ", block = " << block << ", grid = " << grid << " (" << input.drawn << ")";
+    return text.str();
+}
+
+/// The worst float result of the run, for the closing message.
+struct FloatRecord {
+    std::size_t cases = 0;
+    std::size_t not_exactly_rounded = 0;  ///< results an exact comparison would have failed
+    double worst_fraction = 0;            ///< the largest error, as a fraction of its bound
+    std::string worst_case;
+};
+FloatRecord g_float_record;
+
+/// Runs the kernel once (partials poisoned first), waits, checks; fails one check and returns false
+/// when a partial is unwritten or the sum is wrong.
+template <class T>
+bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsigned block, unsigned grid,
+                   course::DeviceBuffer<SumOf<T>>& partials, cudaStream_t stream, std::string_view when = "")
+{
+    using Sum = SumOf<T>;
+    const std::size_t n = input.values.size();
+    partials.fill_bytes(course::kPoisonByte, stream);
+    Kind<T>::launch(data, n, partials.data(), grid, block, stream);
+    COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<Sum> got(grid);
+    COURSE_CUDA_CHECK(cudaMemcpy(got.data(), partials.data(), grid * sizeof(Sum), cudaMemcpyDeviceToHost));
+
+    const std::string where =
+        std::string(Kind<T>::kernel) + std::string(when) + ", " + describe(input, offset, block, grid);
+    Sum poison;
+    std::memset(&poison, course::kPoisonByte, sizeof poison);
+    for (unsigned b = 0; b < grid; ++b) {
+        if (std::memcmp(&got[b], &poison, sizeof poison) == 0) {
+            FAIL_CHECK("not written: " << where << ": partials[" << b << "] of " << grid
+                                       << " still holds the poison value (every byte 0x7f)");
+            return false;
+        }
+    }
+    if constexpr (std::is_same_v<T, int>) {
+        unsigned long long total = 0;  // wraps like the device's 64-bit sums, without overflow
+        for (const long long partial : got)
+            total += static_cast<unsigned long long>(partial);
+        const auto sum = static_cast<long long>(total);
+        if (sum == input.exact)
+            return true;
+        FAIL_CHECK("wrong result: " << where << ": the partials add up to " << sum << ", expected " << input.exact
+                                    << " (off by " << input.exact - sum << ")");
+        return false;
+    } else {
+        const double sum = lesson08::compensated_sum(got);  // the partials, added exactly enough
+        const double exact = input.reference;
+        const double error = std::fabs(sum - exact);
+        const double additions = lesson08::additions_per_element(n, std::size_t(grid) * block);
+        const double bound = lesson08::rounding_error_bound(additions, input.magnitude);
+        FloatRecord& record = g_float_record;
+        ++record.cases;
+        if (float(sum) != float(exact))
+            ++record.not_exactly_rounded;
+        if (error <= bound) {
+            if (bound > 0 && error / bound > record.worst_fraction) {
+                record.worst_fraction = error / bound;
+                record.worst_case = describe(input, offset, block, grid);
+            }
+            return true;
+        }
+        std::ostringstream text;
+        text.precision(9);
+        text << "wrong result: " << where << ": the partials add up to " << sum
+             << ", the exact sum (double, compensated) is " << exact << ": off by " << error
+             << ", more than the rounding-error bound " << bound << " = gamma_d * sum|x| with d = " << additions
+             << " additions per element at most and sum|x| = " << input.magnitude;
+        FAIL_CHECK(text.str());
+        return false;
+    }
+}
+
+/// Every n of exact_sizes() at `offset`, every allowed block size, the lesson's grid; then, for the
+/// larger sizes, a few other grids. Stops at the first wrong size (the rest would repeat it).
+template <class T>
+void check_every_size(std::size_t offset, int float_spread, std::uint64_t stream_base)
+{
+    const std::size_t largest = exact_sizes().back();
+    DeviceInput<T> input(largest);
+    const auto blocks = lesson08::allowed_blocks();
+    std::size_t most_partials = *std::max_element(kOtherGrids.begin(), kOtherGrids.end());
+    for (const unsigned block : blocks)
+        most_partials = std::max<std::size_t>(
+            most_partials, lesson08::grid_for(lesson08::GridChoice::one_wave, Kind<T>::function(), largest, block));
+    course::DeviceBuffer<SumOf<T>> partials(most_partials);
+    Stream stream;
+    std::uint64_t index = stream_base;
+    for (const std::size_t n : exact_sizes()) {
+        Case<T> one;
+        if constexpr (std::is_same_v<T, int>)
+            one = int_case(n, -kMagnitude, kMagnitude, ++index);
+        else
+            one = float_case(n, float_spread, ++index);
+        const T* data = input.put(one.values, offset);
+        bool right = true;
+        for (const unsigned block : blocks) {
+            const unsigned grid = lesson08::grid_for(lesson08::GridChoice::one_wave, Kind<T>::function(), n, block);
+            right = run_and_check(one, data, offset, block, grid, partials, stream.get()) && right;
+            if (!right)
+                break;
+        }
+        if (right && n >= 65'537)
+            for (const unsigned grid : kOtherGrids)
+                right = right && run_and_check(one, data, offset, kOtherGridsBlock, grid, partials, stream.get());
+        if (!right)
+            break;
+    }
+}
+
+/// Last: a kernel that faults here (a 16-byte load from an address that is not 16-byte aligned)
+/// leaves the device unusable for the rest of the run.
+template <class T>
+void check_misaligned(std::uint64_t stream_base)
+{
+    for (const std::size_t offset : {1, 2, 3}) {
+        try {
+            check_every_size<T>(offset, 0, stream_base + 1000 * offset);
+        } catch (const course::CudaError& error) {
+            const std::string text = std::string(error.what()) + " (" + Kind<T>::kernel + " on data + " +
+                                     std::to_string(offset) + ", a pointer that is not 16-byte aligned)";
+            FAIL_CHECK(text);
+            return;  // the device is unusable after a fault
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Speed.
+
+/// Both kernels' inputs for the timed checks, and their references.
+struct TimedInputs {
+    Case<int> ints;
+    Case<float> floats;
+    DeviceInput<int> int_data;
+    DeviceInput<float> float_data;
+    const int* int_pointer;
+    const float* float_pointer;
+
+    explicit TimedInputs(std::size_t n, std::uint64_t stream)
+        : ints(int_case(n, -kMagnitude, kMagnitude, stream)),
+          floats(float_case(n, 0, stream + 1)),
+          int_data(n),
+          float_data(n),
+          int_pointer(int_data.put(ints.values, 0)),
+          float_pointer(float_data.put(floats.values, 0))
+    {
+    }
+
+    /// Still right after the timed runs, on new contents at the same addresses: a sum remembered
+    /// from an earlier call on this pointer is wrong now.
+    void recheck(unsigned block, lesson08::GridChoice choice, std::uint64_t stream, std::string_view when)
+    {
+        const std::size_t n = ints.values.size();
+        ints = int_case(n, -kMagnitude, kMagnitude, stream);
+        floats = float_case(n, 0, stream + 1);
+        int_data.put(ints.values, 0);
+        float_data.put(floats.values, 0);
+        Stream s;
+        const unsigned int_grid = lesson08::grid_for(choice, Kind<int>::function(), n, block);
+        const unsigned float_grid = lesson08::grid_for(choice, Kind<float>::function(), n, block);
+        course::DeviceBuffer<long long> int_partials(int_grid);
+        course::DeviceBuffer<float> float_partials(float_grid);
+        run_and_check(ints, int_pointer, 0, block, int_grid, int_partials, s.get(), when);
+        run_and_check(floats, float_pointer, 0, block, float_grid, float_partials, s.get(), when);
+    }
+};
+
+std::string size_text(std::size_t n)
+{
+    for (int power = 0; power < 40; ++power)
+        if (n == std::size_t{1} << power)
+            return "2^" + std::to_string(power);
+    return std::to_string(n);
+}
+
+/// The counters of one kernel, for the technique checks' messages.
+std::string counters_text(const course::KernelProfile& p)
+{
+    std::ostringstream text;
+    text << "global load requests " << p.global_load_requests << " (" << p.global_wide_load_requests
+         << " of 16 bytes), warps " << p.warps << ", shuffles " << p.shuffles << ", warp reductions "
+         << p.warp_reductions << ", shared-memory requests " << p.shared_requests << ", barriers " << p.barriers
+         << ", issue slots/warp " << course::fixed(p.issue_slots_per_warp(), 1) << ", modelled "
+         << course::fixed(p.modelled_ms, 3) << " ms";
+    return text.str();
+}
+
+}  // namespace
+
+TEST_SUITE("lesson08")
+{
+    TEST_CASE("shuffle_sum gives the exact sum for every n, block size and grid (16-byte aligned data)")
+    {
+        check_every_size<int>(0, 0, 0);
+    }
+
+    TEST_CASE("shuffle_sum adds in 64 bits: sums far beyond the range of an int")
+    {
+        DeviceInput<int> input(1'000'003);
+        course::DeviceBuffer<long long> partials(
+            lesson08::grid_for(lesson08::GridChoice::one_wave, Kind<int>::function(), 1'000'003, 32));
+        Stream stream;
+        std::uint64_t index = 100;
+        const int big = 1 << 30;
+        for (const std::size_t n : {2, 3, 1000, 65'537, 1'000'003}) {
+            for (const auto& [lo, hi] : {std::pair{big, 2 * (big - 1) + 1}, std::pair{-2 * big, -big}}) {
+                const auto one = int_case(n, lo, hi, ++index);
+                const int* data = input.put(one.values, 0);
+                for (const unsigned block : {32u, 256u, 1024u}) {
+                    const unsigned grid =
+                        lesson08::grid_for(lesson08::GridChoice::one_wave, Kind<int>::function(), n, block);
+                    run_and_check(one, data, 0, block, grid, partials, stream.get());
+                }
+            }
+        }
+    }
+
+    TEST_CASE("shuffle_sum_float is within the rounding-error bound for every n, block size and grid")
+    {
+        g_float_record = {};
+        check_every_size<float>(0, 0, 200);
+        // Values of very different magnitudes: the bound is relative to sum |x_i|, not to the sum.
+        check_every_size<float>(0, 20, 300);
+        const auto& record = g_float_record;
+        MESSAGE("shuffle_sum_float: " << record.cases << " sums within the rounding-error bound; the largest error was "
+                                      << course::fixed(100 * record.worst_fraction, 2) << "% of its bound ("
+                                      << record.worst_case << "); " << record.not_exactly_rounded
+                                      << " of them differ from the exact sum rounded to float, which an exact "
+                                         "comparison would have failed");
+    }
+
+    TEST_CASE("shuffle_sum and shuffle_sum_float read memory nearly as fast as the device copies it")
+    {
+        TimedInputs inputs(kTimedSize, 500);
+        const std::size_t n = kTimedSize;
+        const unsigned block = kTimedBlock;
+        const auto wave = lesson08::GridChoice::one_wave;
+        const unsigned int_grid = lesson08::grid_for(wave, Kind<int>::function(), n, block);
+        const unsigned float_grid = lesson08::grid_for(wave, Kind<float>::function(), n, block);
+        course::DeviceBuffer<long long> int_partials(int_grid);
+        course::DeviceBuffer<float> float_partials(float_grid);
+        const std::string hint =
+            "Most of the array is still read in small loads, with few bytes in flight per thread (see the load "
+            "requests above). The lesson's grid is one wave: " +
+            lesson08::describe_grid(wave, Kind<int>::function(), n, block) + " at n = " + size_text(n) + ".";
+        const auto run_int = [&](cudaStream_t s) {
+            lesson08::launch_shuffle_sum(inputs.int_pointer, n, int_partials.data(), int_grid, block, s);
+        };
+        const auto run_float = [&](cudaStream_t s) {
+            lesson08::launch_shuffle_sum_float(inputs.float_pointer, n, float_partials.data(), float_grid, block, s);
+        };
+
+        if constexpr (course::kOnSimulator) {
+            Stream stream;
+            const auto ints = course::profile(run_int, stream.get());
+            const auto floats = course::profile(run_float, stream.get());
+            inputs.recheck(block, wave, 501, " (after profiling, new contents at the same address)");
+            for (const auto& [name, counted] :
+                 {std::pair{"shuffle_sum", &ints}, std::pair{"shuffle_sum_float", &floats}})
+                course::grading::check_technique({name, "16-byte loads, share of global load requests",
+                                                  100 * counted->wide_load_share(), 100 * kLeastWideLoadShare, false,
+                                                  "%", counters_text(*counted) + "; n = " + size_text(n)},
+                                                 hint);
+            return;
+        }
+
+        course::DeviceBuffer<int> copy_target(n);
+        const std::size_t bytes = n * sizeof(int);
+        const std::vector<course::BenchmarkCase> cases = {
+            {"copy", {},
+             [&](cudaStream_t s) {
+                 COURSE_CUDA_CHECK(cudaMemcpyAsync(copy_target.data(), inputs.int_pointer, bytes,
+                                                   cudaMemcpyDeviceToDevice, s));
+             }},
+            {"shuffle_sum", {}, run_int},
+            {"shuffle_sum_float", {}, run_float},
+        };
+        course::BenchmarkOptions options;
+        options.min_runs = 21;
+        options.max_runs = 101;
+        options.stable_spread = 0.02;
+        const auto timings = course::run_interleaved(cases, options);
+        inputs.recheck(block, wave, 501, " (after the timed runs, new contents at the same address)");
+
+        const double copy_gbs = course::gigabytes_per_second(2.0 * double(bytes), timings[0].summary.median);
+        for (std::size_t i = 1; i < timings.size(); ++i) {
+            const double gbs = course::gigabytes_per_second(double(bytes), timings[i].summary.median);
+            std::ostringstream measured;
+            measured << timings[i].name << " reads " << size_text(n) << " elements at " << course::fixed(gbs, 0)
+                     << " GB/s = " << course::fixed(100 * gbs / copy_gbs, 1)
+                     << "% of the device-to-device copy bandwidth measured in this run (" << course::fixed(copy_gbs, 0)
+                     << " GB/s, reads + writes; medians: copy " << course::fixed(timings[0].summary.median, 3)
+                     << " ms, " << timings[i].name << " " << course::fixed(timings[i].summary.median, 3)
+                     << " ms, spread " << course::fixed(100 * timings[i].summary.relative_spread(), 1) << "%, "
+                     << timings[i].summary.runs << " runs each, L2 flushed)";
+            MESSAGE(measured.str());
+            course::grading::check_at_least(100 * gbs / copy_gbs, 100 * kBandwidthFraction,
+                                            timings[i].name + ", % of the device-to-device copy bandwidth", "%",
+                                            measured.str() + ". " + hint);
+        }
+    }
+
+    TEST_CASE("shuffle_sum and shuffle_sum_float: warp shuffles and one barrier beat lesson 04's shared-memory tree")
+    {
+        // One 16-byte vector per thread: every block lives briefly, so its block stage matters.
+        const std::size_t n = kBlockStageSize;
+        const unsigned block = kTimedBlock;
+        const auto choice = lesson08::GridChoice::one_vector_per_thread;
+        TimedInputs inputs(n, 600);
+        const unsigned grid = lesson08::grid_for(choice, nullptr, n, block);
+        course::DeviceBuffer<long long> int_partials(grid);
+        course::DeviceBuffer<long long> int_baseline_partials(grid);
+        course::DeviceBuffer<float> float_partials(grid);
+        course::DeviceBuffer<float> float_baseline_partials(grid);
+        const lesson08::LadderKernel tree{lesson08::BlockStage::shared_tree, lesson08::Loads::vectors};
+        constexpr const char* hint =
+            "The block stage still goes through shared memory step by step, with a block-wide barrier per "
+            "step (see the shared-memory requests and barriers per warp above).";
+
+        const std::vector<course::BenchmarkCase> cases = {
+            {"tree", {},
+             [&](cudaStream_t s) {
+                 lesson08::launch_ladder(tree, inputs.int_pointer, n, int_baseline_partials.data(), grid, block, s);
+             }},
+            {"shuffle_sum", {},
+             [&](cudaStream_t s) {
+                 lesson08::launch_shuffle_sum(inputs.int_pointer, n, int_partials.data(), grid, block, s);
+             }},
+            {"tree_float", {},
+             [&](cudaStream_t s) {
+                 lesson08::launch_ladder_float(tree, inputs.float_pointer, n, float_baseline_partials.data(), grid,
+                                               block, s);
+             }},
+            {"shuffle_sum_float", {},
+             [&](cudaStream_t s) {
+                 lesson08::launch_shuffle_sum_float(inputs.float_pointer, n, float_partials.data(), grid, block, s);
+             }},
+        };
+
+        if constexpr (course::kOnSimulator) {
+            Stream stream;
+            std::vector<course::KernelProfile> counted;
+            for (const auto& one : cases)
+                counted.push_back(course::profile(one.run, stream.get()));
+            inputs.recheck(block, choice, 601, " (after profiling, new contents at the same address)");
+            for (const std::size_t i : {1, 3}) {
+                const std::string name = cases[i].name;
+                const std::string counters = counters_text(counted[i]) + "; lesson 04's tree with the same loads: " +
+                                             counters_text(counted[i - 1]) + "; n = " + size_text(n) + ", " +
+                                             std::to_string(grid) + " blocks of " + std::to_string(block);
+                course::grading::check_technique({name, "warp shuffles per warp", counted[i].warp_exchanges_per_warp(),
+                                                  kLeastExchangesPerWarp, false, "", counters},
+                                                 hint);
+                course::grading::check_technique({name, "shared-memory requests per warp",
+                                                  counted[i].shared_requests_per_warp(), kMostSharedRequestsPerWarp,
+                                                  true, "", counters},
+                                                 hint);
+                course::grading::check_technique({name, "barriers per warp", counted[i].barriers_per_warp(),
+                                                  kMostBarriersPerWarp, true, "", counters},
+                                                 hint);
+            }
+            return;
+        }
+
+        course::BenchmarkOptions options;
+        options.min_runs = 21;
+        options.max_runs = 201;
+        options.stable_spread = 0.02;
+        const auto timings = course::run_interleaved(cases, options);
+        inputs.recheck(block, choice, 601, " (after the timed runs, new contents at the same address)");
+        for (const std::size_t i : {1, 3}) {
+            const course::grading::Comparison comparison{timings[i - 1].summary, timings[i].summary};
+            course::grading::check_speedup(comparison, kBlockStageSpeedup, cases[i].name,
+                                           "lesson 04's shared-memory tree with the same 16-byte loads, at one "
+                                           "vector per thread (" + std::to_string(grid) + " blocks of " +
+                                               std::to_string(block) + ", n = " + size_text(n) + ")",
+                                           hint);
+        }
+    }
+
+    // Last: a kernel that loads 16 bytes from an address that is not 16-byte aligned faults, and a
+    // fault leaves the device unusable for the rest of the run.
+    TEST_CASE("shuffle_sum works on any int pointer: data + 1, + 2, + 3")
+    {
+        check_misaligned<int>(700);
+    }
+
+    TEST_CASE("shuffle_sum_float works on any float pointer: data + 1, + 2, + 3")
+    {
+        g_float_record = {};
+        check_misaligned<float>(800);
+    }
+}

@@ -1,0 +1,61 @@
+// Planted bug for lesson 08's grader: int4 loads straight from `data`, with no scalar head: right on a
+// 16-byte aligned pointer, a misaligned-address fault on data + 1, + 2, + 3.
+// The grader must reject this kernel (tests/planted/08_warp_shuffles/CMakeLists.txt says with which
+// message).
+
+#include "warp_shuffles.cuh"
+
+namespace {
+
+constexpr unsigned kWarpSize = 32;
+constexpr unsigned kFullMask = 0xffffffffu;
+constexpr unsigned kPerVector = 4;
+
+__device__ long long warp_sum(long long value)
+{
+    for (unsigned offset = kWarpSize / 2; offset > 0; offset /= 2)
+        value += __shfl_down_sync(kFullMask, value, offset);
+    return value;
+}
+
+__device__ long long block_sum(long long value)
+{
+    __shared__ long long slots[1024 / kWarpSize];
+    const unsigned lane = threadIdx.x % kWarpSize;
+    const unsigned warp = threadIdx.x / kWarpSize;
+    value = warp_sum(value);
+    if (lane == 0)
+        slots[warp] = value;
+    __syncthreads();
+    if (warp == 0) {
+        value = lane < blockDim.x / kWarpSize ? slots[lane] : 0;
+        value = warp_sum(value);
+    }
+    return value;
+}
+
+__device__ long long add4(int4 v) { return (long long)v.x + v.y + v.z + v.w; }
+
+}  // namespace
+
+extern "C" __global__ void shuffle_sum(const int* __restrict__ data, std::size_t n, long long* __restrict__ partials)
+{
+    const std::size_t thread = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
+    long long sum = 0;
+
+    // The mistake: no head, as if data were always 16-byte aligned.
+    const std::size_t head = 0;
+    const auto* vectors = reinterpret_cast<const int4*>(data + head);
+    const std::size_t vector_count = (n - head) / kPerVector;
+    for (std::size_t i = thread; i < vector_count; i += threads)
+        sum += add4(vectors[i]);
+
+    const std::size_t tail = head + vector_count * kPerVector + thread;
+    if (tail < n)
+        sum += data[tail];
+
+    sum = block_sum(sum);
+    if (threadIdx.x == 0)
+        partials[blockIdx.x] = sum;
+}

@@ -1,0 +1,62 @@
+// Planted bug for lesson 08's grader: the last (n - head) % 4 elements (the tail) are never added.
+// The grader must reject this kernel (tests/planted/08_warp_shuffles/CMakeLists.txt says with which
+// message).
+
+#include "warp_shuffles.cuh"
+
+#include <cstdint>
+
+namespace {
+
+constexpr unsigned kWarpSize = 32;
+constexpr unsigned kFullMask = 0xffffffffu;
+constexpr unsigned kPerVector = 4;
+
+__device__ long long warp_sum(long long value)
+{
+    for (unsigned offset = kWarpSize / 2; offset > 0; offset /= 2)
+        value += __shfl_down_sync(kFullMask, value, offset);
+    return value;
+}
+
+__device__ long long block_sum(long long value)
+{
+    __shared__ long long slots[1024 / kWarpSize];
+    const unsigned lane = threadIdx.x % kWarpSize;
+    const unsigned warp = threadIdx.x / kWarpSize;
+    value = warp_sum(value);
+    if (lane == 0)
+        slots[warp] = value;
+    __syncthreads();
+    if (warp == 0) {
+        value = lane < blockDim.x / kWarpSize ? slots[lane] : 0;
+        value = warp_sum(value);
+    }
+    return value;
+}
+
+__device__ long long add4(int4 v) { return (long long)v.x + v.y + v.z + v.w; }
+
+}  // namespace
+
+extern "C" __global__ void shuffle_sum(const int* __restrict__ data, std::size_t n, long long* __restrict__ partials)
+{
+    const std::size_t thread = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
+    long long sum = 0;
+
+    const auto address = reinterpret_cast<std::uintptr_t>(data);
+    const std::size_t to_boundary = (sizeof(int4) - address % sizeof(int4)) % sizeof(int4) / sizeof(int);
+    const std::size_t head = to_boundary < n ? to_boundary : n;
+    if (thread < head)
+        sum += data[thread];
+
+    const auto* vectors = reinterpret_cast<const int4*>(data + head);
+    const std::size_t vector_count = (n - head) / kPerVector;
+    for (std::size_t i = thread; i < vector_count; i += threads)
+        sum += add4(vectors[i]);
+
+    sum = block_sum(sum);
+    if (threadIdx.x == 0)
+        partials[blockIdx.x] = sum;
+}
