@@ -155,14 +155,14 @@ void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLaunch
                                  unsigned block, double threshold, std::string_view candidate_name,
                                  std::string_view baseline_name, std::string_view hint,
                                  const std::function<void(const ProfiledPair&)>& technique,
-                                 unsigned candidate_data_blocks)
+                                 unsigned candidate_data_blocks, std::optional<double> modelled_threshold)
 {
     if (kOnSimulator) {
         for (const auto& shape : profiled_shapes(block)) {
             const ProfiledPair pair =
                 profile_block_reductions(baseline, candidate, shape.n, shape.block, candidate_data_blocks);
             technique(pair);
-            check_modelled_speedup(pair, threshold, candidate_name, baseline_name, hint);
+            check_modelled_speedup(pair, modelled_threshold.value_or(threshold), candidate_name, baseline_name, hint);
         }
         return;
     }
