@@ -16,6 +16,7 @@
 #include "course/data.hpp"
 #include "course/device_buffer.hpp"
 #include "course/grading.hpp"
+#include "course/results.hpp"
 #include "course/table.hpp"
 
 #include <doctest/doctest.h>
@@ -212,6 +213,12 @@ constexpr std::size_t kTimedSize = course::size_for_backend(std::size_t{1} << 24
 constexpr unsigned kTimedBlock = 256;
 // On the simulator: updates of the counter per warp; the reference sends 1, the starter 32.
 constexpr double kMostUpdatesPerWarp = 1.0;
+
+using course::results::Backend;
+// What --list-checks prints and a thresholds file may override.
+const course::results::CheckList kChecks{
+    {"count_per_warp", Backend::gpu, kSpeedupThreshold, false, "x", "speedup over count_per_thread (median times)"},
+    {"count_per_warp", Backend::sim, kMostUpdatesPerWarp, true, "", "atomic updates of the counter per warp"}};
 
 constexpr const char* kHint =
     "Every thread probably still sends its own atomic to the counter: let the warp vote with "
