@@ -10,6 +10,7 @@
 #   STEPS="test demo ncu repeat"   which parts to run
 #   STARTER_REPEATS=N     repeated runs of the unmodified starters' graders (default: REPEATS)
 #   PLANTED_REPEATS=N     repeated runs of the planted kernels that must fail a speed check (default 0)
+#   TARGETS="t1 t2 ..."   without the test step: build only these targets instead of the whole course
 #
 # Prints a short table last. Reads counters with --clock-control none: the GPU's clocks are left
 # as they are.
@@ -38,7 +39,9 @@ if wants test; then
   awk '/^[0-9]+\/[0-9]+ Test: /{name=$3; shown=0} /(wrong result|not written|wrong occupancy|bad configuration|too slow|CUDA error|timeout):/{if(!shown && name ~ /planted|starter/){print name": "substr($0,1,240); shown=1}}' \
     "$logs/ctest_last.log" | tee "$logs/selftest_verdicts.txt"
 else
-  cmake --preset gpu >/dev/null && cmake --build --preset gpu >"$logs/build.log" 2>&1 || { tail -30 "$logs/build.log"; exit 1; }
+  # TARGETS="..." builds only those (a lesson's grader, demo and modules), not the whole course.
+  cmake --preset gpu >/dev/null && cmake --build --preset gpu ${TARGETS:+--target $TARGETS} >"$logs/build.log" 2>&1 \
+    || { tail -30 "$logs/build.log"; exit 1; }
 fi
 
 if wants demo; then

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <ostream>
 
 namespace course {
 namespace {
@@ -72,6 +73,10 @@ std::vector<BenchmarkResult> run_interleaved(std::span<const BenchmarkCase> case
         results.push_back({item.name, {}, {}});
     for (int round = 0; round < options.max_runs; ++round) {
         for (std::size_t i = 0; i < cases.size(); ++i) {
+            if (options.progress != nullptr)
+                *options.progress << "  " << (kOnSimulator ? "modelling " : "timing ") << cases[i].name << ", run "
+                                  << round + 1 << " of " << (options.min_runs < options.max_runs ? "up to " : "")
+                                  << options.max_runs << std::endl;
             results[i].milliseconds.push_back(time_one_run(cases[i], stream.get(), flush, start, stop));
             results[i].summary = summarize(results[i].milliseconds);
         }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <iostream>
 #include <ostream>
 #include <sstream>
 #include <system_error>
@@ -111,6 +112,7 @@ std::optional<std::string> check_fits_device(std::uint64_t n, double bytes_per_e
 ParsedDemoOptions parse_demo_options(const DemoSpec& spec, int argc, const char* const* argv, std::ostream& out,
                                      std::ostream& err)
 {
+    std::cout << std::unitbuf;  // a pipe sees each line when it is printed, not at exit
     CLI::App app{spec.description, spec.program};
     std::string n_text = std::to_string(spec.default_n);
     std::string block_text = std::to_string(spec.default_block);

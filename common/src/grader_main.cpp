@@ -2,16 +2,20 @@
 //
 //   lessonNN_grader [--seed=N] [--modules=DIR[:DIR...]] [--results-fd=FD] [--results=FILE]
 //                   [--thresholds=FILE] [doctest options]
+//   lessonNN_grader --list-checks [--thresholds=FILE]
 //
 // --modules: the folders of the student's compiled kernels (course/module.hpp; default: the build
 // tree's exercises). --results-fd=FD: a pipe the caller reads, the only channel ./course trusts:
 // each test case's verdict and messages and each speed check's ratio and threshold, as one JSON
 // line after every case (course/results.hpp). --results=FILE (or COURSE_RESULTS=FILE) writes the
 // same record to a file, for people and tests. --thresholds=FILE (or COURSE_THRESHOLDS=FILE)
-// overrides speed thresholds per lesson and check.
+// overrides speed thresholds per lesson, back end and check; a name the grader does not have there
+// stops it with exit code 2. --list-checks prints the grader's speed and technique checks (name,
+// back end, threshold and direction, unit) and checks a thresholds file against them, without a
+// device and without running any kernel.
 //
 // Exit codes: 0 all checks passed, 1 a check failed, 77 no CUDA device (CTest reports the test as
-// skipped, never as passed), 124 timeout. Listing options (--list-test-cases, used by CTest's
+// skipped, never as passed), 124 timeout, 2 a bad option or thresholds file. Listing options (--list-test-cases, used by CTest's
 // test discovery at build time) never touch the GPU.
 
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -21,6 +25,7 @@
 #include "course/grading.hpp"
 #include "course/results.hpp"
 #include "course/results_listener.hpp"
+#include "course/table.hpp"
 #include "course/watchdog.hpp"
 
 #include "course/module.hpp"
@@ -32,6 +37,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -149,10 +155,43 @@ std::chrono::seconds watchdog_limit()
     return std::chrono::seconds(seconds.value_or(300));
 }
 
+bool lists_checks(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i)
+        if (std::string_view(argv[i]) == "--list-checks")
+            return true;
+    return false;
+}
+
+/// The thresholds file's problems for this grader's lesson, printed; false if there are any.
+bool thresholds_fit(const course::results::ThresholdOverrides& overrides, const std::string& lesson,
+                    const char* program)
+{
+    const auto problems = overrides.problems(lesson, course::results::registered_checks());
+    for (const auto& problem : problems)
+        std::cerr << program << ": " << problem << '\n';
+    return problems.empty();
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
+    const std::string lesson = course::results::lesson_number(std::filesystem::path(argv[0]).filename().string());
+    if (lists_checks(argc, argv)) {
+        // What a thresholds file may name: no device, no kernel, no student code involved.
+        course::results::print_checks(std::cout, lesson);
+        if (const auto file = option_or_env(argc, argv, "thresholds", "COURSE_THRESHOLDS"); !file.empty()) {
+            try {
+                if (!thresholds_fit(course::results::ThresholdOverrides::load(file), lesson, argv[0]))
+                    return 2;
+            } catch (const std::exception& error) {
+                std::cerr << argv[0] << ": " << error.what() << '\n';
+                return 2;
+            }
+        }
+        return 0;
+    }
     doctest::Context context;
     context.applyCommandLine(argc, argv);
     if (only_lists_or_helps(argc, argv))
@@ -175,12 +214,22 @@ int main(int argc, char** argv)
         }
     }
     if (const auto thresholds = option_or_env(argc, argv, "thresholds", "COURSE_THRESHOLDS"); !thresholds.empty()) {
+        std::string problem;
         try {
-            course::results::set_threshold_overrides(course::results::ThresholdOverrides::load(thresholds));
+            auto overrides = course::results::ThresholdOverrides::load(thresholds);
+            const auto problems = overrides.problems(lesson, course::results::registered_checks());
+            if (!problems.empty())
+                problem = problems.front();
+            for (const auto& line : problems)
+                std::cerr << argv[0] << ": " << line << '\n';
+            course::results::set_threshold_overrides(std::move(overrides));
             recorder.set_thresholds_source(thresholds);
         } catch (const std::exception& error) {
             std::cerr << argv[0] << ": " << error.what() << '\n';
-            recorder.set_status("error", error.what());
+            problem = error.what();
+        }
+        if (!problem.empty()) {
+            recorder.set_status("error", problem);
             recorder.set_exit_code(2);
             course::results::write_results();
             return 2;
@@ -200,8 +249,22 @@ int main(int argc, char** argv)
     recorder.set_device(course::banner(*probe.device));
     std::cout << "device " << probe.device->id << ": " << course::banner(*probe.device) << '\n'
               << "seed " << *seed << " (--seed=" << *seed << " or COURSE_SEED=" << *seed << " repeats this run)\n";
-    if (!course::results::threshold_overrides().empty())
-        std::cout << "speed thresholds from " << course::results::threshold_overrides().source() << '\n';
+    if (!course::results::threshold_overrides().empty()) {
+        const auto& overrides = course::results::threshold_overrides();
+        std::cout << "speed thresholds from " << overrides.source() << ':';
+        bool any = false;
+        for (const auto& entry : overrides.entries()) {
+            if (entry.lesson != lesson)
+                continue;
+            const auto* check = course::results::find_check(entry.check, entry.backend);
+            std::cout << (any ? "; " : " ") << entry.check << " (" << course::results::backend_name(entry.backend)
+                      << ") " << course::fixed(entry.threshold, 2)
+                      << (check != nullptr ? ", the course's " + course::fixed(check->threshold, 2) : std::string())
+                      << (entry.backend == course::results::this_backend() ? "" : ", not on this back end");
+            any = true;
+        }
+        std::cout << (any ? "\n" : " none for this lesson\n");
+    }
     course::results::write_results();  // a file that says "running" replaces any older one at once
     course::start_watchdog(watchdog_limit(), [&recorder](const std::string& message) {
         // The main thread is stuck in the kernel: what it was doing is not touched again.

@@ -154,7 +154,7 @@ std::vector<ProfiledShape> profiled_shapes(unsigned block)
 void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
                                  unsigned block, double threshold, std::string_view candidate_name,
                                  std::string_view baseline_name, std::string_view hint,
-                                 const std::function<void(const ProfiledPair&)>& technique,
+                                 const std::function<void(const ProfiledPair&)>& technique, std::string_view name,
                                  unsigned candidate_data_blocks, std::optional<double> modelled_threshold)
 {
     if (kOnSimulator) {
@@ -162,12 +162,13 @@ void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLaunch
             const ProfiledPair pair =
                 profile_block_reductions(baseline, candidate, shape.n, shape.block, candidate_data_blocks);
             technique(pair);
-            check_modelled_speedup(pair, modelled_threshold.value_or(threshold), candidate_name, baseline_name, hint);
+            check_modelled_speedup(pair, modelled_threshold.value_or(threshold), candidate_name, baseline_name, hint,
+                                   name);
         }
         return;
     }
     check_speedup(compare_block_reductions(baseline, candidate, n, block, candidate_data_blocks), threshold,
-                  candidate_name, baseline_name, hint);
+                  candidate_name, baseline_name, hint, name);
 }
 
 std::string compare_counters(const ProfiledPair& pair)
@@ -189,12 +190,21 @@ std::string compare_counters(const ProfiledPair& pair)
 
 namespace {
 
-/// The threshold that applies to `check` of the running lesson, and " (from FILE; the course's
-/// is X)" when a thresholds file replaced the grader's own.
-std::pair<double, std::string> applied_threshold(double threshold, std::string_view check, std::string_view suffix)
+/// The threshold that applies to the check `name` of the running lesson on this back end, and
+/// " (from FILE; the course's is X)" when a thresholds file replaced the grader's own. A grader
+/// that lists its checks (course::results::CheckList) runs only those, as listed.
+std::pair<double, std::string> applied_threshold(double threshold, bool at_most, std::string_view name,
+                                                 std::string_view suffix)
 {
+    const auto backend = results::this_backend();
+    if (!results::registered_checks().empty()) {
+        const auto* listed = results::find_check(name, backend);
+        if (listed == nullptr || listed->threshold != threshold || listed->at_most != at_most)
+            FAIL_CHECK("internal: the " << results::backend_name(backend) << " check '" << name << "' (threshold "
+                                        << fixed(threshold, 2) << ") is not in the grader's check list as it runs");
+    }
     const auto& overrides = results::threshold_overrides();
-    const auto value = overrides.find(results::recorder().current_lesson(), check);
+    const auto value = overrides.find(results::recorder().current_lesson(), backend, name);
     if (!value)
         return {threshold, ""};
     std::ostringstream note;
@@ -202,17 +212,19 @@ std::pair<double, std::string> applied_threshold(double threshold, std::string_v
     return {*value, note.str()};
 }
 
+std::string key(std::string_view name, std::string_view fallback) { return std::string(name.empty() ? fallback : name); }
+
 }  // namespace
 
 void check_at_least(double measured, double threshold, std::string_view check, std::string_view unit,
-                    std::string_view hint)
+                    std::string_view hint, std::string_view name)
 {
-    const auto [applied, note] = applied_threshold(threshold, check, "");
+    const auto [applied, note] = applied_threshold(threshold, false, key(name, check), "");
     const bool passed = measured >= applied;
     std::ostringstream text;
     text << check << ": " << fixed(measured, 2) << ' ' << unit << ", threshold " << fixed(applied, 2) << note << ", on "
          << device().name;
-    results::recorder().add_speed({std::string(check), std::string(unit), measured, applied, threshold,
+    results::recorder().add_speed({key(name, check), std::string(unit), measured, applied, threshold,
                                    note.empty() ? std::string("grader") : results::threshold_overrides().source(),
                                    passed, "figure"});
     if (passed) {
@@ -224,13 +236,13 @@ void check_at_least(double measured, double threshold, std::string_view check, s
 
 void check_technique(const Technique& t, std::string_view hint)
 {
-    const auto [applied, note] = applied_threshold(t.threshold, t.check, t.unit);
+    const auto [applied, note] = applied_threshold(t.threshold, t.at_most, key(t.name, t.check), t.unit);
     const bool passed = t.at_most ? t.measured <= applied : t.measured >= applied;
     std::ostringstream text;
     text << t.check << ", " << t.figure << ": " << fixed(t.measured, 2) << t.unit << ", threshold "
          << (t.at_most ? "at most " : "at least ") << fixed(applied, 2) << t.unit << note
          << " (technique check on the CPU simulator's counters: " << t.counters << ")";
-    results::recorder().add_speed({t.check, t.figure, t.measured, applied, t.threshold,
+    results::recorder().add_speed({key(t.name, t.check), t.figure, t.measured, applied, t.threshold,
                                    note.empty() ? std::string("grader") : results::threshold_overrides().source(),
                                    passed, "technique"});
     if (passed) {
@@ -246,22 +258,23 @@ std::string hint_command()
 }
 
 void check_modelled_speedup(const ProfiledPair& pair, double threshold, std::string_view candidate,
-                            std::string_view baseline, std::string_view hint)
+                            std::string_view baseline, std::string_view hint, std::string_view name)
 {
     const double speedup = pair.baseline.modelled_ms / pair.candidate.modelled_ms;
     check_technique({std::string(candidate) + ", modelled time", "modelled speedup over " + std::string(baseline),
                      speedup, threshold, false, "x",
                      "modelled " + fixed(pair.baseline.modelled_ms, 3) + " ms -> " +
                          fixed(pair.candidate.modelled_ms, 3) + " ms; n = " + std::to_string(pair.n) + ", block " +
-                         std::to_string(pair.block)},
+                         std::to_string(pair.block),
+                     key(name, candidate) + "/modelled"},
                     hint);
 }
 
 void check_speedup(const Comparison& comparison, double threshold, std::string_view candidate,
-                   std::string_view baseline, std::string_view hint)
+                   std::string_view baseline, std::string_view hint, std::string_view name)
 {
     // A class on other GPUs may override the threshold per lesson and check (COURSE_THRESHOLDS).
-    const auto [applied, note] = applied_threshold(threshold, candidate, "x");
+    const auto [applied, note] = applied_threshold(threshold, false, key(name, candidate), "x");
     const double speedup = comparison.speedup();
     const bool passed = speedup >= applied;
 
@@ -272,7 +285,7 @@ void check_speedup(const Comparison& comparison, double threshold, std::string_v
              << fixed(100 * comparison.candidate.relative_spread(), 1) << "%, " << comparison.candidate.runs
              << " runs each), threshold " << fixed(applied, 2) << "x" << note << ", on " << device().name;
 
-    results::recorder().add_speed({std::string(candidate), std::string(baseline), speedup, applied, threshold,
+    results::recorder().add_speed({key(name, candidate), std::string(baseline), speedup, applied, threshold,
                                    note.empty() ? std::string("grader") : results::threshold_overrides().source(),
                                    passed});
     if (passed) {

@@ -94,6 +94,7 @@ int run(const BlockReductionDemo& demo, const DemoOptions& options, const Device
     BenchmarkOptions bench_options;
     bench_options.max_runs = options.reps;
     bench_options.min_runs = std::min(options.reps, bench_options.min_runs);
+    bench_options.progress = kOnSimulator ? &std::cout : nullptr;  // a simulated run takes seconds
     const auto timings = run_interleaved(cases, bench_options);
 
     RunReport report{demo.lesson, device, options.n, options.block, options.seed, expected, {}};

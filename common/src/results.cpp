@@ -2,9 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "course/backend.hpp"
+
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <ostream>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -36,6 +40,70 @@ std::string lesson_number(std::string_view text)
     return found;
 }
 
+std::string_view backend_name(Backend backend) { return backend == Backend::sim ? "sim" : "gpu"; }
+
+Backend this_backend() { return kOnSimulator ? Backend::sim : Backend::gpu; }
+
+namespace {
+
+std::vector<CheckSpec>& registry()
+{
+    static std::vector<CheckSpec> checks;
+    return checks;
+}
+
+std::string fixed2(double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.2f", value);
+    return text;
+}
+
+/// "reduce_neighbored_less, reduce_interleaved/reduce_neighbored" (or "none").
+std::string names_on(std::span<const CheckSpec> checks, Backend backend)
+{
+    std::string text;
+    for (const auto& check : checks)
+        if (check.backend == backend)
+            text += (text.empty() ? "" : ", ") + std::string(check.name);
+    return text.empty() ? "none" : text;
+}
+
+}  // namespace
+
+CheckList::CheckList(std::initializer_list<CheckSpec> checks)
+{
+    registry().insert(registry().end(), checks.begin(), checks.end());
+}
+
+const std::vector<CheckSpec>& registered_checks() { return registry(); }
+
+const CheckSpec* find_check(std::string_view name, Backend backend)
+{
+    for (const auto& check : registry())
+        if (check.name == name && check.backend == backend)
+            return &check;
+    return nullptr;
+}
+
+void print_checks(std::ostream& out, std::string_view lesson)
+{
+    std::size_t width = 5;
+    for (const auto& check : registry())
+        width = std::max(width, check.name.size());
+    out << "lesson " << lesson << "'s speed checks (a thresholds file overrides them by back end and name: {\""
+        << lesson << "\": {\"gpu\": {\"NAME\": VALUE}}})\n";
+    out << "back end  " << std::string("check") + std::string(width - 5, ' ') << "  passes when      what\n";
+    for (const auto& check : registry()) {
+        std::string condition = (check.at_most ? "<= " : ">= ") + fixed2(check.threshold) + std::string(check.unit);
+        condition.resize(std::max<std::size_t>(condition.size(), 15), ' ');
+        out << backend_name(check.backend) << "       " << check.name
+            << std::string(width - check.name.size(), ' ') << "  " << condition << "  " << check.figure << '\n';
+    }
+    if (registry().empty())
+        out << "(none)\n";
+}
+
 ThresholdOverrides ThresholdOverrides::parse(std::string_view json_text, std::string source)
 {
     nlohmann::json json;
@@ -45,22 +113,42 @@ ThresholdOverrides ThresholdOverrides::parse(std::string_view json_text, std::st
         throw std::runtime_error(source + ": not valid JSON (" + error.what() + ")");
     }
     if (!json.is_object())
-        throw std::runtime_error(source + ": expected an object {\"NN\": {\"check\": threshold, ...}, ...}");
+        throw std::runtime_error(source + ": expected an object {\"NN\": {\"gpu\": {\"check\": threshold, ...}}, ...}");
     ThresholdOverrides overrides;
     overrides.source_ = std::move(source);
-    for (const auto& [lesson, checks] : json.items()) {
+    const auto& where = overrides.source_;
+    for (const auto& [lesson, backends] : json.items()) {
         if (lesson.starts_with("_"))
             continue;  // "_comment" and the like
         const std::string number = lesson_number(lesson);
         if (number.empty())
-            throw std::runtime_error(overrides.source_ + ": '" + lesson + "' does not name a lesson (use \"03\")");
-        if (!checks.is_object())
-            throw std::runtime_error(overrides.source_ + ": lesson '" + lesson + "' must map check names to numbers");
-        for (const auto& [check, value] : checks.items()) {
-            if (!value.is_number() || value.get<double>() <= 0)
-                throw std::runtime_error(overrides.source_ + ": threshold of '" + lesson + "' / '" + check +
-                                         "' must be a positive number");
-            overrides.by_lesson_[number][check] = value.get<double>();
+            throw std::runtime_error(where + ": '" + lesson + "' does not name a lesson (use \"03\")");
+        if (!backends.is_object())
+            throw std::runtime_error(where + ": lesson '" + lesson + "' must map a back end (\"gpu\" or \"sim\") to "
+                                     "its checks: {\"" + lesson + "\": {\"gpu\": {\"check\": threshold}}}");
+        for (const auto& [backend, checks] : backends.items()) {
+            if (backend.starts_with("_"))
+                continue;
+            if (backend != "gpu" && backend != "sim")
+                throw std::runtime_error(where + ": lesson '" + lesson + "': '" + backend +
+                                         "' is not a back end; name \"gpu\" or \"sim\" first: {\"" + lesson +
+                                         "\": {\"gpu\": {\"" + backend + "\": ...}}}");
+            if (!checks.is_object())
+                throw std::runtime_error(where + ": lesson '" + lesson + "', back end '" + backend +
+                                         "' must map check names to thresholds");
+            for (const auto& [check, value] : checks.items()) {
+                if (check.starts_with("_"))
+                    continue;
+                if (check == "*")
+                    throw std::runtime_error(where + ": lesson '" + lesson + "', back end '" + backend +
+                                             "': '*' is not accepted, the checks differ in unit and direction; "
+                                             "name each one (lesson" + number + "_grader --list-checks)");
+                if (!value.is_number() || !(value.get<double>() > 0) || !std::isfinite(value.get<double>()))
+                    throw std::runtime_error(where + ": the threshold of '" + lesson + "' / '" + backend + "' / '" +
+                                             check + "' must be a positive number, not " + value.dump());
+                overrides.entries_.push_back(
+                    {number, backend == "sim" ? Backend::sim : Backend::gpu, check, value.get<double>()});
+            }
         }
     }
     return overrides;
@@ -76,16 +164,37 @@ ThresholdOverrides ThresholdOverrides::load(const std::string& path)
     return parse(text.str(), path);
 }
 
-std::optional<double> ThresholdOverrides::find(std::string_view lesson, std::string_view check) const
+std::optional<double> ThresholdOverrides::find(std::string_view lesson, Backend backend, std::string_view check) const
 {
-    const auto lesson_it = by_lesson_.find(lesson_number(lesson));
-    if (lesson_it == by_lesson_.end())
-        return std::nullopt;
-    for (const std::string_view key : {check, std::string_view("*")}) {
-        if (const auto it = lesson_it->second.find(key); it != lesson_it->second.end())
-            return it->second;
-    }
+    const std::string number = lesson_number(lesson);
+    for (const auto& entry : entries_)
+        if (entry.lesson == number && entry.backend == backend && entry.check == check)
+            return entry.threshold;
     return std::nullopt;
+}
+
+std::vector<std::string> ThresholdOverrides::problems(std::string_view lesson, std::span<const CheckSpec> checks) const
+{
+    const std::string number = lesson_number(lesson);
+    std::vector<std::string> found;
+    for (const auto& entry : entries_) {
+        if (entry.lesson != number)
+            continue;
+        const auto has = [&](Backend backend) {
+            return std::any_of(checks.begin(), checks.end(),
+                               [&](const CheckSpec& c) { return c.backend == backend && c.name == entry.check; });
+        };
+        if (has(entry.backend))
+            continue;
+        const Backend other = entry.backend == Backend::gpu ? Backend::sim : Backend::gpu;
+        std::string text = source_ + ": lesson " + number + " has no " + std::string(backend_name(entry.backend)) +
+                           " check '" + entry.check + "'";
+        if (has(other))
+            text += " (it is a " + std::string(backend_name(other)) + " check)";
+        text += "; its " + std::string(backend_name(entry.backend)) + " checks: " + names_on(checks, entry.backend);
+        found.push_back(std::move(text));
+    }
+    return found;
 }
 
 void Recorder::set_status(std::string status, std::string reason)
@@ -160,6 +269,7 @@ std::string Recorder::to_json() const
     json["lesson"] = current_lesson();
     json["seed"] = seed_;
     json["device"] = device_;
+    json["backend"] = backend_name(this_backend());
     json["status"] = status_;
     if (!reason_.empty())
         json["reason"] = reason_;
@@ -168,6 +278,26 @@ std::string Recorder::to_json() const
     json["selected_cases"] = selected_cases_;
     json["complete_pass"] = complete_pass();
     json["thresholds_file"] = thresholds_source_.empty() ? nlohmann::json(nullptr) : nlohmann::json(thresholds_source_);
+    // The thresholds file's entries for this lesson, and whether each replaced a check's own
+    // threshold in this run (an entry for the other back end never does).
+    json["threshold_overrides"] = nlohmann::json::array();
+    const std::string lesson = current_lesson();
+    for (const auto& entry : threshold_overrides().entries()) {
+        if (entry.lesson != lesson)
+            continue;
+        bool applied = false;
+        for (const auto& c : cases_)
+            for (const auto& s : c.speed)
+                applied = applied || (s.check == entry.check && s.backend == backend_name(entry.backend) &&
+                                      s.threshold_source != "grader");
+        const auto* spec = find_check(entry.check, entry.backend);
+        json["threshold_overrides"].push_back(
+            {{"check", entry.check},
+             {"backend", backend_name(entry.backend)},
+             {"threshold", entry.threshold},
+             {"default_threshold", spec != nullptr ? nlohmann::json(spec->threshold) : nlohmann::json(nullptr)},
+             {"applied", applied}});
+    }
     json["cases"] = nlohmann::json::array();
     for (const auto& c : cases_) {
         nlohmann::json speed = nlohmann::json::array();
@@ -179,7 +309,8 @@ std::string Recorder::to_json() const
                              {"default_threshold", s.default_threshold},
                              {"threshold_source", s.threshold_source},
                              {"passed", s.passed},
-                             {"kind", s.kind}});
+                             {"kind", s.kind},
+                             {"backend", s.backend}});
         }
         json["cases"].push_back({{"name", c.name},
                                  {"suite", c.suite},

@@ -108,6 +108,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     course::BenchmarkOptions bench;
     bench.max_runs = options.reps;
     bench.min_runs = std::min(options.reps, bench.min_runs);
+    bench.progress = course::kOnSimulator ? &std::cout : nullptr;  // a simulated run takes seconds
     const auto timings = course::run_interleaved(cases, bench);
 
     std::vector<course::TimedRow> rows;

@@ -16,6 +16,7 @@
 #include "course/data.hpp"
 #include "course/device_buffer.hpp"
 #include "course/grading.hpp"
+#include "course/results.hpp"
 #include "course/table.hpp"
 
 #include <doctest/doctest.h>
@@ -216,6 +217,14 @@ constexpr std::size_t kTimedSize = std::size_t{1} << 24;
 constexpr unsigned kTimedBlock = 256;
 // On the simulator: updates of the counter per warp; the reference sends 1, the starter 32.
 constexpr double kMostUpdatesPerWarp = 1.0;
+
+using course::results::Backend;
+// What --list-checks prints and a thresholds file may override.
+const course::results::CheckList kChecks{
+    {"count_per_warp", Backend::gpu, kSpeedupThreshold, false, "x", "speedup over count_per_thread (median times)"},
+    {"count_per_warp", Backend::sim, kMostUpdatesPerWarp, true, "", "atomic updates of the counter per warp"},
+    {"count_per_warp/modelled", Backend::sim, kSpeedupThreshold, false, "x",
+     "modelled speedup over count_per_thread (the timing model)"}};
 
 constexpr const char* kHint =
     "The one counter still receives about as many updates as there are threads below the threshold, "

@@ -8,13 +8,18 @@
 ///
 /// Exercise 1 records, for every thread of a 3-D grid of 3-D blocks, where the hardware puts it:
 /// its linear id in the block, its warp and lane, and its linear id in the grid.
+/// @if with_solutions
+/// The reference solution, from solutions/01_warp_basics/thread_layout.cu:
 /// @snippet thread_layout.cu record_layout
+/// @endif
 ///
 /// Exercise 2 counts the elements below a threshold with one atomic per warp instead of one per
 /// thread. The baseline, from lessons/01_warp_basics/count_baselines.cu:
 /// @snippet count_baselines.cu count_per_thread
+/// @if with_solutions
 /// The reference solution, from solutions/01_warp_basics/count_per_warp.cu:
 /// @snippet count_per_warp.cu count_per_warp
+/// @endif
 
 #include "thread_layout.hpp"
 

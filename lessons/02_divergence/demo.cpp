@@ -69,6 +69,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     course::BenchmarkOptions bench;
     bench.max_runs = options.reps;
     bench.min_runs = std::min(options.reps, bench.min_runs);
+    bench.progress = course::kOnSimulator ? &std::cout : nullptr;  // a simulated run takes seconds
     const auto timings = course::run_interleaved(cases, bench);
 
     // Each kernel once more, untimed, into a poisoned output, checked against its host reference.
@@ -119,6 +120,7 @@ int main(int argc, char** argv)
     course::DemoSpec spec;
     spec.program = COURSE_PROGRAM;
     spec.description = "divergent branches with tiny and heavy bodies, and their warp-uniform rewrites (lesson 02)";
+    spec.default_n = course::size_for_backend(std::size_t{1} << 24, std::size_t{1} << 18);  // 7 kernels, heavy paths
     spec.default_block = 256;
     spec.allowed_blocks = {32, 64, 128, 256, 512, 1024};
     spec.allowed_blocks_text = "a power of two from 32 to 1024";

@@ -10,11 +10,13 @@
 /// The baseline, from lessons/02_divergence/divergent_kernels.cu: every warp holds even and odd
 /// elements, so it runs both paths one after the other.
 /// @snippet divergent_kernels.cu index_parity_divergent
+/// @if with_solutions
 /// The reference solution, from solutions/02_divergence/uniform_branches.cu: each warp takes the
 /// elements of one parity only, and writes exactly the same output.
 /// @snippet uniform_branches.cu index_parity_uniform
 /// The data-dependent case, solved by sorting each block's elements by path in shared memory:
 /// @snippet uniform_branches.cu value_parity_uniform
+/// @endif
 
 #include "heavy_paths.hpp"
 

@@ -16,6 +16,7 @@
 #include "course/data.hpp"
 #include "course/device_buffer.hpp"
 #include "course/grading.hpp"
+#include "course/results.hpp"
 #include "course/table.hpp"
 
 #include <doctest/doctest.h>
@@ -249,6 +250,20 @@ constexpr double kValueThreshold = 1.25;
 // busy; the references 99% (by index) and 88% (by value: sorting costs some divergence).
 constexpr double kIndexLanesBusy = 0.9;
 constexpr double kValueLanesBusy = 0.75;
+
+using course::results::Backend;
+// What --list-checks prints and a thresholds file may override.
+const course::results::CheckList kChecks{
+    {"index_parity_uniform", Backend::gpu, kIndexThreshold, false, "x",
+     "speedup over index_parity_divergent (median times)"},
+    {"value_parity_uniform", Backend::gpu, kValueThreshold, false, "x",
+     "speedup over value_parity_divergent (median times)"},
+    {"index_parity_uniform", Backend::sim, 100 * kIndexLanesBusy, false, "%", "warp execution efficiency"},
+    {"value_parity_uniform", Backend::sim, 100 * kValueLanesBusy, false, "%", "warp execution efficiency"},
+    {"index_parity_uniform/modelled", Backend::sim, kIndexThreshold, false, "x",
+     "modelled speedup over index_parity_divergent (the timing model)"},
+    {"value_parity_uniform/modelled", Backend::sim, kValueThreshold, false, "x",
+     "modelled speedup over value_parity_divergent (the timing model)"}};
 
 }  // namespace
 

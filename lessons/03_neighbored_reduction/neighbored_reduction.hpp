@@ -12,8 +12,10 @@
 ///
 /// The baseline, from lessons/03_neighbored_reduction/reduce_neighbored.cu:
 /// @snippet reduce_neighbored.cu reduce_neighbored
+/// @if with_solutions
 /// The reference solution of the exercise, from solutions/03_neighbored_reduction/:
 /// @snippet reduce_neighbored_less.cu reduce_neighbored_less
+/// @endif
 
 #include "course/reduction.hpp"
 

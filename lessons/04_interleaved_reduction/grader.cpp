@@ -12,6 +12,7 @@
 #include "neighbored_reduction.hpp"
 
 #include "course/grading.hpp"
+#include "course/results.hpp"
 
 #include <doctest/doctest.h>
 
@@ -34,6 +35,31 @@ constexpr double kSectorRatioOverNeighboredLess = 2.0;        // global sectors 
 constexpr double kMostConflictsPerRequest = 0.1;              // (0; shared neighbored-less 2.9)
 constexpr double kIssueRatioOverSharedNeighboredLess = 1.1;   // issue slots (1.24x; the starter 0.4x)
 constexpr unsigned kTimedBlock = 512;
+
+using course::results::Backend;
+// What --list-checks prints and a thresholds file may override: reduce_interleaved has two checks
+// on each back end, reduce_shared_interleaved two on the simulator.
+const course::results::CheckList kChecks{
+    {"reduce_interleaved/reduce_neighbored", Backend::gpu, kOverNeighbored, false, "x",
+     "speedup of reduce_interleaved over reduce_neighbored (median times)"},
+    {"reduce_interleaved/reduce_neighbored_less", Backend::gpu, kOverNeighboredLess, false, "x",
+     "speedup of reduce_interleaved over reduce_neighbored_less (median times)"},
+    {"reduce_shared_interleaved", Backend::gpu, kSharedOverSharedNeighboredLess, false, "x",
+     "speedup over reduce_shared_neighbored_less (median times)"},
+    {"reduce_interleaved/reduce_neighbored", Backend::sim, kIssueRatioOverNeighbored, false, "x",
+     "issue slots per warp, reduce_neighbored's / reduce_interleaved's"},
+    {"reduce_interleaved/reduce_neighbored_less", Backend::sim, kSectorRatioOverNeighboredLess, false, "x",
+     "global memory sectors, reduce_neighbored_less's / reduce_interleaved's"},
+    {"reduce_shared_interleaved/bank_conflicts", Backend::sim, kMostConflictsPerRequest, true, "",
+     "shared-memory bank conflicts per request of reduce_shared_interleaved"},
+    {"reduce_shared_interleaved", Backend::sim, kIssueRatioOverSharedNeighboredLess, false, "x",
+     "issue slots per warp, reduce_shared_neighbored_less's / yours"},
+    {"reduce_interleaved/reduce_neighbored/modelled", Backend::sim, kOverNeighbored, false, "x",
+     "modelled speedup of reduce_interleaved over reduce_neighbored (the timing model)"},
+    {"reduce_interleaved/reduce_neighbored_less/modelled", Backend::sim, kOverNeighboredLess, false, "x",
+     "modelled speedup of reduce_interleaved over reduce_neighbored_less (the timing model)"},
+    {"reduce_shared_interleaved/modelled", Backend::sim, kSharedOverSharedNeighboredLess, false, "x",
+     "modelled speedup over reduce_shared_neighbored_less (the timing model)"}};
 
 }  // namespace
 
@@ -75,9 +101,11 @@ TEST_SUITE("lesson04")
                 course::grading::check_technique(
                     {"reduce_interleaved", "issue slots per warp, reduce_neighbored's / yours",
                      counted.baseline.issue_slots_per_warp() / counted.candidate.issue_slots_per_warp(),
-                     kIssueRatioOverNeighbored, false, "x", course::grading::compare_counters(counted)},
+                     kIssueRatioOverNeighbored, false, "x", course::grading::compare_counters(counted),
+                     "reduce_interleaved/reduce_neighbored"},
                     hint);
-            });
+            },
+            "reduce_interleaved/reduce_neighbored");
     }
 
     TEST_CASE("reduce_interleaved is faster than reduce_neighbored_less")
@@ -96,9 +124,10 @@ TEST_SUITE("lesson04")
                 course::grading::check_technique(
                     {"reduce_interleaved", "global memory sectors, reduce_neighbored_less's / yours",
                      sectors(counted.baseline) / sectors(counted.candidate), kSectorRatioOverNeighboredLess, false,
-                     "x", course::grading::compare_counters(counted)},
+                     "x", course::grading::compare_counters(counted), "reduce_interleaved/reduce_neighbored_less"},
                     hint);
-            });
+            },
+            "reduce_interleaved/reduce_neighbored_less");
     }
 
     TEST_CASE("reduce_shared_interleaved is faster than reduce_shared_neighbored_less")
@@ -114,7 +143,7 @@ TEST_SUITE("lesson04")
                 course::grading::check_technique(
                     {"reduce_shared_interleaved", "shared-memory bank conflicts per request",
                      counted.candidate.conflicts_per_shared_request(), kMostConflictsPerRequest, true, "",
-                     course::grading::compare_counters(counted)},
+                     course::grading::compare_counters(counted), "reduce_shared_interleaved/bank_conflicts"},
                     hint);
                 course::grading::check_technique(
                     {"reduce_shared_interleaved", "issue slots per warp, reduce_shared_neighbored_less's / yours",

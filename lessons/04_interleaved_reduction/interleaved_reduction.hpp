@@ -11,10 +11,12 @@
 /// works in place in global memory, as lesson 03's kernels do; the shared-memory ones load their
 /// block's slice once and reduce it in shared memory, leaving `data` unchanged.
 ///
+/// @if with_solutions
 /// The exercise, global memory (solutions/04_interleaved_reduction/reduce_interleaved.cu):
 /// @snippet reduce_interleaved.cu reduce_interleaved
 /// The exercise, shared memory with sequential addressing (reduce_shared_interleaved.cu):
 /// @snippet reduce_shared_interleaved.cu reduce_shared_interleaved
+/// @endif
 /// The shared-memory baselines (lessons/04_interleaved_reduction/reduce_shared_baselines.cu):
 /// @snippet reduce_shared_baselines.cu reduce_shared_neighbored_less
 

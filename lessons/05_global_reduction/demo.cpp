@@ -51,7 +51,7 @@ course::DemoSpec spec()
     course::DemoSpec spec;
     spec.program = COURSE_PROGRAM;
     spec.description = "two-phase global reduction: kernel configurations, your reduce_sum, CUB, copy (lesson 05)";
-    spec.default_n = std::uint64_t{1} << 28;
+    spec.default_n = course::size_for_backend(std::size_t{1} << 28, std::size_t{1} << 20);
     spec.default_block = kAllBlocks;
     spec.allowed_blocks = {kAllBlocks, 128, 256, 512, 1024};
     spec.allowed_blocks_text = "128, 256, 512 or 1024 for the sweep's block size (0, the default: all four)";
@@ -139,10 +139,11 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
 
     std::vector<course::BenchmarkCase> cases;
     for (const auto& row : rows)
-        cases.push_back({row.name, {}, row.run});
+        cases.push_back({row.name == "sweep" ? "sweep " + row.block + " x " + row.items : row.name, {}, row.run});
     course::BenchmarkOptions bench;
     bench.max_runs = options.reps;
     bench.min_runs = std::min(options.reps, bench.min_runs);
+    bench.progress = course::kOnSimulator ? &std::cout : nullptr;  // a simulated run takes seconds
     const auto timings = course::run_interleaved(cases, bench);
 
     // Every sum checked once more, after the timed runs, from a poisoned result.

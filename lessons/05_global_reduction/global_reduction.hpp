@@ -10,9 +10,11 @@
 /// the result stays in device memory. The demo also times the lesson's own configurable reduction
 /// (sweep_reduce_sum) and cub::DeviceReduce::Sum beside it.
 ///
+/// @if with_solutions
 /// The reference solution (solutions/05_global_reduction/reduce_sum.cu):
 /// @snippet reduce_sum.cu reduce_sum_launch
 /// @snippet reduce_sum.cu phase_one
+/// @endif
 
 #include "reduce_sum_launch.hpp"
 

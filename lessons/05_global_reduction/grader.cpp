@@ -14,6 +14,7 @@
 #include "course/cuda_handles.hpp"
 #include "course/data.hpp"
 #include "course/grading.hpp"
+#include "course/results.hpp"
 #include "course/reduction.hpp"
 #include "course/table.hpp"
 
@@ -40,6 +41,15 @@ constexpr std::size_t kTimedSize = course::size_for_backend(std::size_t{1} << 28
 // load requests fetch per element (4 for one pass over the ints, plus the partials), re-reads
 // included.
 constexpr double kMostBytesPerElement = 4.5;
+
+using course::results::Backend;
+// What --list-checks prints and a thresholds file may override.
+const course::results::CheckList kChecks{
+    {"reduce_sum", Backend::gpu, 100 * kBandwidthFraction, false, "%",
+     "bandwidth, % of the device-to-device copy's measured in the same run"},
+    {"reduce_sum", Backend::sim, 100 * kBandwidthFraction, false, "%", "modelled bandwidth, % of the modelled copy's"},
+    {"reduce_sum/bytes_per_element", Backend::sim, kMostBytesPerElement, true, " B",
+     "global-memory bytes loaded per element"}};
 
 constexpr long long kPoisonResult = 0x7f7f7f7f7f7f7f7fLL;  // every byte course::kPoisonByte
 constexpr int kMagnitude = 1 << 16;
@@ -309,7 +319,8 @@ TEST_SUITE("lesson05")
                 course::fixed(timings[2].summary.median, 3) + " ms; n = " + size;
             course::grading::check_technique({"reduce_sum", "global-memory bytes loaded per element",
                                               loaded_per_element,
-                                              kMostBytesPerElement, true, " B", counters},
+                                              kMostBytesPerElement, true, " B", counters,
+                                              "reduce_sum/bytes_per_element"},
                                              "Some input elements are read more than once" + hint);
             course::grading::check_technique({"reduce_sum", "modelled bandwidth, % of the modelled copy's",
                                               100 * fraction, 100 * kBandwidthFraction, false, "%", counters},
@@ -323,16 +334,14 @@ TEST_SUITE("lesson05")
                  << course::fixed(timings[0].summary.median, 3) << " ms, reduce_sum "
                  << course::fixed(timings[1].summary.median, 3) << " ms, spread "
                  << course::fixed(100 * timings[1].summary.relative_spread(), 1) << "%, " << timings[1].summary.runs
-                 << " runs each, L2 flushed), threshold " << course::fixed(100 * kBandwidthFraction, 0)
-                 << "%; cub::DeviceReduce::Sum " << course::fixed(cub_gbs, 0) << " GB/s = "
+                 << " runs each, L2 flushed); cub::DeviceReduce::Sum " << course::fixed(cub_gbs, 0) << " GB/s = "
                  << course::fixed(100 * cub_gbs / copy_gbs, 1) << "% (reduce_sum at "
-                 << course::fixed(100 * reduce_gbs / cub_gbs, 1) << "% of CUB); on "
-                 << course::grading::device().name;
-        if (fraction >= kBandwidthFraction) {
-            MESSAGE("fast enough: reduce_sum " << measured.str());
-        } else {
-            FAIL_CHECK("too slow: reduce_sum " << measured.str() << hint << course::grading::hint_command());
-        }
+                 << course::fixed(100 * reduce_gbs / cub_gbs, 1) << "% of CUB)";
+        MESSAGE("reduce_sum " << measured.str());
+        // check_at_least: the threshold a thresholds file may override ("reduce_sum" on the GPU).
+        course::grading::check_at_least(100 * fraction, 100 * kBandwidthFraction, "reduce_sum",
+                                        "% of the device-to-device copy bandwidth",
+                                        "reduce_sum " + measured.str() + hint);
     }
 
     // Last: a kernel that faults here (a 16-byte load from an address that is not 16-byte aligned)

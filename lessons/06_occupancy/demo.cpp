@@ -208,13 +208,16 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
     std::vector<course::BenchmarkCase> cases;
     for (const auto& row : rows) {
         const Launcher launch = row.kernel == "scaled_add_wide" ? &launch_scaled_add_wide : &launch_scaled_add;
-        cases.push_back({row.kernel, {}, [&, launch, config = row.config](cudaStream_t s) {
+        const std::string name = row.kernel + ", block " + std::to_string(row.config.block) + ", " +
+                                 std::to_string(row.config.dynamic_shared_bytes / 1024) + " KiB shared";
+        cases.push_back({name, {}, [&, launch, config = row.config](cudaStream_t s) {
                              launch(config, x.data(), y.data(), z.data(), kFactor, n, s);
                          }});
     }
     course::BenchmarkOptions bench;
     bench.max_runs = options.reps;
     bench.min_runs = std::min(options.reps, bench.min_runs);
+    bench.progress = course::kOnSimulator ? &std::cout : nullptr;  // a simulated run takes seconds
     const auto timings = course::run_interleaved(cases, bench);
 
     course::Table table({"kernel", "block", "shared KiB", "grid", "blocks/SM", "warps/SM", "occupancy", "limiter",
@@ -256,12 +259,11 @@ int main(int argc, char** argv)
     course::DemoSpec spec;
     spec.program = COURSE_PROGRAM;
     spec.description = "occupancy against bandwidth for a memory-bound kernel (lesson 06)";
-    spec.default_n = std::uint64_t{1} << 26;
+    spec.default_n = course::size_for_backend(std::size_t{1} << 26, std::size_t{1} << 20);
     spec.default_block = 0;
     spec.allowed_blocks = {0, 32, 64, 128, 256, 512, 1024};
     spec.allowed_blocks_text = "0 (every block size) or a power of two from 32 to 1024";
     spec.kernels = {"scaled_add", "scaled_add_wide"};
-    spec.default_reps = 21;
     const auto parsed = course::parse_demo_options(spec, argc, argv, std::cout, std::cerr);
     if (!parsed.options)
         return parsed.exit_code;

@@ -18,6 +18,7 @@
 #include "course/data.hpp"
 #include "course/device_buffer.hpp"
 #include "course/grading.hpp"
+#include "course/results.hpp"
 #include "course/table.hpp"
 
 #include <doctest/doctest.h>
@@ -45,6 +46,16 @@ constexpr std::size_t kTimedSize = course::size_for_backend(std::size_t{1} << 26
 // On the simulator: the share of an SM's 64 warp slots the chosen launch keeps busy (the starving
 // launch 9.4%, the reference 100%); Little's law asks for about 23 warps, 36%, on an H100.
 constexpr double kLeastOccupancy = 0.5;
+
+using course::results::Backend;
+// What --list-checks prints and a thresholds file may override.
+const course::results::CheckList kChecks{
+    {"choose_launch_config", Backend::gpu, kSpeedupThreshold, false, "x",
+     "speedup over starving_config (median times)"},
+    {"choose_launch_config", Backend::sim, 100 * kLeastOccupancy, false, "%",
+     "occupancy: resident warps / 64 per SM, over the whole device"},
+    {"choose_launch_config/modelled", Backend::sim, kSpeedupThreshold, false, "x",
+     "modelled speedup over starving_config (the timing model)"}};
 constexpr int kFactor = 3;
 constexpr int kInputMagnitude = 1 << 15;  // 3 * 2^15 + 2^15 fits an int with room to spare
 

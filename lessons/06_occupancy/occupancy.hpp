@@ -14,8 +14,10 @@
 /// it sees this header, the C++ library and nothing else of the course. Print any debugging output
 /// on std::cerr: the program's standard output carries its answers.
 ///
+/// @if with_solutions
 /// The reference calculator, from solutions/06_occupancy/occupancy_calculator.cpp:
 /// @snippet occupancy_calculator.cpp theoretical_occupancy
+/// @endif
 
 #include <cstddef>
 #include <vector>

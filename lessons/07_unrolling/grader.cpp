@@ -157,6 +157,6 @@ TEST_SUITE("lesson07")
                                                   kLeastBytesPerWarp, false, " B", used},
                                                  kHint);
             },
-            *d, kModelledOverSharedInterleaved);
+            {}, *d, kModelledOverSharedInterleaved);
     }
 }

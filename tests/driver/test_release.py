@@ -1,18 +1,38 @@
 """./course release DIR: the students' copy has no solutions and nothing that gives them away, has
-pristine starters, and (opt-in, slow: COURSE_SLOW_TESTS=1) configures and builds on its own."""
+pristine starters, and (opt-in, slow: COURSE_SLOW_TESTS=1) configures and builds on its own, and
+every command of its README works there."""
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shutil
 import subprocess
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
-from support import ROOT, run_course
+from support import ROOT, has_gpu, load_driver, run_course
 
 REVEALING = ("solutions/", "tests/planted/")
+
+
+def readme_commands(readme: str) -> list[str]:
+    """The command lines of the README's ```sh blocks (synopses are in ```text blocks), without
+    their comments."""
+    commands = []
+    for block in re.findall(r"^```sh\n(.*?)^```", readme, re.DOTALL | re.MULTILINE):
+        for line in block.splitlines():
+            command = re.sub(r"\s+#.*$", "", line).strip()
+            if command and not command.startswith("#"):
+                commands.append(command)
+    return commands
+
+
+def needs_gpu(command: str) -> bool:
+    return "--gpu" in command.split() or "--preset gpu" in command
 
 
 def digests(folder: Path) -> dict[str, str]:
@@ -52,6 +72,19 @@ class Release(unittest.TestCase):
                     self.assertEqual(starter.read_bytes(), (self.copy / "exercises" / name).read_bytes())
         self.assertTrue(any((self.copy / "starters").rglob("*.cu")))
 
+    def test_readme_commands_fit_the_copy(self):
+        commands = readme_commands((self.copy / "README.md").read_text())
+        self.assertTrue(any(c.startswith("./course trace") for c in commands), commands)
+        driver = load_driver()
+        for command in commands:
+            with self.subTest(command=command):
+                words = command.split()
+                self.assertIn(words[0], ("./course", "cmake", "ctest"))
+                if words[0] == "./course":
+                    self.assertIn(words[1], driver.COMMANDS)
+                    # The copy has no solutions/: nothing in its README may need them.
+                    self.assertNotIn("--solution", words)
+
     def test_refuses_to_overwrite(self):
         again = run_course("release", str(self.copy))
         self.assertEqual(again.returncode, 2)
@@ -86,6 +119,41 @@ class ReleaseBuilds(unittest.TestCase):
                                     capture_output=True, text=True).stdout
             self.assertNotIn("_solution", listed)
             self.assertNotIn("planted", listed)
+
+
+@unittest.skipUnless(os.environ.get("COURSE_SLOW_TESTS"), "slow (builds and tests a whole copy): COURSE_SLOW_TESTS=1")
+class ReadmeCommands(unittest.TestCase):
+    """Every command of the README's sh blocks, in order, in a fresh release copy: it works (exit
+    code 0, or 1 where a starter fails its grader), or, for a GPU on a machine without one, says
+    so in a clear message; never a traceback or a build tool's error."""
+
+    def test_every_readme_command_works_in_a_release(self):
+        work = Path(os.environ.get("COURSE_TEST_WORK") or tempfile.gettempdir())
+        work.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=work) as tmp:
+            copy = Path(tmp) / "student-course"
+            released = run_course("release", str(copy), timeout=600)
+            self.assertEqual(released.returncode, 0, released.stdout[-3000:])
+            # The copy's own tests must not start this test again, nor use this tree.
+            env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
+            for command in readme_commands((copy / "README.md").read_text()):
+                with self.subTest(command=command):
+                    if needs_gpu(command) and command.startswith(("cmake", "ctest")) and not has_gpu():
+                        continue  # a GPU preset cannot configure without a GPU (native architectures)
+                    started = time.monotonic()
+                    result = subprocess.run(["bash", "-c", command], cwd=copy, env=env, capture_output=True,
+                                            text=True, errors="replace", timeout=5400)
+                    output = result.stdout + result.stderr
+                    print(f"{command}: exit code {result.returncode}, {time.monotonic() - started:.0f} s", flush=True)
+                    for broken in ("Traceback", "ninja: build stopped", "CMake Error", "warning:"):
+                        self.assertNotIn(broken, output, f"{command}:\n{output[-4000:]}")
+                    if needs_gpu(command) and not has_gpu():
+                        self.assertNotEqual(result.returncode, 0)
+                        self.assertRegex(output, r"(no CUDA device|NVIDIA GPU|no GPU)", output[-2000:])
+                    elif command.startswith(("./course grade", "./course run")):
+                        self.assertIn(result.returncode, (0, 1), output[-4000:])
+                    else:
+                        self.assertEqual(result.returncode, 0, output[-4000:])
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import COURSE, ROOT, load_driver, run_course
+from support import COURSE, ROOT, build_dir, load_driver, run_course
 
 
 def make_course(root: Path, lessons: dict[str, str]) -> None:
@@ -398,3 +398,263 @@ class TraceDrawing(unittest.TestCase):
         self.assertEqual(svg.count('fill="#c9d8f0"'), 32)      # on the path, guard false: row 2
         self.assertIn("L68", svg)
         self.assertIn("@%p1 bra $L__BB0_5;", svg)
+
+
+def one_line(test: unittest.TestCase, result: subprocess.CompletedProcess, code: int, text: str) -> None:
+    """The command ended with `code` and said one line containing `text` (no traceback)."""
+    test.assertEqual(result.returncode, code, result.stdout)
+    lines = [line for line in result.stdout.splitlines() if line.strip()]
+    test.assertEqual(len(lines), 1, result.stdout)
+    test.assertIn(text, lines[0])
+
+
+class BadInput(unittest.TestCase):
+    """Each bad input gets one line and exit code 2, never a traceback (no build needed)."""
+
+    def test_every_command_has_help(self):
+        driver = load_driver()
+        for command in [c for c in driver.COMMANDS if c != "help"]:  # help --help: the whole overview
+            for flag in ("--help", "-h"):
+                with self.subTest(command=command, flag=flag):
+                    result = run_course(command, flag)
+                    self.assertEqual(result.returncode, 0, result.stdout)
+                    self.assertTrue(result.stdout.startswith("usage: ./course"), result.stdout)
+                    self.assertNotIn("Traceback", result.stdout)
+        # After a lesson, run hands --help to the demo (its options); the others still answer.
+        for args in (("trace", "03", "--kernel", "k", "--help"), ("profile", "03", "--help"),
+                     ("grade", "03", "--help"), ("release", "somewhere", "--help")):
+            with self.subTest(args=args):
+                result = run_course(*args)
+                self.assertEqual(result.returncode, 0, result.stdout)
+                self.assertIn(f"usage: ./course {args[0]}", result.stdout)
+
+    def test_release_into_a_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            target = Path(tmp) / "afile"
+            target.write_text("keep me")
+            one_line(self, run_course("release", str(target)), 2, "exists and is not a folder")
+            self.assertEqual(target.read_text(), "keep me")
+
+    def test_batch_out_or_work_that_is_a_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            (tmp / "class").mkdir()
+            (tmp / "afile").write_text("keep me")
+            for option in ("--out", "--work"):
+                with self.subTest(option=option):
+                    result = run_course("grade", "--submissions", str(tmp / "class"), option, str(tmp / "afile"))
+                    one_line(self, result, 2, f"{option} {tmp / 'afile'}: exists and is not a folder")
+            self.assertEqual((tmp / "afile").read_text(), "keep me")
+
+    def test_seeds_beyond_64_bits(self):
+        one_line(self, run_course("grade", "03", "--seed", "99999999999999999999"), 2,
+                 "--seed must be a whole number from 0 to 18446744073709551615")
+        one_line(self, run_course("watch", "03", "--seed", "-1"), 2, "--seed must be a whole number")
+        one_line(self, run_course("grade", "--submissions", ".", "--seed", "18446744073709551616"), 2,
+                 "--seed must be a whole number from 0")
+
+    def test_trace_reps_zero(self):
+        one_line(self, run_course("trace", "03", "--kernel", "neighbored", "--reps", "0"), 2,
+                 "--reps must be a whole number from 1 to 1000, not '0'")
+
+    def test_a_damaged_state_file_stops_and_is_kept(self):
+        cases = {
+            "not JSON": "{not json",
+            "a list": "[1, 2]",
+            "hints of the wrong type": json.dumps({"hints": ["03"], "lessons": {}}),
+            "a hint count that is text": json.dumps({"hints": {"03": "two"}}),
+            "a lesson that is not an object": json.dumps({"lessons": {"03": "pass"}}),
+            "a seed that is text": json.dumps({"lessons": {"03": {"verdict": "pass", "seed": "x"}}}),
+        }
+        for name, text in cases.items():
+            with self.subTest(name), tempfile.TemporaryDirectory() as tmp:
+                (Path(tmp) / "state.json").write_text(text)
+                env = {"COURSE_STATE_DIR": tmp}
+                for args in (("status",), ("hint", "03"), ("hint", "03", "--reset")):
+                    result = run_course(*args, env=env)
+                    one_line(self, result, 2, "state.json is damaged")
+                    self.assertIn("it holds your progress", result.stdout)
+                self.assertEqual((Path(tmp) / "state.json").read_text(), text)
+
+    def test_docs_with_a_build_tree_outside_the_course(self):
+        driver = load_driver()
+        driver.ensure_environment = lambda verbose: None
+        built = []
+        driver.build = lambda targets=None: built.append(targets)
+        said = []
+        driver.say = said.append
+        with tempfile.TemporaryDirectory() as tmp, mock_env(COURSE_BUILD_DIR=tmp):
+            self.assertEqual(driver.command_docs([]), 0)
+            self.assertEqual(said, [f"documentation: {tmp}/docs/html/index.html"])
+            said.clear()
+            if (driver.ROOT / "solutions").is_dir():
+                self.assertEqual(driver.command_docs(["--with-solutions"]), 0)
+                self.assertEqual(said, [f"documentation with the reference solutions: "
+                                        f"{tmp}/docs/with-solutions/html/index.html"])
+        self.assertEqual(built[0], ["docs"])
+
+    def test_doctor_without_a_gpu_describes_the_simulator(self):
+        driver = load_driver()
+        driver.has_gpu = lambda: False
+        rows, _ = driver.check_environment()
+        gpu = next(detail for what, _, detail in rows if what == "NVIDIA GPU")
+        self.assertIn("CPU simulator", gpu)
+        self.assertNotIn("cannot run", gpu)
+        output = io.StringIO()
+        driver.ensure_environment = lambda verbose: None
+        with mock_env(COURSE_PRESET=None, COURSE_BUILD_DIR=None), contextlib.redirect_stdout(output):
+            self.assertEqual(driver.command_doctor([]), 0)
+        self.assertIn("build/sim", output.getvalue())
+
+    def test_the_readme_names_where_grading_logs_are(self):
+        driver = load_driver()
+        readme = (ROOT / "README.md").read_text()
+        self.assertNotIn("build/<preset>/grades", readme)
+        self.assertIn(".course/logs/lessonNN.log", readme)
+        # and that is where grade_lesson writes them
+        driver.build_quietly = lambda targets: (False, "kernel.cu(3): error: expected a ';'\n")
+        with tempfile.TemporaryDirectory() as tmp, mock_env(COURSE_STATE_DIR=tmp):
+            outcome = driver.grade_lesson(driver.find_lesson("03"))
+            self.assertEqual(outcome.verdict, "compile error")
+            self.assertIn("expected a ';'", (Path(tmp) / "logs" / "lesson03.log").read_text())
+
+
+@contextlib.contextmanager
+def mock_env(**values):
+    """Sets (or, for None, removes) environment variables for the duration."""
+    saved = {name: os.environ.get(name) for name in values}
+    try:
+        for name, value in values.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        yield
+    finally:
+        for name, value in saved.items():
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = value
+
+
+def thresholds_file(folder: str, content) -> str:
+    path = Path(folder) / "thresholds.json"
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return str(path)
+
+
+@unittest.skipUnless(build_dir(), "needs the configured build tree (COURSE_BUILD_DIR, set by CTest)")
+class ThresholdOverrides(unittest.TestCase):
+    """A thresholds file is checked against the graders' own check lists before anything is graded:
+    one line and exit code 2 for a check a grader does not have on that back end, or a bad value."""
+
+    def refused(self, content, text: str, *command: str) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = thresholds_file(tmp, content)
+            for args in (command or (("grade", "03"), ("watch", "03", "--once"))):
+                result = run_course(*args, "--thresholds", path, timeout=1200,
+                                    env={"COURSE_STATE_DIR": tmp})
+                with self.subTest(args=args, text=text):
+                    self.assertEqual(result.returncode, 2, result.stdout)
+                    lines = [line for line in result.stdout.splitlines() if line.startswith("course: ")]
+                    self.assertIn(text, lines[-1])
+                    self.assertNotIn("Traceback", result.stdout)
+                    self.assertNotIn("lesson 03 neighbored reduction:", result.stdout)  # nothing was graded
+                    self.assertFalse((Path(tmp) / "state.json").exists())
+
+    def test_an_unknown_check(self):
+        self.refused({"03": {"gpu": {"reduce_neighbored_lss": 1.2}}},
+                     "lesson 03 has no gpu check 'reduce_neighbored_lss'; its gpu checks: reduce_neighbored_less")
+
+    def test_a_check_of_another_lesson_or_no_lesson(self):
+        self.refused({"04": {"sim": {"reduce_neighbored_less": 1.2}}}, "lesson 04 has no sim check "
+                     "'reduce_neighbored_less'; its sim checks: reduce_interleaved/reduce_neighbored, ")
+        self.refused({"09": {"gpu": {"k": 1.2}}}, "'09' does not name a lesson of the course")
+
+    def test_the_wrong_back_end(self):
+        self.refused({"04": {"gpu": {"reduce_shared_interleaved/bank_conflicts": 0.2}}},
+                     "lesson 04 has no gpu check 'reduce_shared_interleaved/bank_conflicts' (it is a sim check)")
+        self.refused({"03": {"reduce_neighbored_less": 1.2}},
+                     "'reduce_neighbored_less' is not a back end; name \"gpu\" or \"sim\" first")
+        self.refused({"04": {"*": 1.3}}, "'*' is not a back end")
+        self.refused({"04": {"sim": {"*": 1.3}}}, "'*' is not accepted")
+
+    def test_bad_values(self):
+        for value in ("fast", 0, -1.5, None, [1.2]):
+            self.refused({"03": {"gpu": {"reduce_neighbored_less": value}}}, "must be a positive number",
+                         ("grade", "03"))
+        self.refused("{not json", "is not valid JSON", ("grade", "03"))
+        self.refused("[1]", "must hold an object", ("grade", "03"))
+
+    def test_batch_grading_checks_the_file_before_grading(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "class" / "ann" / "03_neighbored_reduction").mkdir(parents=True)
+            self.refused({"03": {"sim": {"reduce_neighbored": 1.2}}}, "lesson 03 has no sim check 'reduce_neighbored'",
+                         ("grade", "--submissions", str(Path(tmp) / "class"), "--out", str(Path(tmp) / "out"),
+                          "--gpu"))
+            self.assertFalse((Path(tmp) / "out" / "results.json").exists())
+
+    def test_every_grader_lists_its_checks_without_a_device(self):
+        driver = load_driver()
+        for lesson in driver.lessons():
+            grader = build_dir() / "lessons" / f"{lesson.target}_grader"
+            if not grader.exists():
+                continue
+            with self.subTest(lesson=lesson.number):
+                result = subprocess.run([str(grader), "--list-checks"], capture_output=True, text=True)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                rows = [line.split() for line in result.stdout.splitlines()[2:]]
+                self.assertTrue(any(row[0] == "gpu" for row in rows), result.stdout)
+                self.assertTrue(any(row[0] == "sim" for row in rows), result.stdout)
+                for row in rows:
+                    self.assertIn(row[2], (">=", "<="), row)
+                names = [(row[0], row[1]) for row in rows]
+                self.assertEqual(len(names), len(set(names)), "a check name twice on one back end")
+
+    def test_a_file_that_fits(self):
+        # Entries for both back ends of lesson 03: accepted by its grader's list (nothing graded here).
+        driver = load_driver()
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(thresholds_file(tmp, {"_comment": "x", "lesson03": {
+                "gpu": {"reduce_neighbored_less": 1.25}, "sim": {"reduce_neighbored_less": 1.6}}}))
+            with mock_env(COURSE_BUILD_DIR=str(build_dir())):
+                driver.check_thresholds(path)  # does not exit
+
+
+class OverridesReport(unittest.TestCase):
+    """Which overrides applied, as ./course grade prints it and a class's reports list it."""
+
+    def test_grade_says_which_applied(self):
+        driver = load_driver()
+        record = {"status": "finished", "exit_code": 1, "backend": "sim", "cases": [
+            {"name": "speed", "verdict": "fail", "failures": ["too slow: k ..."],
+             "speed": [{"check": "k", "ratio": 1.1, "threshold": 1.6, "threshold_source": "/t/th.json",
+                        "backend": "sim"}]}],
+            "threshold_overrides": [
+                {"check": "k", "backend": "sim", "threshold": 1.6, "default_threshold": 1.5, "applied": True},
+                {"check": "k", "backend": "gpu", "threshold": 1.2, "default_threshold": 1.4, "applied": False}]}
+        outcome = driver.classify(1, "", record, False, None)
+        text = driver.describe_overrides(outcome, Path("/t/th.json"))
+        self.assertEqual(text, "thresholds from th.json: k (sim) 1.6 instead of 1.5: applied; "
+                               "k (gpu) 1.2 instead of 1.4: not applied (graded on the simulator)")
+
+    def test_the_class_reports_list_them(self):
+        driver = load_driver()
+        records = [{"student": s, "lesson": "03", "verdict": "pass", "ratio": 2.0, "threshold": 1.6,
+                    "reason": "", "messages": [], "log": None,
+                    "threshold_overrides": [
+                        {"check": "k", "backend": "sim", "threshold": 1.6, "default_threshold": 1.5,
+                         "applied": applied},
+                        {"check": "k", "backend": "gpu", "threshold": 1.2, "default_threshold": 1.4,
+                         "applied": False}]} for s, applied in (("ann", True), ("bob", False))]
+        applied = driver.applied_overrides(records, "sim")
+        self.assertEqual([(a["backend"], a["applied"], a["graded"]) for a in applied], [("gpu", 0, 2), ("sim", 1, 2)])
+        meta = {"course": "x", "started": "a", "finished": "b", "seed": 1, "timeout_s": 60,
+                "thresholds_file": "/t/th.json", "device": "d", "thresholds_applied": applied}
+        with tempfile.TemporaryDirectory() as tmp:
+            driver.write_reports(Path(tmp), meta, records, [driver.find_lesson("03")], ["ann", "bob"])
+            summary = (Path(tmp) / "summary.md").read_text()
+        self.assertIn("## Threshold overrides", summary)
+        self.assertIn("- lesson 03, `k` (sim): 1.6 instead of 1.5: applied in 1 of 2 gradings", summary)
+        self.assertIn("- lesson 03, `k` (gpu): 1.2 instead of 1.4: not applied (graded on the other back end)",
+                      summary)

@@ -68,7 +68,11 @@ int main(int argc, char** argv)
     std::filesystem::create_directories(dir);
     const auto results = (dir / "results.json").string();
     const auto thresholds = (dir / "thresholds.json").string();
-    std::ofstream(thresholds) << R"({"_comment": "made up", "lesson99": {"slow_kernel": 3.0}})";
+    // slow_kernel on this build's back end and on the other: only the first applies.
+    const std::string here(course::results::backend_name(course::results::this_backend()));
+    const std::string other = here == "gpu" ? "sim" : "gpu";
+    std::ofstream(thresholds) << R"({"_comment": "made up", "lesson99": {")" << here << R"(": {"slow_kernel": 3.0}, ")"
+                              << other << R"(": {"fast_kernel": 9.0}}})";
 
     // This file is not in a lesson folder: the program's name gives the lesson, as for a grader.
     auto& recorder = course::results::recorder();
@@ -94,6 +98,17 @@ int main(int argc, char** argv)
     expect(code == 1, "doctest's exit code is 1 (some cases fail)");
     expect(json["seed"] == 1234 && json["status"] == "finished" && json["exit_code"] == 1, "run fields");
     expect(json["thresholds_file"] == thresholds, "the thresholds file is recorded");
+    const auto& overrides = json["threshold_overrides"];
+    const auto entry = [&](const char* check) {
+        for (const auto& o : overrides)
+            if (o["check"] == check)
+                return o;
+        return nlohmann::json::object();
+    };
+    expect(overrides.size() == 2 && entry("slow_kernel")["backend"] == here && entry("slow_kernel")["threshold"] == 3.0 &&
+               entry("slow_kernel")["applied"] == true && entry("fast_kernel")["backend"] == other &&
+               entry("fast_kernel")["applied"] == false,
+           "the record says which overrides applied: " + overrides.dump());
     const auto& cases = json["cases"];
     expect(cases.size() == 5, "five cases recorded");
     if (cases.size() == 5) {
@@ -109,7 +124,7 @@ int main(int argc, char** argv)
                "the fast kernel's note");
         const auto& slow = cases[3]["speed"][0];
         expect(cases[3]["verdict"] == "fail" && slow["threshold"] == 3.0 && slow["default_threshold"] == 1.5 &&
-                   slow["threshold_source"] == thresholds && slow["passed"] == false,
+                   slow["threshold_source"] == thresholds && slow["passed"] == false && slow["backend"] == here,
                "the override applies to slow_kernel only");
         const auto message = cases[3]["failures"][0].get<std::string>();
         expect(message.starts_with("too slow: slow_kernel runs 2.00x") &&

@@ -21,32 +21,66 @@ TEST_CASE("lesson_number finds the two digits in any spelling of a lesson")
     CHECK(lesson_number("grader.cpp").empty());
 }
 
-TEST_CASE("threshold overrides: by lesson and check, '*' for every check of a lesson")
+TEST_CASE("threshold overrides: by lesson, back end and check")
 {
+    using course::results::Backend;
     const auto overrides = ThresholdOverrides::parse(
-        R"({"_comment": "A100 class", "03": {"reduce_neighbored_less": 1.2}, "lesson04": {"*": 1.1, "smem": 2}})",
+        R"({"_comment": "A100 class", "03": {"gpu": {"reduce_neighbored_less": 1.2}},
+            "lesson04": {"_note": "x", "gpu": {"smem": 2}, "sim": {"smem/bank_conflicts": 0.5, "_c": 1}}})",
         "thresholds.json");
     CHECK(overrides.source() == "thresholds.json");
-    CHECK(overrides.find("03_neighbored_reduction", "reduce_neighbored_less") == 1.2);
-    CHECK_FALSE(overrides.find("03", "other_kernel").has_value());
-    CHECK(overrides.find("04", "anything") == 1.1);
-    CHECK(overrides.find("lesson04", "smem") == 2.0);
-    CHECK_FALSE(overrides.find("05", "reduce_neighbored_less").has_value());
+    CHECK(overrides.find("03_neighbored_reduction", Backend::gpu, "reduce_neighbored_less") == 1.2);
+    CHECK_FALSE(overrides.find("03", Backend::sim, "reduce_neighbored_less").has_value());
+    CHECK_FALSE(overrides.find("03", Backend::gpu, "other_kernel").has_value());
+    CHECK(overrides.find("lesson04", Backend::gpu, "smem") == 2.0);
+    CHECK(overrides.find("04", Backend::sim, "smem/bank_conflicts") == 0.5);
+    CHECK_FALSE(overrides.find("04", Backend::sim, "smem").has_value());
+    CHECK_FALSE(overrides.find("05", Backend::gpu, "reduce_neighbored_less").has_value());
+    CHECK(overrides.entries().size() == 3);
     CHECK(ThresholdOverrides::parse("{}", "x").empty());
 }
 
 TEST_CASE("threshold overrides: a bad file is refused with a reason")
 {
-    CHECK_THROWS_WITH_AS((void)ThresholdOverrides::parse("{", "t.json"), doctest::Contains("t.json: not valid JSON"),
-                         std::runtime_error);
-    CHECK_THROWS_WITH_AS((void)ThresholdOverrides::parse("[1]", "t.json"), doctest::Contains("expected an object"),
-                         std::runtime_error);
-    CHECK_THROWS_WITH_AS((void)ThresholdOverrides::parse(R"({"xx": {"a": 1}})", "t.json"),
-                         doctest::Contains("does not name a lesson"), std::runtime_error);
-    CHECK_THROWS_WITH_AS((void)ThresholdOverrides::parse(R"({"03": {"a": 0}})", "t.json"),
-                         doctest::Contains("must be a positive number"), std::runtime_error);
+    const auto refused = [](const char* text, const char* reason) {
+        CHECK_THROWS_WITH_AS((void)ThresholdOverrides::parse(text, "t.json"), doctest::Contains(reason),
+                             std::runtime_error);
+    };
+    refused("{", "t.json: not valid JSON");
+    refused("[1]", "expected an object");
+    refused(R"({"xx": {"gpu": {"a": 1}}})", "does not name a lesson");
+    refused(R"({"03": {"gpu": {"a": 0}}})", "must be a positive number");
+    refused(R"({"03": {"gpu": {"a": "1.2"}}})", "must be a positive number");
+    refused(R"({"03": {"gpu": {"a": -1}}})", "must be a positive number");
+    // The back end is named: a check straight under the lesson is refused, with the right form.
+    refused(R"({"03": {"reduce_neighbored_less": 1.2}})",
+            R"('reduce_neighbored_less' is not a back end; name "gpu" or "sim" first)");
+    refused(R"({"03": {"cuda": {"a": 1.2}}})", "'cuda' is not a back end");
+    refused(R"({"03": 1.2})", "must map a back end");
+    // '*' would give checks of other units and directions one value.
+    refused(R"({"04": {"gpu": {"*": 1.3}}})", "'*' is not accepted");
     CHECK_THROWS_WITH_AS((void)ThresholdOverrides::load("/nonexistent/t.json"), doctest::Contains("/nonexistent/t.json"),
                          std::runtime_error);
+}
+
+TEST_CASE("threshold overrides: checked against the grader's check list")
+{
+    using course::results::Backend;
+    using course::results::CheckSpec;
+    const std::vector<CheckSpec> checks = {{"k", Backend::gpu, 1.4, false, "x", "speedup"},
+                                           {"k", Backend::sim, 1.5, false, "x", "issue slots"},
+                                           {"k/conflicts", Backend::sim, 0.1, true, "", "bank conflicts"}};
+    const auto fits = ThresholdOverrides::parse(
+        R"({"03": {"gpu": {"k": 1.2}, "sim": {"k/conflicts": 0.3}}, "05": {"gpu": {"other": 1}}})", "t.json");
+    CHECK(fits.problems("03", checks).empty());  // lesson 05's entries are for lesson 05's grader
+    const auto misspelt = ThresholdOverrides::parse(R"({"03": {"gpu": {"kk": 1.2}}})", "t.json");
+    REQUIRE(misspelt.problems("03", checks).size() == 1);
+    CHECK(misspelt.problems("03", checks)[0] == "t.json: lesson 03 has no gpu check 'kk'; its gpu checks: k");
+    const auto wrong_backend = ThresholdOverrides::parse(R"({"lesson03": {"gpu": {"k/conflicts": 0.3}}})", "t.json");
+    REQUIRE(wrong_backend.problems("03", checks).size() == 1);
+    CHECK(wrong_backend.problems("03", checks)[0] ==
+          "t.json: lesson 03 has no gpu check 'k/conflicts' (it is a sim check); its gpu checks: k");
+    CHECK(ThresholdOverrides::parse(R"({"03": {"sim": {"x": 1}}})", "t.json").problems("03", {}).size() == 1);
 }
 
 TEST_CASE("the recorder keeps each case's verdict, messages and speed checks")

@@ -7,11 +7,13 @@
 /// run lies between the events. Cases are interleaved (A B A B ...) so that a clock or thermal
 /// drift hits them alike, and the loop stops once every case's timings are stable.
 
+#include "course/backend.hpp"
 #include "course/stats.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <functional>
+#include <iosfwd>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,11 +28,16 @@ struct BenchmarkCase {
 };
 
 struct BenchmarkOptions {
-    int warmup_runs = 2;          ///< per case, untimed (module load, first-touch, clocks)
+    /// Per case, untimed (module load, first-touch, clocks); none on the simulator, whose modelled
+    /// times do not warm up.
+    int warmup_runs = kOnSimulator ? 0 : 2;
     int min_runs = 11;            ///< per case, before stability is judged
     int max_runs = 101;           ///< per case, at most
     double stable_spread = 0.03;  ///< stop once every case's relative spread is below this
     bool flush_l2 = true;         ///< evict the L2 cache before each timed run
+    /// Where to say which case runs, before each timed run ("  modelling NAME, run 1 of up to 3"):
+    /// the demos on the simulator, where one run takes seconds. Nothing when null.
+    std::ostream* progress = nullptr;
 };
 
 struct BenchmarkResult {

@@ -5,6 +5,7 @@
 /// Every bad value is answered with one line that names the option, the value and what is
 /// allowed, and exit code 2 (kBadUsage); --help prints the options and exits 0.
 
+#include "course/backend.hpp"
 #include "course/device.hpp"
 
 #include <cstdint>
@@ -19,16 +20,18 @@ namespace course {
 /// Exit code for a bad command line.
 inline constexpr int kBadUsage = 2;
 
-/// What a lesson's demo accepts.
+/// What a lesson's demo accepts. The defaults finish in seconds on either back end: the CPU
+/// simulator interprets every warp instruction, so it gets smaller arrays and one timed run (its
+/// modelled times are the same every run).
 struct DemoSpec {
     std::string program;                 ///< e.g. "lesson03_demo"
     std::string description;             ///< one line for --help
-    std::uint64_t default_n = 1u << 24;
+    std::uint64_t default_n = size_for_backend(std::size_t{1} << 24, std::size_t{1} << 20);
     unsigned default_block = 512;
     std::vector<unsigned> allowed_blocks;
     std::string allowed_blocks_text;     ///< e.g. "a power of two from 32 to 1024"
     std::vector<std::string> kernels;    ///< names --kernel accepts (plus "all")
-    int default_reps = 21;
+    int default_reps = static_cast<int>(size_for_backend(21, 1));
 };
 
 /// A valid command line.
@@ -49,7 +52,8 @@ struct ParsedDemoOptions {
 };
 
 /// Parses argv; messages go to `out` (help) and `err` (one line per problem). A valid --modules
-/// becomes the student module path (course/module.hpp).
+/// becomes the student module path (course/module.hpp). std::cout is made unbuffered: a demo's
+/// lines reach a pipe as they are printed.
 [[nodiscard]] ParsedDemoOptions parse_demo_options(const DemoSpec& spec, int argc, const char* const* argv,
                                                    std::ostream& out, std::ostream& err);
 

@@ -106,11 +106,13 @@ struct ProfiledShape {
 /// counters and the modelled time must show `threshold`, or `modelled_threshold` where the timing
 /// model is known to compress the lesson's speedup (check_modelled_speedup). The candidate's
 /// result is checked as one that sums `candidate_data_blocks` data blocks per block.
+/// `name`: the GPU check's name in the grader's check list, if not `candidate_name`.
 void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
                                  unsigned block, double threshold, std::string_view candidate_name,
                                  std::string_view baseline_name, std::string_view hint,
                                  const std::function<void(const ProfiledPair&)>& technique,
-                                 unsigned candidate_data_blocks = 1, std::optional<double> modelled_threshold = {});
+                                 std::string_view name = {}, unsigned candidate_data_blocks = 1,
+                                 std::optional<double> modelled_threshold = {});
 
 /// "issue slots/warp 311.9 -> 113.3, instructions/warp ..., modelled ...": the counters of a
 /// baseline and a candidate that a block reduction's technique checks use.
@@ -123,11 +125,12 @@ void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLaunch
 
 /// Passes when `speedup` >= `threshold`; prints the measured ratio, the threshold and the device
 /// either way. `hint` is appended to the failure message: what usually makes the kernel slow.
-/// A thresholds file (COURSE_THRESHOLDS, see results.hpp) may replace `threshold` for this lesson
-/// and `candidate`; the message then names the file. The ratio and threshold are recorded for
-/// the grader's results file (COURSE_RESULTS).
+/// `name` is the check's name in the grader's check list (course::results::CheckList), if not
+/// `candidate`. A thresholds file (COURSE_THRESHOLDS, see results.hpp) may replace `threshold`
+/// for this lesson, back end and check; the message then names the file. The ratio and
+/// threshold are recorded for the grader's results file (COURSE_RESULTS).
 void check_speedup(const Comparison& comparison, double threshold, std::string_view candidate,
-                   std::string_view baseline, std::string_view hint);
+                   std::string_view baseline, std::string_view hint, std::string_view name = {});
 
 /// The general form of check_speedup, for a figure that must reach a threshold but is not a
 /// ratio of two kernels' times (a fraction of the device's copy bandwidth, say): passes when
@@ -135,7 +138,7 @@ void check_speedup(const Comparison& comparison, double threshold, std::string_v
 /// "fast enough: <check>: <measured> <unit>, threshold ..." or fails with "too slow: ...", and
 /// records both figures for the results file.
 void check_at_least(double measured, double threshold, std::string_view check, std::string_view unit,
-                    std::string_view hint);
+                    std::string_view hint, std::string_view name = {});
 
 /// On the simulator a speed check becomes a technique check: a figure from the kernel's counters
 /// (kernel_profile.hpp) that explains the speedup a GPU would measure.
@@ -147,14 +150,16 @@ struct Technique {
     bool at_most = false;   ///< the figure must stay at or below the threshold
     std::string unit;       ///< appended to the numbers, e.g. "x" or "%"
     std::string counters;   ///< the counters the figure comes from, printed either way
+    std::string name{};     ///< the name in the grader's check list, if not `check`
 };
 
 /// On the simulator, beside a technique check: the timing model's speedup of `pair.candidate` over
 /// `pair.baseline` must reach `threshold`, the ratio a GPU is held to, so that a kernel that meets
 /// the counters' figure without being faster (busy work that raises lanes per instruction, say)
-/// fails. Recorded as the check "<candidate>, modelled time".
+/// fails. Its name in the grader's check list: "<name>/modelled" (`name`: the GPU check's name, if
+/// not `candidate`).
 void check_modelled_speedup(const ProfiledPair& pair, double threshold, std::string_view candidate,
-                            std::string_view baseline, std::string_view hint);
+                            std::string_view baseline, std::string_view hint, std::string_view name = {});
 
 /// Passes when the technique's figure reaches its threshold (or stays at or below it); prints
 /// "fast enough: ..." or fails with "too slow: ..." and `hint`, naming the counters used, and

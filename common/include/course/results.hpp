@@ -8,15 +8,19 @@
 /// case, so a run stopped by its watchdog still leaves the cases it finished. `./course status`,
 /// `./course watch` and `./course grade --submissions` read it.
 ///
-/// A thresholds file maps a lesson (`"03"`, `"lesson03"` or `"03_neighbored_reduction"`) to the
-/// speed checks to override, by the candidate's name as the grader prints it (`"*"`: every check
-/// of that lesson):
+/// A thresholds file maps a lesson (`"03"`, `"lesson03"` or `"03_neighbored_reduction"`) and a back
+/// end (`"gpu"`: timings on a GPU; `"sim"`: technique checks on the CPU simulator's counters) to the
+/// checks to override, each by its name in the grader's check list (`lessonNN_grader --list-checks`):
 /// @code{.json}
-/// {"03": {"reduce_neighbored_less": 1.2}}
+/// {"03": {"gpu": {"reduce_neighbored_less": 1.2}}}
 /// @endcode
+/// Keys starting with `_` are comments. A name the grader does not have on that back end, or a
+/// value that is not a positive number, stops the grader before it grades (exit code 2).
 
-#include <map>
+#include <initializer_list>
+#include <iosfwd>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,23 +28,73 @@
 
 namespace course::results {
 
-/// Threshold overrides by lesson number and check name.
+/// Where a check measures: a GPU's timings, or the CPU simulator's counters (technique checks).
+enum class Backend { gpu, sim };
+
+/// "gpu" or "sim", as a thresholds file and --list-checks spell them.
+[[nodiscard]] std::string_view backend_name(Backend backend);
+/// The back end of this build (course::kOnSimulator).
+[[nodiscard]] Backend this_backend();
+
+/// One speed or technique check of a grader: what `lessonNN_grader --list-checks` prints and a
+/// thresholds file may override.
+struct CheckSpec {
+    std::string_view name;    ///< unique in its lesson and back end: the candidate kernel's name,
+                              ///< or "candidate/what" where the kernel has more than one check there
+    Backend backend = Backend::gpu;
+    double threshold = 0;     ///< the grader's own threshold
+    bool at_most = false;     ///< passes at or below the threshold (else at or above it)
+    std::string_view unit;    ///< printed after the numbers: "x" (a ratio), "%", " B", ""
+    std::string_view figure;  ///< what is measured, in a few words
+};
+
+/// Registers a grader's checks, once, at namespace scope in its grader.cpp (static
+/// initialisation: nothing else runs then, and --list-checks needs no device):
+/// @code
+/// const course::results::CheckList checks{{"reduce_neighbored_less", course::results::Backend::gpu, 1.4, ...}};
+/// @endcode
+/// A grader that registers checks may only run checks that it registered, with the registered
+/// threshold and direction (course::grading's check functions fail the case otherwise).
+class CheckList {
+public:
+    CheckList(std::initializer_list<CheckSpec> checks);
+};
+
+/// Every check registered in this program (its grader's).
+[[nodiscard]] const std::vector<CheckSpec>& registered_checks();
+/// The registered check `name` on `backend`, or nullptr.
+[[nodiscard]] const CheckSpec* find_check(std::string_view name, Backend backend);
+/// The registered checks of `lesson` as a table: back end, name, pass condition, what is measured.
+void print_checks(std::ostream& out, std::string_view lesson);
+
+/// One entry of a thresholds file.
+struct Override {
+    std::string lesson;  ///< two digits
+    Backend backend = Backend::gpu;
+    std::string check;
+    double threshold = 0;
+};
+
+/// Threshold overrides by lesson, back end and check name.
 class ThresholdOverrides {
 public:
     /// Parses the JSON text of a thresholds file; `source` names it in messages and reports.
-    /// Throws std::runtime_error saying what is wrong (not an object, a value not a positive number).
+    /// Throws std::runtime_error saying what is wrong (not an object, a lesson or back end it
+    /// does not know, a value not a positive number).
     [[nodiscard]] static ThresholdOverrides parse(std::string_view json_text, std::string source);
     /// Reads and parses the file at `path`; throws std::runtime_error naming the path.
     [[nodiscard]] static ThresholdOverrides load(const std::string& path);
 
-    /// The override for `check` of `lesson` (any spelling that starts with the lesson's two
-    /// digits, or "lessonNN"), if the file has one: the check's own entry first, then "*".
-    [[nodiscard]] std::optional<double> find(std::string_view lesson, std::string_view check) const;
+    /// The override for `check` of `lesson` (any spelling of it, see lesson_number) on `backend`.
+    [[nodiscard]] std::optional<double> find(std::string_view lesson, Backend backend, std::string_view check) const;
+    /// One line for each entry of `lesson` that names no check of `checks` on its back end.
+    [[nodiscard]] std::vector<std::string> problems(std::string_view lesson, std::span<const CheckSpec> checks) const;
+    [[nodiscard]] const std::vector<Override>& entries() const { return entries_; }
     [[nodiscard]] const std::string& source() const { return source_; }
-    [[nodiscard]] bool empty() const { return by_lesson_.empty(); }
+    [[nodiscard]] bool empty() const { return entries_.empty(); }
 
 private:
-    std::map<std::string, std::map<std::string, double, std::less<>>, std::less<>> by_lesson_;
+    std::vector<Override> entries_;
     std::string source_;
 };
 
@@ -50,7 +104,7 @@ private:
 
 /// One speed check: the measured ratio against the threshold that applied.
 struct SpeedResult {
-    std::string check;     ///< the candidate's name, e.g. "reduce_neighbored_less"
+    std::string check;     ///< the check's name in the grader's check list, e.g. "reduce_neighbored_less"
     std::string baseline;  ///< what it was timed against (check_at_least: the figure's unit)
     double ratio = 0;      ///< baseline median / candidate median
     double threshold = 0;  ///< the threshold applied (the override if there was one)
@@ -59,6 +113,7 @@ struct SpeedResult {
     bool passed = false;
     std::string kind = "speedup";  ///< "speedup" (check_speedup), "figure" (check_at_least) or
                                    ///< "technique" (check_technique, on the simulator)
+    std::string backend = std::string(backend_name(this_backend()));  ///< "gpu" or "sim"
 };
 
 /// One test case of a grader run.
