@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include <cudasim/faults.hpp>
+
 #include "ptx/parser.hpp"
 #include "runtime/device_memory.hpp"
 #include "runtime/fatbin.hpp"
@@ -24,6 +26,11 @@ cudaError_t failCall(const char* api, cudaError_t e, const std::string& why) {
 }
 
 cudaError_t stickyError() { return runtime().stickyError; }
+
+DeviceFaultReport lastDeviceFault() {
+  std::lock_guard lock(runtime().mutex);
+  return {static_cast<int>(runtime().faultError), runtime().faultMessage};
+}
 
 cudaError_t synchronizeWithDevice() {
   RuntimeState& r = runtime();
