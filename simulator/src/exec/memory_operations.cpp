@@ -196,6 +196,13 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
 void Interpreter::checkSharedLanes(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
                                    uint32_t size, bool atomic) {
   const uint32_t pc = pcOf(in);
+  if (in.space == ptx::Space::Shared && size == 4 && !atomic) {  // the common case, with constants
+    for (uint32_t m = exec; m; m &= m - 1) {
+      int l = std::countr_zero(m);
+      checkSharedAccess(launch_, b, w, l, pc, addrs[l], 4, SharedAccessKind::Read);
+    }
+    return;
+  }
   const SharedAccessKind kind = atomic ? SharedAccessKind::Atomic : SharedAccessKind::Read;
   for (uint32_t m = exec; m; m &= m - 1) {
     int l = std::countr_zero(m);
@@ -220,6 +227,24 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec) 
   ResolvedSpace where = ResolvedSpace::Global;
   int64_t offset = 0;
   bool direct = memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where);
+  const uint32_t pc = pcOf(in);
+  if (raceCheck_ && direct && where == ResolvedSpace::Shared && values && bytes == 4) {
+    // The most common shared store, checked before each lane writes: a store that leaves the word
+    // as it was races with nothing.
+    const uint64_t base = reinterpret_cast<uint64_t>(b.shared.data());
+    for (uint32_t m = exec; m; m &= m - 1) {
+      int l = std::countr_zero(m);
+      uint8_t* p = reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset));
+      uint32_t before;
+      std::memcpy(&before, p, 4);
+      const auto value = static_cast<uint32_t>(values[l]);
+      checkSharedAccess(launch_, b, w, l, pc, reinterpret_cast<uint64_t>(p) - base, 4, SharedAccessKind::Write,
+                        before == value);
+      std::memcpy(p, &value, 4);
+    }
+    countMemory(where, true, a.addr, exec, total);
+    return;
+  }
   for (uint32_t m = exec; m; m &= m - 1) {
     int l = std::countr_zero(m);
     uint8_t* p = direct ? reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
@@ -236,7 +261,7 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec) 
           unchanged = readValue(p + i * bytes, bytes, Type::None) == x;
         }
       }
-      checkSharedAccess(launch_, b, w, l, pcOf(in), static_cast<uint64_t>(p - b.shared.data()), total,
+      checkSharedAccess(launch_, b, w, l, pc, static_cast<uint64_t>(p - b.shared.data()), total,
                         SharedAccessKind::Write, unchanged);
     }
     if (values) {

@@ -55,6 +55,59 @@ inline SharedAccessKind writeKind(const RaceAccess& a) {
   return a.atomic() ? SharedAccessKind::Atomic : SharedAccessKind::Write;
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] inline void race(const LaunchContext& launch, const BlockState& b,
+                                                        const Warp& w, const RaceAccess& earlier,
+                                                        SharedAccessKind earlierKind, const RaceAccess& now,
+                                                        SharedAccessKind kind, uint64_t word) {
+  reportSharedRace(launch, b, earlier, earlierKind, now, kind,
+                   word * 4 + static_cast<uint64_t>(std::countr_zero(now.bytes())),
+                   earlier.thread() / kWarpSize == w.index);
+}
+
+// One word of an access (see checkSharedAccess).
+[[gnu::always_inline]] inline void checkSharedWord(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t thread,
+                            uint32_t pc, uint64_t word, uint32_t bytes, SharedAccessKind kind, bool unchanged) {
+  const uint32_t epoch = b.raceEpoch;
+  SharedWordShadow& s = b.sharedShadow[word];
+  const RaceAccess now(epoch, w.syncs, thread, bytes, kind == SharedAccessKind::Atomic, pc);
+  if (kind == SharedAccessKind::Read) {
+    if (unordered(s.write, epoch, w, lane, thread, bytes))
+      race(launch, b, w, s.write, writeKind(s.write), now, kind, word);
+    if (s.read.epoch() != epoch) {
+      s.read = now;
+      s.otherRead.forget();
+    } else if (s.read.thread() == thread) {
+      const uint32_t before = s.read.bytes();
+      s.read = now;
+      s.read.addBytes(before);
+    } else {
+      // Keep a reader of another warp if there was one: any of them races with a write here.
+      const uint32_t warp = w.index;
+      const bool keepOther = s.otherRead.epoch() == epoch && s.otherRead.thread() / kWarpSize != warp &&
+                             s.read.thread() / kWarpSize == warp;
+      if (!keepOther) s.otherRead = s.read;
+      s.read = now;
+    }
+    return;
+  }
+  const bool atomic = kind == SharedAccessKind::Atomic;
+  if (!unchanged) {
+    if (!(atomic && s.write.atomic()) && unordered(s.write, epoch, w, lane, thread, bytes))
+      race(launch, b, w, s.write, writeKind(s.write), now, kind, word);
+    if (unordered(s.read, epoch, w, lane, thread, bytes))
+      race(launch, b, w, s.read, SharedAccessKind::Read, now, kind, word);
+    if (unordered(s.otherRead, epoch, w, lane, thread, bytes))
+      race(launch, b, w, s.otherRead, SharedAccessKind::Read, now, kind, word);
+    // The reads so far all come before this write (else it raced): later accesses need only be
+    // checked against the write. An atomic keeps them: a later atomic does not race with it.
+    if (!atomic && bytes == 0xf) {
+      s.read.forget();
+      s.otherRead.forget();
+    }
+  }
+  s.write = now;
+}
+
 }  // namespace race_detail
 
 // One lane's access of `size` bytes (1 to 16, aligned) at byte `offset` of the block's shared
@@ -62,54 +115,14 @@ inline SharedAccessKind writeKind(const RaceAccess& a) {
 // DeviceFault (cudaErrorLaunchFailure) on a race.
 inline void checkSharedAccess(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t pc,
                               uint64_t offset, uint32_t size, SharedAccessKind kind, bool unchanged = false) {
-  using race_detail::unordered;
-  using race_detail::writeKind;
-  const uint32_t epoch = b.raceEpoch;
   const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(lane);
-  const uint64_t end = offset + size;
-  for (uint64_t word = offset / 4; word * 4 < end; ++word) {
-    const uint32_t bytes = size >= 4 ? 0xfu : ((1u << size) - 1) << (offset & 3);
-    SharedWordShadow& s = b.sharedShadow[word];
-    const RaceAccess now(epoch, w.syncs, thread, bytes, kind == SharedAccessKind::Atomic, pc);
-    auto race = [&](const RaceAccess& earlier, SharedAccessKind earlierKind) {
-      reportSharedRace(launch, b, earlier, earlierKind, now, kind,
-                       word * 4 + static_cast<uint64_t>(std::countr_zero(bytes)),
-                       earlier.thread() / kWarpSize == w.index);
-    };
-    if (kind == SharedAccessKind::Read) {
-      if (unordered(s.write, epoch, w, lane, thread, bytes)) race(s.write, writeKind(s.write));
-      if (s.read.epoch() != epoch) {
-        s.read = now;
-        s.otherRead.forget();
-      } else if (s.read.thread() == thread) {
-        const uint32_t before = s.read.bytes();
-        s.read = now;
-        s.read.addBytes(before);
-      } else {
-        // Keep a reader of another warp if there was one: any of them races with a write here.
-        const uint32_t warp = w.index;
-        const bool keepOther = s.otherRead.epoch() == epoch && s.otherRead.thread() / kWarpSize != warp &&
-                               s.read.thread() / kWarpSize == warp;
-        if (!keepOther) s.otherRead = s.read;
-        s.read = now;
-      }
-      continue;
-    }
-    const bool atomic = kind == SharedAccessKind::Atomic;
-    if (!unchanged) {
-      if (!(atomic && s.write.atomic()) && unordered(s.write, epoch, w, lane, thread, bytes))
-        race(s.write, writeKind(s.write));
-      if (unordered(s.read, epoch, w, lane, thread, bytes)) race(s.read, SharedAccessKind::Read);
-      if (unordered(s.otherRead, epoch, w, lane, thread, bytes)) race(s.otherRead, SharedAccessKind::Read);
-      // The reads so far all come before this write (else it raced): later accesses need only be
-      // checked against the write. An atomic keeps them: a later atomic does not race with it.
-      if (!atomic && bytes == 0xf) {
-        s.read.forget();
-        s.otherRead.forget();
-      }
-    }
-    s.write = now;
+  if (size <= 4) {  // one word
+    const uint32_t bytes = size == 4 ? 0xfu : ((1u << size) - 1) << (offset & 3);
+    race_detail::checkSharedWord(launch, b, w, lane, thread, pc, offset / 4, bytes, kind, unchanged);
+    return;
   }
+  for (uint64_t word = offset / 4; word < (offset + size) / 4; ++word)
+    race_detail::checkSharedWord(launch, b, w, lane, thread, pc, word, 0xf, kind, unchanged);
 }
 
 }  // namespace cudasim
