@@ -1,6 +1,6 @@
-// The shared-memory race check, like compute-sanitizer's racecheck (and the part of synccheck that
-// concerns __syncwarp): two accesses to the same shared word from different threads of a block,
-// at least one of them a write, race unless something orders them.
+// The shared-memory race check, like compute-sanitizer's racecheck, lanes of one warp included
+// (independent thread scheduling): two accesses to the same shared word from different threads of
+// a block, at least one of them a write, race unless something orders them.
 //
 // Ordering, kept simple (CUDA's happens-before for one block):
 //   * a block barrier (bar.sync, barrier.sync, bar.red) orders everything before it in the block

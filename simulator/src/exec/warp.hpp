@@ -41,6 +41,7 @@ struct Warp {
   uint32_t syncs = 0;
   uint32_t laneSync[kWarpSize] = {};
   void resetSyncs() {
+    if (syncs == 0) return;  // the common case: no __syncwarp since the last barrier
     syncs = 0;
     std::fill(std::begin(laneSync), std::end(laneSync), 0u);
   }
