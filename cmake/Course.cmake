@@ -286,15 +286,44 @@ function(course_add_replaced_submission out lesson set name replaces source)
   set(${out} "--modules=${modules_root}:${COURSE_MODULES_ROOT}/solution" PARENT_SCOPE)
 endfunction()
 
+# What each compute-sanitizer tool prints when it finds something (analysis and hazard report modes
+# of racecheck; errors and warnings alike).
+function(_course_sanitizer_reports tool out)
+  if(tool STREQUAL "racecheck")
+    set(${out} "Race reported between|Potential (RAW|WAR|WAW) hazard detected" PARENT_SCOPE)
+  elseif(tool STREQUAL "synccheck")
+    set(${out} "Barrier error detected|Invalid arguments detected" PARENT_SCOPE)
+  elseif(tool STREQUAL "memcheck")
+    set(${out} "Invalid __(global|shared|local)__ (read|write) of size|Program hit cuda" PARENT_SCOPE)
+  elseif(tool STREQUAL "initcheck")
+    set(${out} "Uninitialized __global__ memory read of size" PARENT_SCOPE)
+  else()
+    message(FATAL_ERROR "ON_GPU_SANITIZE ${tool}: not a compute-sanitizer tool (racecheck, synccheck, memcheck, "
+      "initcheck)")
+  endif()
+endfunction()
+
 # course_add_planted_kernel(<NN_name> <name> REPLACES <student file> SOURCE <file> FAILS_WITH <regex>
-#                           [HOST_CHECK_FAILS_WITH <regex>] [GPU_ONLY])
+#                           [HOST_CHECK_FAILS_WITH <regex>] [GPU_ONLY]
+#                           [ON_GPU_SANITIZE <tool> [SANITIZE_TEST_CASE <doctest filter>]])
 # Grades a deliberately wrong version of one student file (the lesson's other files from
 # solutions/) and checks that the grader rejects it with a message matching <regex>. With
 # HOST_CHECK_FAILS_WITH, the lesson's host check (see course_add_lesson) must reject it too, on any
 # machine. GPU_ONLY: a mistake only a case the simulator does not run can show (an index past 2^31),
 # not registered in a simulator tree.
+#
+# ON_GPU_SANITIZE <tool> is for a kernel whose results come out right on a GPU in practice although
+# it is wrong, such as a data race that the lanes of a warp running in step hide: on the simulator
+# (COURSE_SIMULATOR), whose checks find it, the grader must still fail with FAILS_WITH; on a GPU the
+# test runs the grader under `compute-sanitizer --tool <tool> --error-exitcode 1` instead and
+# expects the tool to report the bug (racecheck: a race; synccheck: a barrier error; memcheck: an
+# invalid access; initcheck: an uninitialised read). Where compute-sanitizer is not installed the
+# test is not registered (a STATUS message says so). SANITIZE_TEST_CASE limits that run to the
+# grader's test cases matching the filter (doctest's --test-case): the tools slow kernels down a
+# hundredfold, and the grader's timed test cases need not run under them.
 function(course_add_planted_kernel lesson name)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "GPU_ONLY" "REPLACES;SOURCE;FAILS_WITH;HOST_CHECK_FAILS_WITH" "")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "GPU_ONLY"
+    "REPLACES;SOURCE;FAILS_WITH;HOST_CHECK_FAILS_WITH;ON_GPU_SANITIZE;SANITIZE_TEST_CASE" "")
   if(NOT COURSE_WITH_SOLUTIONS OR (arg_GPU_ONLY AND COURSE_SIMULATOR))
     return()  # the rest of the planted submission comes from solutions/
   endif()
@@ -303,18 +332,43 @@ function(course_add_planted_kernel lesson name)
   course_add_replaced_submission(modules_option ${lesson} planted ${name} ${arg_REPLACES}
     "${CMAKE_CURRENT_SOURCE_DIR}/${arg_SOURCE}")
 
-  # On the simulator a planted grader stops after its first failing test case: a wrong kernel can
-  # be slow to interpret (a grid-stride loop that steps by one block does n x blocks additions).
-  set(stop_early "")
-  if(COURSE_SIMULATOR)
-    set(stop_early --abort-after=1)
+  if(arg_ON_GPU_SANITIZE)
+    _course_sanitizer_reports("${arg_ON_GPU_SANITIZE}" tool_reports)  # a wrong tool fails in every tree
   endif()
-  add_test(NAME ${id}.planted.${name} COMMAND ${id}_grader ${modules_option} ${stop_early})
-  set_tests_properties(${id}.planted.${name} PROPERTIES
-    LABELS "${id};planted"
-    TIMEOUT ${COURSE_GRADER_TIMEOUT}
-    SKIP_RETURN_CODE 77
-    PASS_REGULAR_EXPRESSION "${arg_FAILS_WITH}")
+  if(arg_ON_GPU_SANITIZE AND NOT COURSE_SIMULATOR)
+    find_program(COURSE_COMPUTE_SANITIZER compute-sanitizer HINTS "${CUDAToolkit_BIN_DIR}"
+      DOC "compute-sanitizer, for the planted kernels that only its tools catch on a GPU")
+    if(NOT COURSE_COMPUTE_SANITIZER)
+      message(STATUS "${id}.planted.${name}: compute-sanitizer not found, the test of this planted kernel "
+        "(compute-sanitizer --tool ${arg_ON_GPU_SANITIZE}) is not registered")
+    else()
+      set(test_case "")
+      if(arg_SANITIZE_TEST_CASE)
+        set(test_case "--test-case=${arg_SANITIZE_TEST_CASE}")
+      endif()
+      add_test(NAME ${id}.planted.${name}
+        COMMAND "${COURSE_COMPUTE_SANITIZER}" --tool ${arg_ON_GPU_SANITIZE} --error-exitcode 1
+          --show-backtrace no $<TARGET_FILE:${id}_grader> ${modules_option} ${test_case})
+      set_tests_properties(${id}.planted.${name} PROPERTIES
+        LABELS "${id};planted;sanitize"
+        TIMEOUT ${COURSE_GRADER_TIMEOUT}
+        SKIP_RETURN_CODE 77
+        PASS_REGULAR_EXPRESSION "${tool_reports}")
+    endif()
+  else()
+    # On the simulator a planted grader stops after its first failing test case: a wrong kernel can
+    # be slow to interpret (a grid-stride loop that steps by one block does n x blocks additions).
+    set(stop_early "")
+    if(COURSE_SIMULATOR)
+      set(stop_early --abort-after=1)
+    endif()
+    add_test(NAME ${id}.planted.${name} COMMAND ${id}_grader ${modules_option} ${stop_early})
+    set_tests_properties(${id}.planted.${name} PROPERTIES
+      LABELS "${id};planted"
+      TIMEOUT ${COURSE_GRADER_TIMEOUT}
+      SKIP_RETURN_CODE 77
+      PASS_REGULAR_EXPRESSION "${arg_FAILS_WITH}")
+  endif()
 
   if(arg_HOST_CHECK_FAILS_WITH)
     if(NOT TARGET ${id}_host_check)

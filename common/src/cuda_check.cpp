@@ -3,6 +3,10 @@
 #include <iostream>
 #include <sstream>
 
+#ifdef COURSE_ON_SIMULATOR
+#include <cudasim/faults.hpp>
+#endif
+
 namespace course {
 
 std::string describe_cuda_error(cudaError_t code, const char* call, const char* file, int line)
@@ -10,6 +14,12 @@ std::string describe_cuda_error(cudaError_t code, const char* call, const char* 
     std::ostringstream text;
     text << "CUDA error " << cudaGetErrorName(code) << " (" << cudaGetErrorString(code) << ") in `"
          << call << "` at " << file << ':' << line;
+#ifdef COURSE_ON_SIMULATOR
+    // The runtime's text for a faulting kernel is terse ("unspecified launch failure"); the
+    // simulator knows which thread did what where (an out-of-bounds access, a race, ...).
+    if (const auto fault = cudasim::lastDeviceFault(); fault.error == static_cast<int>(code) && !fault.message.empty())
+        text << ": " << fault.message;
+#endif
     return text.str();
 }
 

@@ -1,6 +1,8 @@
 // Measures the simulator's speed on the neighbored in-place reduction of
-// 2^24 ints with 512-thread blocks (divergent, barrier-heavy) and on a
-// warp-shuffle reduction, and prints warp instructions per second per core.
+// 2^24 ints with 512-thread blocks (divergent, barrier-heavy), on a
+// warp-shuffle reduction and on a shared-memory tree reduction (every shared
+// access goes through the race check unless CUDASIM_RACECHECK=0), and prints
+// warp instructions per second per core.
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -19,6 +21,18 @@ __global__ void reduceNeighbored(int* g_idata, int* g_odata, unsigned int n) {
     __syncthreads();
   }
   if (tid == 0) g_odata[blockIdx.x] = idata[0];
+}
+
+__global__ void reduceShared(const int* in, int* out) {
+  extern __shared__ int cache[];
+  const unsigned tid = threadIdx.x;
+  cache[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (tid < stride) cache[tid] += cache[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = cache[0];
 }
 
 __global__ void reduceShuffle(const int* in, int* total, int n) {
@@ -74,5 +88,10 @@ int main() {
   int total = 0;
   cudaMemcpy(&total, d_out, sizeof(int), cudaMemcpyDeviceToHost);
   std::printf("sum %d (expected %u)\n", total, n);
-  return cudaGetLastError() == cudaSuccess && sum == n && total == static_cast<int>(n) ? 0 : 1;
+  measure("shared 2^24", [] {}, [&] { reduceShared<<<grid, block, block * sizeof(int)>>>(d_in, d_out); });
+  cudaMemcpy(partial.data(), d_out, grid * sizeof(int), cudaMemcpyDeviceToHost);
+  long long sharedSum = 0;
+  for (int v : partial) sharedSum += v;
+  std::printf("sum %lld (expected %u)\n", sharedSum, n);
+  return cudaGetLastError() == cudaSuccess && sum == n && total == static_cast<int>(n) && sharedSum == n ? 0 : 1;
 }

@@ -29,7 +29,9 @@ private:
     cudaError_t code_;
 };
 
-/// The message CudaError carries: "CUDA error cudaErrorX (text) in `call` at file:line".
+/// The message CudaError carries: "CUDA error cudaErrorX (text) in `call` at file:line"; on the
+/// simulator followed by ": " and its description of the kernel fault behind the error, if any
+/// (which kernel, block and thread did what where: an illegal access, a shared-memory race, ...).
 [[nodiscard]] std::string describe_cuda_error(cudaError_t code, const char* call, const char* file, int line);
 
 namespace detail {

@@ -25,6 +25,7 @@ BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts)
   block_.local.assign(threads * k.localBytes, 0);
   uint32_t dynamicBase = (k.staticSmem + 15) / 16 * 16;
   block_.shared.resize(dynamicBase + launch.dynamicSmem);
+  if (launch.raceCheck) block_.sharedShadow.resize((block_.shared.size() + 3) / 4);
   fillConstantRegisters();
 }
 
@@ -85,6 +86,7 @@ void BlockRunner::startWarps(uint64_t linearIndex) {
     w.roundOpen = false;
     w.roundSource = kRoundCached;
     std::fill(std::begin(w.phaseRounds), std::end(w.phaseRounds), 0u);
+    w.resetSyncs();
     auto fill = [&](uint32_t reg, uint64_t value) { std::fill(w.reg(reg), w.reg(reg) + kWarpSize, value); };
     fill(ptx::SrCtaidX, block_.ctaid.x);
     fill(ptx::SrCtaidY, block_.ctaid.y);
@@ -155,6 +157,7 @@ void BlockRunner::run(uint64_t linearIndex) {
   // words it never wrote gets a wrong result here too, and the same one
   // whichever block ran before on this worker.
   std::fill(block_.shared.begin(), block_.shared.end(), kUninitializedSharedByte);
+  block_.newRaceInterval();
   startWarps(linearIndex);
   for (;;) {
     bool anyWaiting = false;
@@ -166,7 +169,9 @@ void BlockRunner::run(uint64_t linearIndex) {
     if (!anyWaiting) return;
     checkBarrier();
     finishBarrierReduction();
+    block_.newRaceInterval();  // the barrier orders every access before it before every one after
     for (Warp& w : warps_) {
+      w.resetSyncs();
       if (w.status != Warp::Status::AtBarrier) continue;
       w.status = Warp::Status::Ready;
       w.arrived = 0;

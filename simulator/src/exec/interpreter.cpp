@@ -208,6 +208,7 @@ void Interpreter::run(Warp& w, BlockState& b) {
         }
         break;
       case Op::Call: call(w, b, in, exec); break;
+      case Op::WarpSync: warpSync(w, b, in, exec); break;
       case Op::Membar: case Op::Nop: case Op::Inline: break;
       case Op::Shfl: case Op::Vote: case Op::Activemask: case Op::Redux: case Op::Match:
         if (in.op == Op::Shfl) ++counts_.shuffles;
@@ -220,6 +221,26 @@ void Interpreter::run(Warp& w, BlockState& b) {
     }
     ++w.pc;
   }
+}
+
+// bar.warp.sync (__syncwarp): the lanes run in step here anyway; for the race check it orders the
+// memory accesses of the lanes that take part, those of its mask that execute it.
+void Interpreter::warpSync(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
+  if (!exec) return;
+  const Operand& m = in.ops[0];
+  uint32_t mask = m.kind == Operand::Kind::Imm   ? static_cast<uint32_t>(m.imm)
+                  : m.kind == Operand::Kind::Reg ? static_cast<uint32_t>(w.reg(m.reg)[std::countr_zero(exec)])
+                                                 : ~0u;
+  uint32_t lanes = exec & mask;
+  if (!lanes) return;
+  if (w.syncs + 1 == RaceAccess::kSyncs) {
+    // More bar.warp.syncs since the last barrier than the shadow records: start afresh, as if
+    // there were a barrier (a race across this point goes unnoticed).
+    b.newRaceInterval();
+    w.resetSyncs();
+  }
+  ++w.syncs;
+  for (; lanes; lanes &= lanes - 1) w.laneSync[std::countr_zero(lanes)] = w.syncs;
 }
 
 void Interpreter::call(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {

@@ -16,7 +16,8 @@ namespace cudasim {
 class Interpreter {
  public:
   Interpreter(LaunchContext& launch, Counts& counts)
-      : launch_(launch), counts_(counts), memory_(launch.params, launch.kernel->paramBytes) {}
+      : launch_(launch), counts_(counts), memory_(launch.params, launch.kernel->paramBytes),
+        raceCheck_(launch.raceCheck) {}
 
   // Runs `warp` until it reaches a barrier (status AtBarrier) or all its
   // threads have exited (status Done). Throws DeviceFault.
@@ -38,6 +39,11 @@ class Interpreter {
   SectorTouch touchSector(uint64_t address);
   void startRound(Warp& w, const ptx::Operand& destination, uint8_t source);
   void countAtomic(const ptx::Instr& in, const ptx::Operand& value, const uint64_t* addrs, uint32_t exec);
+  void warpSync(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
+  // Race check of a warp's shared-memory reads or atomics at `addrs` (in.space addresses).
+  void checkSharedLanes(Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
+                        uint32_t size, bool atomic);
+  uint32_t pcOf(const ptx::Instr& in) const { return static_cast<uint32_t>(&in - launch_.kernel->code.data()); }
 
  public:
   // Atomic updates per global address (timing model: updates of one address serialise).
@@ -45,7 +51,7 @@ class Interpreter {
 
  private:
   AccessSite site(const Warp& w, const BlockState& b, int lane, const ptx::Instr& in) const {
-    return {&launch_, &b, &w, lane, in.line};
+    return {&launch_, &b, &w, lane, in.line, &in};
   }
 
   LaunchContext& launch_;
@@ -55,6 +61,7 @@ class Interpreter {
   uint64_t budgetChunk_ = 0;
   const Allocation* footprintAllocation_ = nullptr;  // the allocation touchSector used last
   std::unordered_map<uint64_t, uint64_t> atomicTargets_;
+  bool raceCheck_;
 };
 
 }  // namespace cudasim

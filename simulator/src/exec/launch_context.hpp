@@ -35,6 +35,7 @@ struct LaunchContext {
   std::atomic<bool> stop{false};
   WarpTrace* trace = nullptr;  // CUDASIM_TRACE: one warp's active lanes, or none
   uint64_t epoch = 0;          // this launch's number, for the sectors it touches (timing model)
+  bool raceCheck = true;       // the shared-memory race check (CUDASIM_RACECHECK=0 turns it off)
 };
 
 // Thrown by the interpreter when a thread does something a GPU would

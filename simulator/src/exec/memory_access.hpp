@@ -20,6 +20,7 @@ struct AccessSite {
   const Warp* warp;
   int lane;
   uint32_t line;
+  const ptx::Instr* instr = nullptr;  // for its .loc source position, if any
 };
 
 // Where a resolved access landed (for counters).

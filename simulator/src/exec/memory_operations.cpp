@@ -14,6 +14,7 @@
 #include "exec/arithmetic.hpp"
 #include "exec/interpreter.hpp"
 #include "exec/lanes.hpp"
+#include "exec/race_check.hpp"
 
 namespace cudasim {
 
@@ -182,6 +183,7 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
     }
     uint8_t from = countMemory(where, false, a.addr, exec, total);
     if (where == ResolvedSpace::Global) startRound(w, d, from);
+    else if (raceCheck_ && where == ResolvedSpace::Shared) checkSharedLanes(w, b, in, a.addr, exec, total, false);
     return;
   }
   for (uint32_t m = exec; m; m &= m - 1) {
@@ -197,6 +199,29 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
   }
   uint8_t from = countMemory(where, false, a.addr, exec, total);
   if (where == ResolvedSpace::Global) startRound(w, d, from);
+  else if (raceCheck_ && where == ResolvedSpace::Shared) checkSharedLanes(w, b, in, a.addr, exec, total, false);
+}
+
+void Interpreter::checkSharedLanes(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
+                                   uint32_t size, bool atomic) {
+  const uint32_t pc = pcOf(in);
+  if (in.space == ptx::Space::Shared && size == 4 && !atomic) {  // the common case, with constants
+    for (uint32_t m = exec; m; m &= m - 1) {
+      int l = std::countr_zero(m);
+      checkSharedAccess(launch_, b, w, l, pc, addrs[l], 4, SharedAccessKind::Read);
+    }
+    return;
+  }
+  const SharedAccessKind kind = atomic ? SharedAccessKind::Atomic : SharedAccessKind::Read;
+  for (uint32_t m = exec; m; m &= m - 1) {
+    int l = std::countr_zero(m);
+    uint64_t offset = addrs[l];
+    if (in.space != ptx::Space::Shared) {  // generic: only the lanes in the shared window
+      if ((offset & kWindowMask) != kSharedWindow) continue;
+      offset -= kSharedWindow;
+    }
+    checkSharedAccess(launch_, b, w, l, pc, offset, size, kind);
+  }
 }
 
 void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
@@ -211,10 +236,43 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec) 
   ResolvedSpace where = ResolvedSpace::Global;
   int64_t offset = 0;
   bool direct = memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where);
+  const uint32_t pc = pcOf(in);
+  if (raceCheck_ && direct && where == ResolvedSpace::Shared && values && bytes == 4) {
+    // The most common shared store, checked before each lane writes: a store that leaves the word
+    // as it was races with nothing.
+    const uint64_t base = reinterpret_cast<uint64_t>(b.shared.data());
+    for (uint32_t m = exec; m; m &= m - 1) {
+      int l = std::countr_zero(m);
+      uint8_t* p = reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset));
+      uint32_t before;
+      std::memcpy(&before, p, 4);
+      const auto value = static_cast<uint32_t>(values[l]);
+      checkSharedAccess(launch_, b, w, l, pc, reinterpret_cast<uint64_t>(p) - base, 4, SharedAccessKind::Write,
+                        before == value);
+      std::memcpy(p, &value, 4);
+    }
+    countMemory(where, true, a.addr, exec, total);
+    return;
+  }
   for (uint32_t m = exec; m; m &= m - 1) {
     int l = std::countr_zero(m);
     uint8_t* p = direct ? reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
                         : memory_.resolve(in.space, a.addr[l], total, true, site(w, b, l, in), b, where);
+    if (raceCheck_ && where == ResolvedSpace::Shared) {
+      // Checked before the store, which may leave the word as it was (then it races with nothing).
+      bool unchanged = true;
+      if (values) {
+        unchanged = readValue(p, bytes, Type::None) == (bytes == 8 ? values[l] : values[l] & ((1ull << (bytes * 8)) - 1));
+      } else {
+        for (int i = 0; i < v.count && unchanged; ++i) {
+          uint64_t x = v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l];
+          if (bytes < 8) x &= (1ull << (bytes * 8)) - 1;
+          unchanged = readValue(p + i * bytes, bytes, Type::None) == x;
+        }
+      }
+      checkSharedAccess(launch_, b, w, l, pc, static_cast<uint64_t>(p - b.shared.data()), total,
+                        SharedAccessKind::Write, unchanged);
+    }
     if (values) {
       writeValue(p, values[l], bytes);
     } else {
@@ -305,6 +363,8 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
   if (where == ResolvedSpace::Global) {
     countAtomic(in, vOp, addrs, exec);
     if (!isRed) startRound(w, in.ops[0], kRoundL2);  // the old value comes back from L2
+  } else if (raceCheck_ && where == ResolvedSpace::Shared) {
+    checkSharedLanes(w, b, in, addrs, exec, static_cast<uint32_t>(bytes), true);
   }
   if (!isRed) writeBack(w, in.ops[0], result, exec);
 }

@@ -1,7 +1,9 @@
 // Architectural state of one warp: SIMT stack and register file.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +36,15 @@ struct Warp {
   uint32_t barrierDest = 0; // bar.red: destination register
   int32_t barrierLine = 0;
   Status status = Status::Ready;
+  // Race check: bar.warp.sync executed by this warp since the block's last barrier, and for each
+  // lane the count after the last one it took part in.
+  uint32_t syncs = 0;
+  uint32_t laneSync[kWarpSize] = {};
+  void resetSyncs() {
+    if (syncs == 0) return;  // the common case: no __syncwarp since the last barrier
+    syncs = 0;
+    std::fill(std::begin(laneSync), std::end(laneSync), 0u);
+  }
   std::vector<SimtEntry> stack;
   uint64_t* regs = nullptr; // numRegs x 32 lanes, register-major
 

@@ -13,9 +13,17 @@ const char* opName(Op op) {
     "fma", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign",
     "atom", "red",
     "shfl", "vote", "activemask", "redux", "match",
-    "bra", "bar", "membar", "ret", "exit", "trap", "call", "nop", "inline",
+    "bra", "bar", "bar.warp.sync", "membar", "ret", "exit", "trap", "call", "nop", "inline",
   };
   return names[static_cast<int>(op)];
+}
+
+std::string sourcePosition(const Kernel& kernel, const Instr& in) {
+  std::string ptxLine = "PTX line " + std::to_string(in.line);
+  if (in.sourceLine == 0) return ptxLine;
+  const std::string* file = in.sourceFile < kernel.sourceFiles.size() ? &kernel.sourceFiles[in.sourceFile] : nullptr;
+  std::string name = file && !file->empty() ? *file : "file " + std::to_string(in.sourceFile);
+  return name + ":" + std::to_string(in.sourceLine) + " (" + ptxLine + ")";
 }
 
 const Kernel* Module::findKernel(const std::string& name) const {

@@ -31,7 +31,7 @@ enum class Op : uint8_t {
   Fma, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Copysign,
   Atom, Red,
   Shfl, Vote, Activemask, Redux, Match,
-  Bra, Bar, Membar, Ret, Exit, Trap, Call, Nop,
+  Bra, Bar, WarpSync, Membar, Ret, Exit, Trap, Call, Nop,
   Inline,       // parser only: a call whose callee was inlined
 };
 
@@ -94,6 +94,8 @@ struct Instr {
   int32_t target = -1;               // bra: target instruction index
   int32_t reconverge = -1;           // bra: immediate post-dominator
   uint32_t line = 0;                 // PTX line for diagnostics
+  uint32_t sourceLine = 0;           // the .loc line before it (nvcc -lineinfo or -G), 0 if none
+  uint32_t sourceFile = 0;           // ... and its .file number (Kernel::sourceFiles)
   // ops[0] is the first operand (destination, or address for st/red),
   // ops[1] its `|p` partner if any, ops[2..] the remaining operands.
   Operand ops[6];
@@ -114,8 +116,13 @@ struct Kernel {
   uint32_t staticSmem = 0;
   uint32_t localBytes = 0;
   uint32_t maxThreads = 0;        // .maxntid / .reqntid product, 0 if absent
+  std::vector<std::string> sourceFiles;  // the module's .file names (without folders), by number
   std::string error;              // decode failure; the kernel cannot launch
 };
+
+// Where an instruction came from, for diagnostics: "reduce.cu:20 (PTX line 131)" when the PTX
+// has .loc directives (nvcc -lineinfo or -G), else "PTX line 131".
+std::string sourcePosition(const Kernel& kernel, const Instr& in);
 
 struct Variable {
   std::string name;

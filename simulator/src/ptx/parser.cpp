@@ -46,6 +46,8 @@ class Parser {
   Module run() {
     prescanFunctions();
     pos_ = 0;
+    prescanSourceFiles();
+    pos_ = 0;
     while (!at(Kind::End)) parseTopLevel();
     return std::move(module_);
   }
@@ -146,6 +148,42 @@ class Parser {
       }
       next();
     }
+  }
+
+  // `.file N "path"[, timestamp, size]` lines (nvcc writes them after the code) name the files
+  // that the `.loc N line column` directives inside bodies refer to.
+  void prescanSourceFiles() {
+    while (!at(Kind::End)) {
+      if (atText(".file") && peek(1).kind == Kind::Number && peek(2).kind == Kind::String) {
+        next();
+        uint64_t number = parseUnsigned();
+        std::string_view path = next().text;
+        if (path.size() >= 2) path = path.substr(1, path.size() - 2);  // the quotes
+        if (size_t slash = path.find_last_of('/'); slash != std::string_view::npos) path = path.substr(slash + 1);
+        if (number < 4096) {
+          if (sourceFiles_.size() <= number) sourceFiles_.resize(number + 1);
+          sourceFiles_[number] = std::string(path);
+        }
+        continue;
+      }
+      next();
+    }
+  }
+
+  // `.loc file line column[, function_name ..., inlined_at ...]`: the source position of the
+  // instructions that follow.
+  void parseLoc() {
+    int line = peek().line;
+    next();  // .loc
+    if (peek().line == line && at(Kind::Number)) {
+      uint64_t file = parseUnsigned();
+      if (peek().line == line && at(Kind::Number)) {
+        uint64_t sourceLine = parseUnsigned();
+        locFile_ = static_cast<uint32_t>(file);
+        locLine_ = static_cast<uint32_t>(sourceLine);
+      }
+    }
+    while (!at(Kind::End) && peek().line == line) next();
   }
 
   void parseFunctionHeader() {
@@ -275,6 +313,8 @@ class Parser {
     sharedOffsets_.clear();
     paramOffsets_.clear();
     inlinedCalls_ = 0;
+    locFile_ = locLine_ = 0;
+    k.sourceFiles = sourceFiles_;
     k.numRegs = kNumSpecialRegs;
     expect("(");
     while (!accept(")")) {
@@ -345,7 +385,8 @@ class Parser {
       if (t == ".local" || t == ".shared") { parseKernelVariable(k); continue; }
       if (t == ".param") { parseCallParam(k); continue; }
       if (t == ".pragma") { skipPast(";"); continue; }
-      if (t == ".loc" || t == ".file") { skipLine(); continue; }
+      if (t == ".loc") { parseLoc(); continue; }
+      if (t == ".file") { skipLine(); continue; }
       if (at(Kind::Ident) && peek(1).text == ":") {
         scope().labels[std::string(t)] = static_cast<int32_t>(k.code.size());
         next();
@@ -430,6 +471,8 @@ class Parser {
   void parseInstruction(Kernel& k) {
     Instr in;
     in.line = static_cast<uint32_t>(peek().line);
+    in.sourceLine = locLine_;
+    in.sourceFile = locFile_;
     if (accept("@")) {
       in.guardNeg = accept("!");
       in.guard = registerIndex(next());
@@ -466,7 +509,7 @@ class Parser {
     }
     if (in.op == Op::Mul || in.op == Op::Mad) in.srcType = in.type;
     if (in.op == Op::Cvta && fullName.find(".to") != std::string::npos) in.op = Op::CvtaTo;
-    if (in.op == Op::Bar && fullName.find(".warp") != std::string::npos) in.op = Op::Nop;
+    if (in.op == Op::Bar && fullName.find(".warp") != std::string::npos) in.op = Op::WarpSync;
     if (in.op == Op::Bar && fullName.find(".arrive") != std::string::npos)
       kernelFail("unsupported PTX instruction '" + fullName + "'", opTok.line);
     if (in.op == Op::Bar && fullName.find(".red") != std::string::npos) {
@@ -551,6 +594,7 @@ class Parser {
     if (!f.returnParam.empty()) callee.paramAliases[f.returnParam] = retKey;
     for (size_t i = 0; i < f.params.size() && i < argKeys.size(); ++i) callee.paramAliases[f.params[i]] = argKeys[i];
     size_t resume = pos_;
+    const uint32_t callerLocFile = locFile_, callerLocLine = locLine_;
     pos_ = f.body;
     scopes_.push_back(std::move(callee));
     parseBody(k);
@@ -558,6 +602,8 @@ class Parser {
     for (size_t r : scope().returns) k.code[r].target = static_cast<int32_t>(k.code.size());
     scopes_.pop_back();
     pos_ = resume;
+    locFile_ = callerLocFile;
+    locLine_ = callerLocLine;
   }
 
   std::string callParamKeyOf(const Token& t) {
@@ -782,6 +828,8 @@ class Parser {
   std::unordered_map<std::string, FunctionDef> functions_;
   std::unordered_map<std::string, uint32_t> paramRegisters_;
   int inlinedCalls_ = 0;
+  std::vector<std::string> sourceFiles_;  // .file names by number
+  uint32_t locFile_ = 0, locLine_ = 0;    // the last .loc of the body being decoded
   std::unordered_map<std::string, uint32_t> sharedOffsets_;
   std::unordered_map<std::string, uint32_t> paramOffsets_;
   std::map<std::string, ModuleShared> moduleShared_;

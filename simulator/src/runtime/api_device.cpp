@@ -152,6 +152,8 @@ cudaError_t cudaDeviceReset(void) {
   runtime().stickyError = cudaSuccess;
   runtime().pendingFault = cudaSuccess;
   runtime().lastError = cudaSuccess;
+  runtime().faultError = cudaSuccess;
+  runtime().faultMessage.clear();
   return cudaSuccess;
 }
 

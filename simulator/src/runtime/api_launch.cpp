@@ -30,6 +30,17 @@ using namespace device_model;
 
 constexpr uint64_t kDefaultInstructionLimit = 5'000'000'000ull;
 
+// CUDASIM_RACECHECK=0 (or off, false, no) turns the shared-memory race check off; it is on by default.
+bool raceCheckEnabled() {
+  static const bool enabled = [] {
+    const char* env = std::getenv("CUDASIM_RACECHECK");
+    if (!env) return true;
+    const std::string value(env);
+    return !(value == "0" || value == "off" || value == "false" || value == "no");
+  }();
+  return enabled;
+}
+
 uint64_t instructionLimit() {
   if (const char* env = std::getenv("CUDASIM_INSTRUCTION_LIMIT")) return std::strtoull(env, nullptr, 10);
   return kDefaultInstructionLimit;
@@ -144,6 +155,7 @@ void runLaunch(const PreparedLaunch& prepared) {
   launch.params = prepared.params.data();
   launch.instructionLimit = instructionLimit();
   launch.epoch = nextLaunchEpoch();
+  launch.raceCheck = raceCheckEnabled();
   // CUDASIM_TRACE: the first launch of a matching kernel records one warp's active lanes.
   static const std::optional<WarpTraceRequest> traceRequest = warpTraceRequest();
   static bool traced = false;
@@ -180,6 +192,8 @@ void runLaunch(const PreparedLaunch& prepared) {
   if (result.error != cudaSuccess) {
     std::fprintf(stderr, "cudasim: %s: %s\n", cudaGetErrorName(result.error), result.message.c_str());
     runtime().pendingFault = result.error;
+    runtime().faultError = result.error;
+    runtime().faultMessage = result.message;
   }
 }
 

@@ -4,6 +4,8 @@
 #include <exception>
 #include <utility>
 
+#include <cudasim/faults.hpp>
+
 #include "ptx/parser.hpp"
 #include "runtime/device_memory.hpp"
 #include "runtime/fatbin.hpp"
@@ -26,6 +28,11 @@ cudaError_t failCall(const char* api, cudaError_t e, const std::string& why) {
 }
 
 cudaError_t stickyError() { return runtime().stickyError; }
+
+DeviceFaultReport lastDeviceFault() {
+  std::lock_guard lock(runtime().mutex);
+  return {static_cast<int>(runtime().faultError), runtime().faultMessage};
+}
 
 cudaError_t synchronizeWithDevice() {
   RuntimeState& r = runtime();

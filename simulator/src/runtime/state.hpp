@@ -63,6 +63,8 @@ struct RuntimeState {
   // at launch, but as on a GPU the fault shows up at the next
   // synchronising call; until then further launches are skipped.
   cudaError_t pendingFault = cudaSuccess;
+  std::string faultMessage;               // the last fault's description (cudasim::lastDeviceFault)
+  cudaError_t faultError = cudaSuccess;   // ... and its error, until cudaDeviceReset
   double deviceClockMs = 0;               // simulated device time (timing model)
   LaunchCounters lastLaunch;
   uint64_t launches = 0;                  // kernel launches so far

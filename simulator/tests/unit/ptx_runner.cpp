@@ -15,7 +15,7 @@ ptx::Module parsePtx(const std::string& body) {
 }
 
 LaunchResult runKernel(const ptx::Kernel& kernel, Dim3 grid, Dim3 block, const std::vector<uint64_t>& args,
-                       uint32_t dynamicSmem, uint64_t instructionLimit) {
+                       uint32_t dynamicSmem, uint64_t instructionLimit, bool raceCheck) {
   std::vector<uint8_t> params(kernel.paramBytes);
   for (size_t i = 0; i < kernel.params.size() && i < args.size(); ++i)
     std::memcpy(params.data() + kernel.params[i].offset, &args[i], kernel.params[i].size);
@@ -26,6 +26,7 @@ LaunchResult runKernel(const ptx::Kernel& kernel, Dim3 grid, Dim3 block, const s
   launch.dynamicSmem = dynamicSmem;
   launch.params = params.data();
   launch.instructionLimit = instructionLimit;
+  launch.raceCheck = raceCheck;
   return executeKernel(launch);
 }
 

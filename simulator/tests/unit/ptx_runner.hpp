@@ -17,7 +17,7 @@ ptx::Module parsePtx(const std::string& body);
 
 // `args` holds one value per kernel parameter (truncated to its size).
 LaunchResult runKernel(const ptx::Kernel& kernel, Dim3 grid, Dim3 block, const std::vector<uint64_t>& args,
-                       uint32_t dynamicSmem = 0, uint64_t instructionLimit = 1'000'000'000);
+                       uint32_t dynamicSmem = 0, uint64_t instructionLimit = 1'000'000'000, bool raceCheck = true);
 
 // Device buffer for tests; freed by the destructor.
 struct DeviceBuffer {

@@ -1,0 +1,114 @@
+// The shared-memory race check on handwritten PTX: what orders two accesses (bar.warp.sync for
+// the lanes of its mask, nothing for atomics against plain accesses), stores of an unchanged
+// value, and CUDASIM_RACECHECK=0 (LaunchContext::raceCheck).
+#include <doctest/doctest.h>
+
+#include "ptx_runner.hpp"
+
+using namespace cudasim;
+using namespace cudasim::test;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+const char* kRaces = R"(
+.visible .entry atomicThenRead()
+{
+  .reg .b32 %r<5>;
+  .shared .align 4 .b8 counter[4];
+  mov.u32 %r1, counter;
+  atom.shared.add.u32 %r2, [%r1], 1;
+  ld.shared.u32 %r3, [%r1];
+  ret;
+}
+.visible .entry atomicsThenBarrier()
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<5>;
+  .shared .align 4 .b8 counter[4];
+  mov.u32 %r1, counter;
+  mov.u32 %r4, %tid.x;
+  atom.shared.add.u32 %r2, [%r1], 1;
+  red.shared.max.u32 [%r1], %r4;
+  bar.sync 0;
+  setp.eq.u32 %p1, %r4, 0;
+  @%p1 ld.shared.u32 %r3, [%r1];
+  ret;
+}
+.visible .entry partialWarpSync(.param .u32 reader)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<6>;
+  .shared .align 4 .b8 word[4];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r4, word;
+  ld.param.u32 %r2, [reader];
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 st.shared.u32 [%r4], 7;
+  bar.warp.sync 65535;
+  setp.eq.u32 %p2, %r1, %r2;
+  @%p2 ld.shared.u32 %r3, [%r4];
+  ret;
+}
+.visible .entry storeOneWord(.param .u32 byThread)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .shared .align 4 .b8 word[4];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r4, word;
+  ld.param.u32 %r2, [byThread];
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 st.shared.u32 [%r4], %r1;
+  @!%p1 st.shared.u32 [%r4], 5;
+  ret;
+}
+)";
+
+}  // namespace
+
+TEST_CASE("race check: an atomic and a plain read race; atomics among themselves do not") {
+  ptx::Module m = parsePtx(kRaces);
+  LaunchResult racing = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {});
+  INFO(racing.message);
+  CHECK(racing.error == cudaErrorLaunchFailure);
+  CHECK(contains(racing.message, "shared-memory race (read-after-write) at __shared__ 0x0 in kernel atomicThenRead, "
+                                 "block (0,0,0): thread (31,0,0) (warp 0, lane 31) writes (atomically) at PTX line 10, "
+                                 "thread (0,0,0) (warp 0, lane 0) reads at PTX line 11, lanes of one warp"));
+  LaunchResult ordered = runKernel(m.kernels[1], {2, 1, 1}, {96, 1, 1}, {});
+  INFO(ordered.message);
+  CHECK(ordered.error == cudaSuccess);
+}
+
+TEST_CASE("race check: bar.warp.sync orders the lanes of its mask only") {
+  ptx::Module m = parsePtx(kRaces);
+  LaunchResult inMask = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {15});
+  INFO(inMask.message);
+  CHECK(inMask.error == cudaSuccess);
+  LaunchResult outside = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {16});
+  INFO(outside.message);
+  CHECK(outside.error == cudaErrorLaunchFailure);
+  CHECK(contains(outside.message, "(read-after-write)"));
+  CHECK(contains(outside.message, "thread (0,0,0) (warp 0, lane 0) writes at PTX line 37"));
+  CHECK(contains(outside.message, "thread (16,0,0) (warp 0, lane 16) reads at PTX line 40"));
+}
+
+TEST_CASE("race check: stores of different values to one word race, of the same value do not") {
+  ptx::Module m = parsePtx(kRaces);
+  LaunchResult different = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {1});
+  INFO(different.message);
+  CHECK(different.error == cudaErrorLaunchFailure);
+  CHECK(contains(different.message, "(write-after-write) at __shared__ 0x0 in kernel storeOneWord, block (0,0,0): "
+                                    "thread (0,0,0) (warp 0, lane 0) writes at PTX line 52, "
+                                    "thread (1,0,0) (warp 0, lane 1) writes at PTX line 52"));
+  LaunchResult same = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {0});
+  INFO(same.message);
+  CHECK(same.error == cudaSuccess);
+}
+
+TEST_CASE("race check: off, a racing kernel runs to its end") {
+  ptx::Module m = parsePtx(kRaces);
+  LaunchResult unchecked = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {1}, 0, 1'000'000'000, false);
+  CHECK(unchecked.error == cudaSuccess);
+}
