@@ -224,9 +224,11 @@ void check_at_least(double measured, double threshold, std::string_view check, s
     std::ostringstream text;
     text << check << ": " << fixed(measured, 2) << ' ' << unit << ", threshold " << fixed(applied, 2) << note << ", on "
          << device().name;
-    results::recorder().add_speed({key(name, check), std::string(unit), measured, applied, threshold,
-                                   note.empty() ? std::string("grader") : results::threshold_overrides().source(),
-                                   passed, "figure"});
+    results::SpeedResult recorded{key(name, check), std::string(unit), measured, applied, threshold,
+                                  note.empty() ? std::string("grader") : results::threshold_overrides().source(),
+                                  passed, "figure"};
+    recorded.unit = std::string(unit);
+    results::recorder().add_speed(std::move(recorded));
     if (passed) {
         MESSAGE("fast enough: " << text.str());
     } else {
@@ -242,9 +244,12 @@ void check_technique(const Technique& t, std::string_view hint)
     text << t.check << ", " << t.figure << ": " << fixed(t.measured, 2) << t.unit << ", threshold "
          << (t.at_most ? "at most " : "at least ") << fixed(applied, 2) << t.unit << note
          << " (technique check on the CPU simulator's counters: " << t.counters << ")";
-    results::recorder().add_speed({key(t.name, t.check), t.figure, t.measured, applied, t.threshold,
-                                   note.empty() ? std::string("grader") : results::threshold_overrides().source(),
-                                   passed, "technique"});
+    results::SpeedResult recorded{key(t.name, t.check), t.figure, t.measured, applied, t.threshold,
+                                  note.empty() ? std::string("grader") : results::threshold_overrides().source(),
+                                  passed, "technique"};
+    recorded.unit = t.unit;
+    recorded.at_most = t.at_most;
+    results::recorder().add_speed(std::move(recorded));
     if (passed) {
         MESSAGE("fast enough: " << text.str());
     } else {

@@ -310,7 +310,9 @@ std::string Recorder::to_json() const
                              {"threshold_source", s.threshold_source},
                              {"passed", s.passed},
                              {"kind", s.kind},
-                             {"backend", s.backend}});
+                             {"backend", s.backend},
+                             {"unit", s.unit},
+                             {"at_most", s.at_most}});
         }
         json["cases"].push_back({{"name", c.name},
                                  {"suite", c.suite},

@@ -208,11 +208,14 @@ class BatchRun(unittest.TestCase):
                 self.assertEqual(record["seed"], 2024)
         self.assertTrue(by_student["cheater"]["reason"].startswith("too slow: reduce_neighbored_less"))
         self.assertIn(f"(from {thresholds}; the course's is", by_student["cheater"]["reason"])
+        # A summary cell shows the check that decided, in its unit and direction.
+        self.assertRegex(summary, r"\| fail \([a-z_/]+: [0-9.]+x \(at least [0-9.]+x\)\)")
         if "correct" in by_student:
             self.assertEqual(by_student["correct"]["correctness"], "pass")
-            self.assertGreaterEqual(by_student["correct"]["ratio"], by_student["correct"]["threshold"])
-            self.assertEqual(by_student["correct"]["threshold"], value[backend])
-            self.assertEqual(by_student["correct"]["threshold_source"], str(thresholds))
+            overridden = next(s for s in by_student["correct"]["speed_checks"] if s["check"] == "reduce_neighbored_less")
+            self.assertGreaterEqual(overridden["ratio"], overridden["threshold"])
+            self.assertEqual(overridden["threshold"], value[backend])
+            self.assertEqual(overridden["threshold_source"], str(thresholds))
         if "wrong" in by_student:
             self.assertEqual(by_student["wrong"]["correctness"], "fail")
             self.assertTrue(by_student["wrong"]["reason"].startswith("wrong result:"))

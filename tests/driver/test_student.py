@@ -230,6 +230,18 @@ class Verdicts(unittest.TestCase):
         self.assertIn("SIGSEGV", crashed.reason)
         self.assertEqual(crashed.seed, 5)
 
+    def test_the_deciding_check_in_its_unit_and_direction(self):
+        speed = [{"check": "k", "ratio": 2.0, "threshold": 1.5, "passed": True, "unit": "x", "at_most": False},
+                 {"check": "k/bank_conflicts", "ratio": 0.09, "threshold": 0.1, "passed": True, "unit": "",
+                  "at_most": True},
+                 {"check": "k/copy", "ratio": 99.2, "threshold": 90.0, "passed": True, "unit": "%"}]
+        nearest = self.driver.deciding_check(speed)
+        self.assertEqual(nearest["check"], "k/bank_conflicts")  # 10% under its ceiling; the others 33% and 10.2% over
+        self.assertEqual(self.driver.check_figures(nearest), "k/bank_conflicts: 0.09 (at most 0.10)")
+        speed[2]["passed"] = False
+        self.assertEqual(self.driver.check_figures(self.driver.deciding_check(speed)), "k/copy: 99.20% (at least 90.00%)")
+        self.assertEqual(self.driver.deciding_check([]), {})
+
     def test_a_graders_own_exception_is_an_error_not_a_wrong_result(self):
         message = "grader error: profile: the work launched no kernel"
         outcome = self.driver.classify(1, "", self.results(

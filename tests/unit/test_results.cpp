@@ -95,6 +95,11 @@ TEST_CASE("the recorder keeps each case's verdict, messages and speed checks")
     recorder.end_case(false, 0.5);
     recorder.begin_case("speed", "lesson03", "/x/lessons/03_neighbored_reduction/grader.cpp");
     recorder.add_speed({"k", "base", 1.8, 1.4, 1.4, "grader", true});
+    course::results::SpeedResult conflicts{"k/bank_conflicts", "bank conflicts per request", 0.0, 0.1, 0.1, "grader",
+                                           true, "technique"};
+    conflicts.unit = "";
+    conflicts.at_most = true;
+    recorder.add_speed(conflicts);
     recorder.add_note("fast enough: k");
     // no end_case: a run stopped by its watchdog
 
@@ -109,5 +114,9 @@ TEST_CASE("the recorder keeps each case's verdict, messages and speed checks")
     CHECK(json["cases"][0]["failures"] == nlohmann::json::array({"wrong result: k, n = 1, block = 32"}));
     CHECK(json["cases"][1]["verdict"] == "unfinished");
     CHECK(json["cases"][1]["speed"][0]["ratio"] == 1.8);
+    CHECK(json["cases"][1]["speed"][0]["unit"] == "x");
+    CHECK(json["cases"][1]["speed"][0]["at_most"] == false);
+    CHECK(json["cases"][1]["speed"][1]["unit"] == "");
+    CHECK(json["cases"][1]["speed"][1]["at_most"] == true);
     CHECK(json["cases"][1]["notes"][0] == "fast enough: k");
 }

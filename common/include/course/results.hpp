@@ -114,6 +114,8 @@ struct SpeedResult {
     std::string kind = "speedup";  ///< "speedup" (check_speedup), "figure" (check_at_least) or
                                    ///< "technique" (check_technique, on the simulator)
     std::string backend = std::string(backend_name(this_backend()));  ///< "gpu" or "sim"
+    std::string unit = "x";  ///< printed after ratio and threshold: "x", "%", " B", ""
+    bool at_most = false;    ///< passes at or below the threshold (else at or above it)
 };
 
 /// One test case of a grader run.
