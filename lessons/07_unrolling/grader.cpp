@@ -10,6 +10,7 @@
 #include "unrolling.hpp"
 
 #include "course/grading.hpp"
+#include "course/results.hpp"
 #include "course/table.hpp"
 
 #include <doctest/doctest.h>
@@ -43,6 +44,20 @@ constexpr double kModelledOverSharedInterleaved = 1.7;
 constexpr double kInstructionRatio = 5.0;
 constexpr double kBarrierRatio = 12.0;        // 8 data blocks and the last warp, or 16 data blocks
 constexpr double kLeastBytesPerWarp = 512;    // at least 4 independent 4-byte loads per thread
+
+using course::results::Backend;
+// What --list-checks prints and a thresholds file may override.
+const course::results::CheckList kChecks{
+    {"reduce_unrolled", Backend::gpu, kOverSharedInterleaved, false, "x",
+     "speedup over lesson 04's reduce_shared_interleaved (median times)"},
+    {"reduce_unrolled/instructions", Backend::sim, kInstructionRatio, false, "x",
+     "warp instructions per element, reduce_shared_interleaved's / yours"},
+    {"reduce_unrolled/barriers", Backend::sim, kBarrierRatio, false, "x",
+     "__syncthreads() per element, reduce_shared_interleaved's / yours"},
+    {"reduce_unrolled/bytes_in_flight", Backend::sim, kLeastBytesPerWarp, false, " B",
+     "global bytes loaded (in flight) per warp"},
+    {"reduce_unrolled/modelled", Backend::sim, kModelledOverSharedInterleaved, false, "x",
+     "modelled speedup over reduce_shared_interleaved (the timing model)"}};
 
 constexpr const char* kHint =
     "Each element still costs about as many instructions and block-wide barriers as in lesson 04's kernel, "
@@ -146,17 +161,19 @@ TEST_SUITE("lesson07")
                 course::grading::check_technique(
                     {"reduce_unrolled", "warp instructions per element, reduce_shared_interleaved's / yours",
                      ratio(counted.baseline.warp_instructions, counted.candidate.warp_instructions),
-                     kInstructionRatio, false, "x", used},
+                     kInstructionRatio, false, "x", used, "reduce_unrolled/instructions"},
                     kHint);
                 course::grading::check_technique(
                     {"reduce_unrolled", "__syncthreads() per element, reduce_shared_interleaved's / yours",
-                     ratio(counted.baseline.barriers, counted.candidate.barriers), kBarrierRatio, false, "x", used},
+                     ratio(counted.baseline.barriers, counted.candidate.barriers), kBarrierRatio, false, "x", used,
+                     "reduce_unrolled/barriers"},
                     kHint);
                 // The loads of the d data blocks are independent, so a GPU's compiler issues them
                 // all before the first add: every byte a warp loads is in flight at once.
                 course::grading::check_technique({"reduce_unrolled", "global bytes loaded (in flight) per warp",
                                                   counted.candidate.global_load_bytes_per_warp(),
-                                                  kLeastBytesPerWarp, false, " B", used},
+                                                  kLeastBytesPerWarp, false, " B", used,
+                                                  "reduce_unrolled/bytes_in_flight"},
                                                  kHint);
             },
             {}, *d, kModelledOverSharedInterleaved);

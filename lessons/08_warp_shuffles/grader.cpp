@@ -19,6 +19,7 @@
 #include "course/grading.hpp"
 #include "course/kernel_profile.hpp"
 #include "course/reduction.hpp"
+#include "course/results.hpp"
 #include "course/table.hpp"
 
 #include <doctest/doctest.h>
@@ -57,6 +58,30 @@ constexpr std::size_t kMaxOffset = 3;  // elements: data + 1, + 2, + 3 are not 1
 /// The grids the grader adds to the lesson's own: a kernel must not depend on the grid it gets.
 const std::vector<unsigned> kOtherGrids = {1, 2, 7, 133};
 constexpr unsigned kOtherGridsBlock = 96;
+
+using course::results::Backend;
+// What --list-checks prints and a thresholds file may override.
+const course::results::CheckList kChecks{
+    {"shuffle_sum/bandwidth", Backend::gpu, 100 * kBandwidthFraction, false, "%",
+     "% of the device-to-device copy bandwidth (median times)"},
+    {"shuffle_sum_float/bandwidth", Backend::gpu, 100 * kBandwidthFraction, false, "%",
+     "% of the device-to-device copy bandwidth (median times)"},
+    {"shuffle_sum/block_stage", Backend::gpu, kBlockStageSpeedup, false, "x",
+     "speedup over lesson 04's tree with the same loads, one vector per thread"},
+    {"shuffle_sum_float/block_stage", Backend::gpu, kBlockStageSpeedup, false, "x",
+     "speedup over lesson 04's tree with the same loads, one vector per thread"},
+    {"shuffle_sum/wide_loads", Backend::sim, 100 * kLeastWideLoadShare, false, "%",
+     "16-byte loads, share of global load requests"},
+    {"shuffle_sum_float/wide_loads", Backend::sim, 100 * kLeastWideLoadShare, false, "%",
+     "16-byte loads, share of global load requests"},
+    {"shuffle_sum/shuffles", Backend::sim, kLeastExchangesPerWarp, false, "", "warp shuffles per warp"},
+    {"shuffle_sum_float/shuffles", Backend::sim, kLeastExchangesPerWarp, false, "", "warp shuffles per warp"},
+    {"shuffle_sum/shared_requests", Backend::sim, kMostSharedRequestsPerWarp, true, "",
+     "shared-memory requests per warp"},
+    {"shuffle_sum_float/shared_requests", Backend::sim, kMostSharedRequestsPerWarp, true, "",
+     "shared-memory requests per warp"},
+    {"shuffle_sum/barriers", Backend::sim, kMostBarriersPerWarp, true, "", "barriers per warp"},
+    {"shuffle_sum_float/barriers", Backend::sim, kMostBarriersPerWarp, true, "", "barriers per warp"}};
 
 const std::vector<std::size_t>& exact_sizes()
 {
@@ -435,7 +460,8 @@ TEST_SUITE("lesson08")
                  {std::pair{"shuffle_sum", &ints}, std::pair{"shuffle_sum_float", &floats}})
                 course::grading::check_technique({name, "16-byte loads, share of global load requests",
                                                   100 * counted->wide_load_share(), 100 * kLeastWideLoadShare, false,
-                                                  "%", counters_text(*counted) + "; n = " + size_text(n)},
+                                                  "%", counters_text(*counted) + "; n = " + size_text(n),
+                                                  std::string(name) + "/wide_loads"},
                                                  hint);
             return;
         }
@@ -472,7 +498,7 @@ TEST_SUITE("lesson08")
             MESSAGE(measured.str());
             course::grading::check_at_least(100 * gbs / copy_gbs, 100 * kBandwidthFraction,
                                             timings[i].name + ", % of the device-to-device copy bandwidth", "%",
-                                            measured.str() + ". " + hint);
+                                            measured.str() + ". " + hint, timings[i].name + "/bandwidth");
         }
     }
 
@@ -525,14 +551,14 @@ TEST_SUITE("lesson08")
                                              counters_text(counted[i - 1]) + "; n = " + size_text(n) + ", " +
                                              std::to_string(grid) + " blocks of " + std::to_string(block);
                 course::grading::check_technique({name, "warp shuffles per warp", counted[i].warp_exchanges_per_warp(),
-                                                  kLeastExchangesPerWarp, false, "", counters},
+                                                  kLeastExchangesPerWarp, false, "", counters, name + "/shuffles"},
                                                  hint);
                 course::grading::check_technique({name, "shared-memory requests per warp",
                                                   counted[i].shared_requests_per_warp(), kMostSharedRequestsPerWarp,
-                                                  true, "", counters},
+                                                  true, "", counters, name + "/shared_requests"},
                                                  hint);
                 course::grading::check_technique({name, "barriers per warp", counted[i].barriers_per_warp(),
-                                                  kMostBarriersPerWarp, true, "", counters},
+                                                  kMostBarriersPerWarp, true, "", counters, name + "/barriers"},
                                                  hint);
             }
             return;
@@ -550,7 +576,7 @@ TEST_SUITE("lesson08")
                                            "lesson 04's shared-memory tree with the same 16-byte loads, at one "
                                            "vector per thread (" + std::to_string(grid) + " blocks of " +
                                                std::to_string(block) + ", n = " + size_text(n) + ")",
-                                           hint);
+                                           hint, cases[i].name + "/block_stage");
         }
     }
 
