@@ -170,20 +170,39 @@ class Parser {
     }
   }
 
-  // `.loc file line column[, function_name ..., inlined_at ...]`: the source position of the
-  // instructions that follow.
+  // `.loc file line column[, function_name label, inlined_at file line column]`: the source
+  // position of the instructions that follow. Code inlined from a header (atomicAdd from the
+  // toolkit's, a lesson's device helpers) is placed where it was called, if that is in a .cu file.
   void parseLoc() {
     int line = peek().line;
     next();  // .loc
-    if (peek().line == line && at(Kind::Number)) {
-      uint64_t file = parseUnsigned();
-      if (peek().line == line && at(Kind::Number)) {
-        uint64_t sourceLine = parseUnsigned();
-        locFile_ = static_cast<uint32_t>(file);
-        locLine_ = static_cast<uint32_t>(sourceLine);
+    uint64_t file = 0, sourceLine = 0;
+    if (peek().line == line && at(Kind::Number)) file = parseUnsigned();
+    if (peek().line == line && at(Kind::Number)) sourceLine = parseUnsigned();
+    while (!at(Kind::End) && peek().line == line) {
+      if (atText("inlined_at") && peek(1).kind == Kind::Number && peek(2).kind == Kind::Number &&
+          !isCudaSource(file)) {
+        next();
+        uint64_t callerFile = parseUnsigned();
+        uint64_t callerLine = parseUnsigned();
+        if (isCudaSource(callerFile)) {
+          file = callerFile;
+          sourceLine = callerLine;
+        }
+        continue;
       }
+      next();
     }
-    while (!at(Kind::End) && peek().line == line) next();
+    if (sourceLine != 0) {
+      locFile_ = static_cast<uint32_t>(file);
+      locLine_ = static_cast<uint32_t>(sourceLine);
+    }
+  }
+
+  bool isCudaSource(uint64_t file) const {
+    if (file >= sourceFiles_.size()) return false;
+    const std::string& name = sourceFiles_[file];
+    return name.size() > 3 && name.compare(name.size() - 3, 3, ".cu") == 0;
   }
 
   void parseFunctionHeader() {
