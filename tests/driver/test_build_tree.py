@@ -19,10 +19,11 @@ from unittest import mock
 from support import ROOT, load_driver
 
 
-def cache_text(home: Path, generator: str = "Ninja") -> str:
-    cmake = Path(shutil.which("cmake") or "/usr/bin/cmake").resolve()
+def cache_text(home: Path, generator: str = "Ninja", version: str | None = None) -> str:
+    major, minor, patch = (version or load_driver().cmake_version()).split(".")
     return (f"# This is the CMakeCache file.\nCMAKE_HOME_DIRECTORY:INTERNAL={home}\n"
-            f"CMAKE_COMMAND:INTERNAL={cmake}\nCMAKE_GENERATOR:INTERNAL={generator}\n")
+            f"CMAKE_CACHE_MAJOR_VERSION:INTERNAL={major}\nCMAKE_CACHE_MINOR_VERSION:INTERNAL={minor}\n"
+            f"CMAKE_CACHE_PATCH_VERSION:INTERNAL={patch}\nCMAKE_GENERATOR:INTERNAL={generator}\n")
 
 
 class StaleConfiguration(unittest.TestCase):
@@ -42,9 +43,8 @@ class StaleConfiguration(unittest.TestCase):
             self.assertIsNone(self.driver.stale_configuration(tree))
             (tree / "CMakeCache.txt").write_text(cache_text(Path("/elsewhere/course")))
             self.assertIn("another source folder (/elsewhere/course)", self.driver.stale_configuration(tree))
-            (tree / "CMakeCache.txt").write_text(cache_text(ROOT).replace(
-                str(Path(shutil.which("cmake") or "/usr/bin/cmake").resolve()), "/opt/old-cmake/bin/cmake"))
-            self.assertIn("configured by another CMake", self.driver.stale_configuration(tree))
+            (tree / "CMakeCache.txt").write_text(cache_text(ROOT, version="3.1.0"))
+            self.assertIn("configured by another CMake (version 3.1.0, this one is", self.driver.stale_configuration(tree))
             (tree / "CMakeCache.txt").write_text(cache_text(ROOT, "Unix Makefiles"))
             self.assertIn("no Makefile", self.driver.stale_configuration(tree))
 
