@@ -14,11 +14,13 @@
 /// 3. complete unrolling: the block size is a template parameter, so every loop of the tree is
 ///    unrolled and every bound is a constant (Harris's kernel 6).
 ///
+/// @if with_solutions
 /// The exercise's reference (solutions/07_unrolling/reduce_unrolled.cu):
 /// @snippet reduce_unrolled.cu data_blocks
 /// @snippet reduce_unrolled.cu add_during_load
 /// @snippet reduce_unrolled.cu last_warp
 /// @snippet reduce_unrolled.cu reduce_unrolled
+/// @endif
 /// The ladder's first rung (lessons/07_unrolling/unrolled_baselines.cu):
 /// @snippet unrolled_baselines.cu reduce_unrolling
 

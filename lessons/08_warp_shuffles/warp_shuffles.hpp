@@ -9,12 +9,14 @@
 /// shares covering `data[0, n)` once; the caller adds the partials (the grader and the demo do, on
 /// the host: lesson 05 showed how to finish on the device).
 ///
+/// @if with_solutions
 /// The reference solution, integers (solutions/08_warp_shuffles/shuffle_sum.cu):
 /// @snippet shuffle_sum.cu warp_sum
 /// @snippet shuffle_sum.cu block_sum
 /// @snippet shuffle_sum.cu shuffle_sum
 /// and floats, with cooperative groups (shuffle_sum_float.cu):
 /// @snippet shuffle_sum_float.cu block_sum_float
+/// @endif
 /// The lesson's `__reduce_add_sync` on 64-bit sums (lessons/08_warp_shuffles/ladder.cu):
 /// @snippet ladder.cu warp_sum_redux
 
