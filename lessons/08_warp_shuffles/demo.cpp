@@ -2,7 +2,7 @@
 // loads, your shuffle_sum and shuffle_sum_float beside it, the device-to-device copy as the ceiling;
 // then one float array added in several orders.
 //
-//   ./course run 08                          # your kernels (exercises/), 2^28 elements
+//   ./course run 08                          # your kernels (exercises/), 2^28 elements (2^20 simulated)
 //   ./course run 08 --solution               # the reference (solutions/)
 //   ./course run 08 --kernel cg-reduce       # one row, beside the copy
 //   ./course run 08 --kernel misaligned-int4 # int4 loads straight from data + 1: the fault
@@ -57,7 +57,7 @@ course::DemoSpec spec()
     course::DemoSpec spec;
     spec.program = COURSE_PROGRAM;
     spec.description = "warps talk to each other: shuffles, cooperative groups, vector loads (lesson 08)";
-    spec.default_n = std::uint64_t{1} << 28;
+    spec.default_n = course::size_for_backend(std::uint64_t{1} << 28, std::uint64_t{1} << 20);
     spec.default_block = 256;
     spec.allowed_blocks = {32, 64, 128, 256, 512, 1024};
     spec.allowed_blocks_text = "a power of two from 32 to 1024 (the grader also tries every multiple of 32)";
@@ -302,6 +302,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     course::BenchmarkOptions bench;
     bench.max_runs = options.reps;
     bench.min_runs = std::min(options.reps, bench.min_runs);
+    bench.progress = course::kOnSimulator ? &std::cout : nullptr;  // a simulated run takes seconds
     const auto timings = course::run_interleaved(cases, bench);
 
     std::optional<double> copy_gbs;
