@@ -20,7 +20,7 @@ from support import ROOT, load_driver
 
 
 def cache_text(home: Path, generator: str = "Ninja", version: str | None = None) -> str:
-    major, minor, patch = (version or load_driver().cmake_version()).split(".")
+    major, minor, patch = (version or load_driver().cmake_release()).split(".")
     return (f"# This is the CMakeCache file.\nCMAKE_HOME_DIRECTORY:INTERNAL={home}\n"
             f"CMAKE_CACHE_MAJOR_VERSION:INTERNAL={major}\nCMAKE_CACHE_MINOR_VERSION:INTERNAL={minor}\n"
             f"CMAKE_CACHE_PATCH_VERSION:INTERNAL={patch}\nCMAKE_GENERATOR:INTERNAL={generator}\n")
