@@ -1,7 +1,7 @@
 // Lesson 07's ladder: the shared-memory block reduction of lesson 04, unrolled one step at a time.
-// Each block sums several data blocks, adding them while it loads (2, 4, 8: the seeds'
-// reduceUnrolling2/4/8); then the last warp's steps run without block-wide barriers; then the block
-// size becomes a template parameter. See lessons/07_unrolling/README.md.
+// Each block sums several data blocks, adding them while it loads (2, 4, 8: reduceUnrolling2/4/8 of
+// Professional CUDA C Programming, ch. 3); then the last warp's steps run without block-wide
+// barriers; then the block size becomes a template parameter. See lessons/07_unrolling/README.md.
 //
 //   ./course run 07 --kernel unrolling8
 //   ./course run 07 --kernel complete-unroll8

@@ -8,7 +8,7 @@
 /// reduce_unrolled_data_blocks, for the exercise. The ladder:
 ///
 /// 1. add during the load: each thread adds its d elements, one from each data block, before the
-///    tree starts (the seeds' reduceUnrolling2/4/8; Harris's kernel 4, "first add during load");
+///    tree starts (reduceUnrolling2/4/8 of Professional CUDA C Programming, ch. 3; Harris's kernel 4);
 /// 2. the last warp unrolled: the tree's last six steps run in one warp, ordered by __syncwarp()
 ///    instead of __syncthreads() (Harris's kernel 5, without its volatile warp-synchronous code);
 /// 3. complete unrolling: the block size is a template parameter, so every loop of the tree is
