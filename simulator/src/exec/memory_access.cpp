@@ -41,7 +41,8 @@ std::string describeThread(const AccessSite& site) {
  return "kernel " + demangle(site.launch->kernel->name) + ", block (" + std::to_string(c.x) + "," +
          std::to_string(c.y) + "," + std::to_string(c.z) + "), thread (" + std::to_string(tx) +
          "," + std::to_string(ty) + "," + std::to_string(tz) + "), " +
-         (site.instr ? ptx::sourcePosition(*site.launch->kernel, *site.instr) : "PTX line " + std::to_string(site.line));
+         (site.instr ? ptx::sourcePosition(*site.launch->kernel, *site.instr)
+                     : "PTX line " + std::to_string(site.line));
 }
 
 void throwAccessFault(cudaError_t error, const char* space, bool write, uint32_t size,

@@ -260,14 +260,14 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec) 
                         : memory_.resolve(in.space, a.addr[l], total, true, site(w, b, l, in), b, where);
     if (raceCheck_ && where == ResolvedSpace::Shared) {
       // Checked before the store, which may leave the word as it was (then it races with nothing).
+      const uint64_t width = bytes == 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
       bool unchanged = true;
       if (values) {
-        unchanged = readValue(p, bytes, Type::None) == (bytes == 8 ? values[l] : values[l] & ((1ull << (bytes * 8)) - 1));
+        unchanged = readValue(p, bytes, Type::None) == (values[l] & width);
       } else {
         for (int i = 0; i < v.count && unchanged; ++i) {
           uint64_t x = v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l];
-          if (bytes < 8) x &= (1ull << (bytes * 8)) - 1;
-          unchanged = readValue(p + i * bytes, bytes, Type::None) == x;
+          unchanged = readValue(p + i * bytes, bytes, Type::None) == (x & width);
         }
       }
       checkSharedAccess(launch_, b, w, l, pc, static_cast<uint64_t>(p - b.shared.data()), total,

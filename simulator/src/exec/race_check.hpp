@@ -65,8 +65,9 @@ inline SharedAccessKind writeKind(const RaceAccess& a) {
 }
 
 // One word of an access (see checkSharedAccess).
-[[gnu::always_inline]] inline void checkSharedWord(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t thread,
-                            uint32_t pc, uint64_t word, uint32_t bytes, SharedAccessKind kind, bool unchanged) {
+[[gnu::always_inline]] inline void checkSharedWord(const LaunchContext& launch, BlockState& b, const Warp& w,
+                                                   int lane, uint32_t thread, uint32_t pc, uint64_t word,
+                                                   uint32_t bytes, SharedAccessKind kind, bool unchanged) {
   const uint32_t epoch = b.raceEpoch;
   SharedWordShadow& s = b.sharedShadow[word];
   const RaceAccess now(epoch, w.syncs, thread, bytes, kind == SharedAccessKind::Atomic, pc);
