@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <cstddef>
+#include <string_view>
 
 namespace {
 

@@ -17,6 +17,7 @@
 #include <doctest/doctest.h>
 
 #include <cstddef>
+#include <string_view>
 
 namespace {
 

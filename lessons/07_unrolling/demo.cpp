@@ -9,6 +9,8 @@
 
 #include "course/reduction_demo.hpp"
 
+#include <string>
+
 int main(int argc, char** argv)
 {
     const course::BlockReductionDemo demo{

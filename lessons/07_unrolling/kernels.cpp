@@ -5,6 +5,9 @@
 
 #include "unrolling.hpp"
 
+#include <string>
+#include <vector>
+
 namespace lesson07 {
 
 const std::vector<course::BlockReduceKernel>& kernels()

@@ -10,6 +10,8 @@
 #include "course/cuda_check.hpp"
 #include "course/module.hpp"
 
+#include <cstddef>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>

@@ -10,8 +10,10 @@
 #include "course/module.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace lesson08 {
 namespace {

@@ -8,6 +8,7 @@
 #include "course/backend.hpp"
 #include "course/device.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>

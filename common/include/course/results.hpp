@@ -17,6 +17,7 @@
 /// Keys starting with `_` are comments. A name the grader does not have on that back end, or a
 /// value that is not a positive number, stops the grader before it grades (exit code 2).
 
+#include <algorithm>
 #include <initializer_list>
 #include <iosfwd>
 #include <optional>

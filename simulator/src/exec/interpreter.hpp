@@ -4,6 +4,7 @@
 #include <cudasim/counters.hpp>
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 #include "exec/block_state.hpp"
 #include "exec/launch_context.hpp"

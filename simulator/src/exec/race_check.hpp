@@ -28,6 +28,7 @@
 #include <bit>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "exec/block_state.hpp"
 #include "exec/launch_context.hpp"

@@ -5,6 +5,10 @@
 
 #include "ptx_runner.hpp"
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 using namespace cudasim;
 using namespace cudasim::test;
 
