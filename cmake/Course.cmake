@@ -23,7 +23,7 @@
 # grader for the reason the lesson expects:
 #   course_add_lesson(NN_name LESSON_SOURCES ... STUDENT_SOURCES ... STARTER_FAILS_WITH <regex>
 #                     [STARTER_FORBIDS <regex>] [STUDENT_PROGRAM <source>] [USES_REFERENCE_OF ...])
-# STARTER_FORBIDS defaults to every failure word but "too slow:" (common/include/course/grading.hpp):
+# STARTER_FORBIDS defaults to every failure word but the speed ones (common/include/course/failures.hpp):
 # a starter is expected to be right and slow. A lesson whose starter is unfinished on purpose
 # narrows it.
 #
@@ -164,6 +164,28 @@ function(_course_hint_formulas hints out)
   set(${out} "${joined}" PARENT_SCOPE)
 endfunction()
 
+# course_failure_words(<out> <kind>...): the failure words of those kinds (correctness, fault,
+# speed, timeout, grader) as a regular expression of alternatives, read from the one place that
+# defines them, common/include/course/failures.hpp.
+function(course_failure_words out)
+  set(header "${PROJECT_SOURCE_DIR}/common/include/course/failures.hpp")
+  file(STRINGS "${header}" lines REGEX "^inline constexpr Word ")
+  set(words "")
+  foreach(line IN LISTS lines)
+    if(NOT line MATCHES "^inline constexpr Word [a-z_]+\\{\"([^\"]+)\", Kind::([a-z]+)\\};")
+      message(FATAL_ERROR "${header}: a failure word not in the form CMake reads: ${line}")
+    endif()
+    if(CMAKE_MATCH_2 IN_LIST ARGN)
+      list(APPEND words "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  if(NOT words)
+    message(FATAL_ERROR "${header}: no failure word of kind ${ARGN}")
+  endif()
+  list(JOIN words "|" joined)
+  set(${out} "${joined}" PARENT_SCOPE)
+endfunction()
+
 function(course_add_lesson lesson)
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
     "STARTER_FAILS_WITH;STARTER_FORBIDS;HOST_CHECK;HOST_CHECK_STARTER_FAILS_WITH;STUDENT_PROGRAM"
@@ -229,7 +251,8 @@ function(course_add_lesson lesson)
   # that is deliberately unfinished (a kernel the student must complete, not speed up) names its
   # expected "wrong result:" in STARTER_FAILS_WITH and leaves it out of STARTER_FORBIDS.
   if(NOT DEFINED arg_STARTER_FORBIDS)
-    set(arg_STARTER_FORBIDS "wrong result:|not written:|wrong occupancy:|bad configuration:|CUDA error|timeout:|error:")
+    course_failure_words(arg_STARTER_FORBIDS correctness fault timeout grader)
+    string(APPEND arg_STARTER_FORBIDS "|error:")  # lesson 06's student program could not answer
   endif()
   # Its failure says what is wrong and ends with the hint command; it never gives the fix away: no
   # formula of the lesson's hints (hints.md) may appear in the grader's output.

@@ -1,4 +1,5 @@
 #include "course/cuda_check.hpp"
+#include "course/failures.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -12,7 +13,7 @@ namespace course {
 std::string describe_cuda_error(cudaError_t code, const char* call, const char* file, int line)
 {
     std::ostringstream text;
-    text << "CUDA error " << cudaGetErrorName(code) << " (" << cudaGetErrorString(code) << ") in `"
+    text << failure::cuda_error << ' ' << cudaGetErrorName(code) << " (" << cudaGetErrorString(code) << ") in `"
          << call << "` at " << file << ':' << line;
 #ifdef COURSE_ON_SIMULATOR
     // The runtime's text for a faulting kernel is terse ("unspecified launch failure"); the

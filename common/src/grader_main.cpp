@@ -22,6 +22,7 @@
 #include "course/cuda_check.hpp"
 #include "course/data.hpp"
 #include "course/device.hpp"
+#include "course/failures.hpp"
 #include "course/grading.hpp"
 #include "course/results.hpp"
 #include "course/results_listener.hpp"
@@ -116,7 +117,7 @@ REGISTER_EXCEPTION_TRANSLATOR(const std::exception& error)
 {
     const bool students = dynamic_cast<const course::CudaError*>(&error) != nullptr ||
                           dynamic_cast<const course::StudentProgramError*>(&error) != nullptr;
-    const std::string text = (students ? std::string() : std::string("grader error: ")) + error.what();
+    const std::string text = students ? std::string(error.what()) : course::failure::grader_error.with(error.what());
     return doctest::String(text.c_str());
 }
 

@@ -1,4 +1,5 @@
 #include "course/results_listener.hpp"
+#include "course/failures.hpp"
 
 #include "course/results.hpp"
 
@@ -81,14 +82,14 @@ void ResultsListener::test_case_end(const doctest::CurrentTestCaseStats& stats)
 
 void ResultsListener::test_case_exception(const doctest::TestCaseException& e)
 {
-    recorder().add_failure((e.is_crash ? "crash: " : "") + text_of(e.error_string));
+    recorder().add_failure((e.is_crash ? failure::crash.with("") : std::string()) + text_of(e.error_string));
 }
 
 void ResultsListener::log_assert(const doctest::AssertData& a)
 {
     if (!a.m_failed)
         return;
-    std::string text = a.m_threw ? "exception: " + text_of(a.m_exception) : std::string(a.m_expr);
+    std::string text = a.m_threw ? failure::exception.with(text_of(a.m_exception)) : std::string(a.m_expr);
     if (!a.m_threw && a.m_decomp.size() > 0)
         text += " (" + text_of(a.m_decomp) + ")";
     recorder().add_failure(std::move(text));

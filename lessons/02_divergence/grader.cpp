@@ -15,6 +15,7 @@
 #include "course/cuda_handles.hpp"
 #include "course/data.hpp"
 #include "course/device_buffer.hpp"
+#include "course/failures.hpp"
 #include "course/grading.hpp"
 #include "course/results.hpp"
 #include "course/table.hpp"
@@ -107,8 +108,8 @@ std::optional<std::string> compare_output(const std::vector<int>& got, const std
     const std::size_t n = expected.size();
     for (std::size_t j = n; j < got.size(); ++j)
         if (got[j] != kPoison)
-            return "wrong result: " + where + ": out[" + std::to_string(j) + "] lies past the end of the " +
-                   std::to_string(n) + " elements, yet it was written";
+            return course::failure::wrong_result.with(where + ": out[" + std::to_string(j) + "] lies past the end of the " +
+                                              std::to_string(n) + " elements, yet it was written");
     std::size_t wrong = 0;
     std::size_t first = 0;
     for (std::size_t i = 0; i < n; ++i)
@@ -121,14 +122,14 @@ std::optional<std::string> compare_output(const std::vector<int>& got, const std
                                 (input[first] % 2 == 0 ? "even" : "odd") + ")";
     const std::string tail = "; " + std::to_string(wrong) + " of " + std::to_string(n) + " elements are wrong";
     if (got[first] == kPoison)
-        return "not written: " + where + ": " + element + " was never written" + tail;
+        return course::failure::not_written.with(where + ": " + element + " was never written" + tail);
     const std::string which = got[first] == static_cast<int>(lesson02::even_path(std::uint32_t(input[first])))
                                   ? " (the even path's result)"
                               : got[first] == static_cast<int>(lesson02::odd_path(std::uint32_t(input[first])))
                                   ? " (the odd path's result)"
                                   : "";
-    return "wrong result: " + where + ": " + element + " holds " + std::to_string(got[first]) + which + ", expected " +
-           std::to_string(expected[first]) + tail;
+    return course::failure::wrong_result.with(where + ": " + element + " holds " + std::to_string(got[first]) + which +
+                                      ", expected " + std::to_string(expected[first]) + tail);
 }
 
 std::string case_text(std::string_view kernel, std::size_t n, unsigned block, Pattern pattern, std::uint64_t seed)

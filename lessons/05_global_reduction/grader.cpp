@@ -13,6 +13,7 @@
 #include "course/cuda_check.hpp"
 #include "course/cuda_handles.hpp"
 #include "course/data.hpp"
+#include "course/failures.hpp"
 #include "course/grading.hpp"
 #include "course/results.hpp"
 #include "course/reduction.hpp"
@@ -160,10 +161,10 @@ bool check_result(long long got, const Case& input, std::size_t offset, std::str
         return true;
     std::ostringstream text;
     if (got == kPoisonResult)
-        text << "not written: reduce_sum" << when << ", " << describe(input, offset)
+        text << course::failure::not_written << " reduce_sum" << when << ", " << describe(input, offset)
              << ": *result still holds the poison value 0x7f7f7f7f7f7f7f7f";
     else
-        text << "wrong result: reduce_sum" << when << ", " << describe(input, offset) << ": got " << got
+        text << course::failure::wrong_result << " reduce_sum" << when << ", " << describe(input, offset) << ": got " << got
              << ", expected " << input.expected << " (off by " << input.expected - got << ")";
     FAIL_CHECK(text.str());
     return false;

@@ -17,6 +17,7 @@
 #include "course/cuda_handles.hpp"
 #include "course/data.hpp"
 #include "course/device_buffer.hpp"
+#include "course/failures.hpp"
 #include "course/grading.hpp"
 #include "course/results.hpp"
 #include "course/table.hpp"
@@ -148,7 +149,7 @@ struct StreamProblem {
             return std::nullopt;
         std::ostringstream text;
         const bool unwritten = got[first] == 0x7f7f7f7f;
-        text << (unwritten ? "not written: " : "wrong result: ") << "scaled_add launched with " << ::text(config)
+        text << (unwritten ? course::failure::not_written : course::failure::wrong_result) << " scaled_add launched with " << ::text(config)
              << ", n = " << n << " (input seed " << seed << "): z[" << first << "] "
              << (unwritten ? "was never written" : "holds " + std::to_string(got[first])) << ", expected "
              << expected[first] << "; " << wrong << " of " << n << " elements are wrong";
@@ -235,7 +236,7 @@ TEST_SUITE("lesson06")
             const std::size_t n = sizes[i];
             const LaunchConfig& config = configs[i];
             if (const auto problem = invalid(config, device)) {
-                FAIL_CHECK("bad configuration: choose_launch_config(n = " << n << ") gave " << text(config) << ": "
+                FAIL_CHECK(course::failure::bad_configuration << " choose_launch_config(n = " << n << ") gave " << text(config) << ": "
                                                                           << *problem);
                 continue;
             }
@@ -253,7 +254,7 @@ TEST_SUITE("lesson06")
         const std::size_t sizes[] = {kTimedSize};
         const LaunchConfig chosen = student::choose_launch_config(device, attributes_of(scaled_add_kernel()), sizes)[0];
         if (const auto problem = invalid(chosen, device)) {
-            FAIL_CHECK("bad configuration: choose_launch_config(n = " << kTimedSize << ") gave " << text(chosen)
+            FAIL_CHECK(course::failure::bad_configuration << " choose_launch_config(n = " << kTimedSize << ") gave " << text(chosen)
                                                                       << ": " << *problem);
             return;
         }

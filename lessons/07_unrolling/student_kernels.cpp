@@ -8,6 +8,7 @@
 #include "unrolling.hpp"
 
 #include "course/cuda_check.hpp"
+#include "course/failures.hpp"
 #include "course/module.hpp"
 
 #include <cstddef>
@@ -32,7 +33,7 @@ struct StudentKernels {
 
 [[noreturn]] void bad_configuration(const std::string& what)
 {
-    throw std::invalid_argument("bad configuration: " + what);
+    throw std::invalid_argument(course::failure::bad_configuration.with(what));
 }
 
 StudentKernels load()

@@ -16,6 +16,7 @@
 #include "course/cuda_handles.hpp"
 #include "course/data.hpp"
 #include "course/device_buffer.hpp"
+#include "course/failures.hpp"
 #include "course/grading.hpp"
 #include "course/kernel_profile.hpp"
 #include "course/reduction.hpp"
@@ -231,7 +232,7 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
     std::memset(&poison, course::kPoisonByte, sizeof poison);
     for (unsigned b = 0; b < grid; ++b) {
         if (std::memcmp(&got[b], &poison, sizeof poison) == 0) {
-            FAIL_CHECK("not written: " << where << ": partials[" << b << "] of " << grid
+            FAIL_CHECK(course::failure::not_written << ' ' << where << ": partials[" << b << "] of " << grid
                                        << " still holds the poison value (every byte 0x7f)");
             return false;
         }
@@ -243,7 +244,7 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
         const auto sum = static_cast<long long>(total);
         if (sum == input.exact)
             return true;
-        FAIL_CHECK("wrong result: " << where << ": the partials add up to " << sum << ", expected " << input.exact
+        FAIL_CHECK(course::failure::wrong_result << ' ' << where << ": the partials add up to " << sum << ", expected " << input.exact
                                     << " (off by " << input.exact - sum << ")");
         return false;
     } else {
@@ -265,7 +266,7 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
         }
         std::ostringstream text;
         text.precision(9);
-        text << "wrong result: " << where << ": the partials add up to " << sum
+        text << course::failure::wrong_result << ' ' << where << ": the partials add up to " << sum
              << ", the exact sum (double, compensated) is " << exact << ": off by " << error
              << ", more than the rounding-error bound " << bound << " = gamma_d * sum|x| with d = " << additions
              << " additions per element at most and sum|x| = " << input.magnitude;

@@ -7,6 +7,7 @@
 #include "warp_shuffles.hpp"
 
 #include "course/cuda_check.hpp"
+#include "course/failures.hpp"
 #include "course/module.hpp"
 
 #include <algorithm>
@@ -51,9 +52,10 @@ Wave wave_of(const void* kernel, unsigned block)
     COURSE_CUDA_CHECK(cudaDeviceGetAttribute(&wave.sms, cudaDevAttrMultiProcessorCount, device));
     COURSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&wave.blocks_per_sm, kernel, int(block), 0));
     if (wave.blocks_per_sm < 1)
-        throw std::invalid_argument("bad configuration: the kernel cannot run blocks of " + std::to_string(block) +
-                                    " threads (its __launch_bounds__, or the registers it needs); the lesson "
-                                    "launches every multiple of 32 from 32 to 1024");
+        throw std::invalid_argument(course::failure::bad_configuration.with(
+            "the kernel cannot run blocks of " + std::to_string(block) +
+            " threads (its __launch_bounds__, or the registers it needs); the lesson launches every multiple of 32 "
+            "from 32 to 1024"));
     return wave;
 }
 

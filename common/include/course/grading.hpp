@@ -3,11 +3,8 @@
 /// @brief Helpers for the lessons' doctest graders: the run's seed and device, size sweeps,
 /// correctness sweeps of block reductions, and speedup checks that print what they measured.
 ///
-/// Every failure message starts with a fixed word so that a reader (and the course's self-tests)
-/// can tell why a grader failed: "wrong result:", "not written:", "too slow:", "wrong occupancy:"
-/// (lesson 06: a calculator's answer) and "bad configuration:" (a launch the student states that
-/// cannot run: lesson 05's launch data, lesson 06's choice). A CUDA error (a faulting kernel)
-/// surfaces as "CUDA error <name> ...".
+/// Every failure message starts with one of the failure words of course/failures.hpp, so that a
+/// reader, the course's self-tests and the driver can tell why a grader failed.
 
 #include "course/benchmark.hpp"
 #include "course/cuda_check.hpp"
