@@ -37,7 +37,8 @@ std::string case_text(std::size_t n, unsigned block, std::uint64_t seed)
 std::string failure_text(std::string_view kernel, const std::string& where, const std::string& mismatch)
 {
     const bool unwritten = mismatch.find("never written") != std::string::npos;
-    return (unwritten ? failure::not_written : failure::wrong_result).with(std::string(kernel) + ", " + where + ": " + mismatch);
+    return (unwritten ? failure::not_written : failure::wrong_result)
+        .with(std::string(kernel) + ", " + where + ": " + mismatch);
 }
 
 }  // namespace
@@ -232,7 +233,7 @@ void check_at_least(double measured, double threshold, std::string_view check, s
     if (passed) {
         MESSAGE("fast enough: " << text.str());
     } else {
-        FAIL_CHECK(failure::too_slow << ' ' << text.str() << ". " << hint << hint_command());
+        FAIL_CHECK(failure::too_slow << " " << text.str() << ". " << hint << hint_command());
     }
 }
 
@@ -253,7 +254,7 @@ void check_technique(const Technique& t, std::string_view hint)
     if (passed) {
         MESSAGE("fast enough: " << text.str());
     } else {
-        FAIL_CHECK(failure::too_slow << ' ' << text.str() << ". " << hint << hint_command());
+        FAIL_CHECK(failure::too_slow << " " << text.str() << ". " << hint << hint_command());
     }
 }
 
@@ -296,7 +297,8 @@ void check_speedup(const Comparison& comparison, double threshold, std::string_v
     if (passed) {
         MESSAGE("fast enough: " << candidate << " runs " << measured.str());
     } else {
-        FAIL_CHECK(failure::too_slow << ' ' << candidate << " runs " << measured.str() << ". " << hint << hint_command());
+        FAIL_CHECK(failure::too_slow << " " << candidate << " runs " << measured.str() << ". " << hint
+                                     << hint_command());
     }
 }
 
