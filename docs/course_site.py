@@ -290,17 +290,17 @@ the baseline and `./course grade NN` for the verdict; `./course watch` does both
 `./course doctor` says what is missing and how to install it. Without an NVIDIA GPU every
 command runs on the CPU simulator.
 
-## Using the course {{#using_the_course}}
+## Beyond the lessons {{#beyond_the_lessons}}
+
+@ref using "Using the course":
 
 {guide_lines}
 - @ref measurements \u2014 the figures behind the lessons' thresholds and the
   simulator's timing model, with the commands that reproduce them
 
-## Library API {{#library_api}}
-
-The course library (`common/include/course/`) and the lessons' interface headers, which the
-lessons' demos and graders are built on: <a href="annotated.html">classes</a> and
-<a href="files.html">files</a>.
+The library's API: the course library (`common/include/course/`) and the lessons' interface
+headers, which the lessons' demos and graders are built on; its <a href="annotated.html">classes</a>
+and <a href="files.html">files</a>.
 """
     return rewrite_links(page, root, root)
 
