@@ -262,7 +262,8 @@ def main(argv: list[str]) -> int:
     if not shutil.which("doxygen"):
         print("skipped: doxygen is missing (sudo apt-get install -y doxygen graphviz)")
         return SKIPPED
-    built = subprocess.run(["cmake", "--build", str(build), "--target", "docs"], capture_output=True, text=True,
+    cmake = os.environ.get("CMAKE_COMMAND", "cmake")  # CTest passes the CMake that configured the tree
+    built = subprocess.run([cmake, "--build", str(build), "--target", "docs"], capture_output=True, text=True,
                            errors="replace")
     output = built.stdout + built.stderr
     if built.returncode != 0 or "warning:" in output:
