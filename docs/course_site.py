@@ -21,7 +21,6 @@ from pathlib import Path
 from urllib.parse import unquote
 
 HEADING = re.compile(r"^#\s+(?P<title>.*?)\s*(?:\{#(?P<label>[\w-]+)\})?\s*$")
-LESSON_PREFIX = re.compile(r"^Lesson\s+\d+\s*:\s*", re.IGNORECASE)
 FENCE = re.compile(r"^\s*(```|~~~)")
 CODE_SPAN = re.compile(r"(`+).+?\1")
 # [text](target) and ![alt](target), with an optional "title"; text may hold one level of [].
