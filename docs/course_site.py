@@ -31,7 +31,9 @@ SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 # The pages under "Using the course", beside the measurements (every file of docs/measurements/).
 GUIDES = (("docs/driver.md", "driver", "every command of `./course`, for students and instructors"),
           ("simulator/README.md", "simulator", "the CPU simulator: the course without an NVIDIA GPU, "
-                                               "its checks, counters and timing model"))
+                                               "its checks, counters and timing model"),
+          ("docs/adding_a_lesson.md", "adding_a_lesson", "for authors: a new lesson is three folders, its "
+                                                         "planted kernels and one line of CMake"))
 MEASUREMENTS = "docs/measurements"
 
 
