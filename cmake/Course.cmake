@@ -258,13 +258,17 @@ function(course_add_lesson lesson)
   # Its failure says what is wrong and ends with the hint command; it never gives the fix away: no
   # formula of the lesson's hints (hints.md) may appear in the grader's output.
   _course_hint_formulas("${lesson_dir}/hints.md" formulas)
+  set(forbidden "${arg_STARTER_FORBIDS}")
+  if(formulas)  # an empty alternative would match every output
+    string(APPEND forbidden "|${formulas}")
+  endif()
   add_test(NAME ${id}.starter_fails_as_expected COMMAND ${id}_grader)
   set_tests_properties(${id}.starter_fails_as_expected PROPERTIES
     LABELS "${id};selftest"
     TIMEOUT ${COURSE_GRADER_TIMEOUT}
     SKIP_RETURN_CODE 77
     PASS_REGULAR_EXPRESSION "(${arg_STARTER_FAILS_WITH}).*Hints, one at a time: \\./course hint ${number}"
-    FAIL_REGULAR_EXPRESSION "${arg_STARTER_FORBIDS}|${formulas}")
+    FAIL_REGULAR_EXPRESSION "${forbidden}")
 
   if(arg_HOST_CHECK)
     course_add_host_check(${lesson} ${id} "${arg_HOST_CHECK}" "${arg_HOST_CHECK_STARTER_FAILS_WITH}")
