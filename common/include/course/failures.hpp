@@ -42,6 +42,7 @@ struct Word {
 inline constexpr Word wrong_result{"wrong result:", Kind::correctness};          ///< a value differs from the exact one
 inline constexpr Word not_written{"not written:", Kind::correctness};            ///< an output still holds the grader's poison
 inline constexpr Word wrong_occupancy{"wrong occupancy:", Kind::correctness};    ///< lesson 06: a calculator's answer
+inline constexpr Word missing_fence{"missing fence:", Kind::correctness};        ///< lesson 09: results shared across blocks, unordered
 inline constexpr Word bad_configuration{"bad configuration:", Kind::correctness}; ///< a stated launch that cannot run
 inline constexpr Word exception{"exception:", Kind::correctness};                ///< a test case ended in an exception
 inline constexpr Word cuda_error{"CUDA error", Kind::fault};                     ///< a CUDA call or a kernel failed

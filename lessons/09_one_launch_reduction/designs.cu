@@ -1,0 +1,219 @@
+// Lesson 09: the lesson's own one-launch designs, for the demo's comparison. One kernel template;
+// the three designs differ only in how the blocks' sums become one:
+//   last_block     partials, then a ticket taken with an acq_rel atomic; the block that takes the
+//                  last ticket adds the partials and sets the ticket back to 0
+//   atomic_result  an 8-byte memset of the result, then one atomicAdd per block
+//                  (exact for integers in any order; two operations per call, not one)
+//   cooperative    partials, cooperative_groups::this_grid().sync(), block 0 adds them (a
+//                  cooperative launch: every block resident at once; not on the simulator)
+//
+//   ./course run 09
+
+#include "one_launch.hpp"
+
+#include "course/backend.hpp"
+#include "course/cuda_check.hpp"
+
+#include <cuda/atomic>
+#if !COURSE_ON_SIMULATOR
+#include <cooperative_groups.h>
+#endif
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+
+namespace lesson09 {
+namespace {
+
+constexpr unsigned kBlock = 256;
+constexpr unsigned kItemsPerThread = 16;
+constexpr unsigned kUnroll = 4;
+constexpr unsigned kWarps = kBlock / 32;
+
+__device__ long long add4(int4 v) { return (long long)v.x + v.y + v.z + v.w; }
+
+__device__ long long thread_sum(const int* __restrict__ data, std::size_t n)
+{
+    const std::size_t thread = std::size_t(blockIdx.x) * kBlock + threadIdx.x;
+    const std::size_t threads = std::size_t(gridDim.x) * kBlock;
+    long long sum = 0;
+    const auto misalignment = unsigned(reinterpret_cast<std::uintptr_t>(data) / sizeof(int) % 4);
+    const std::size_t head = misalignment == 0 ? 0 : (n < 4 - misalignment ? n : 4 - misalignment);
+    if (thread < head)
+        sum += data[thread];
+    const auto* vectors = reinterpret_cast<const int4*>(data + head);
+    const std::size_t vector_count = (n - head) / 4;
+    std::size_t i = thread;
+    for (; i + (kUnroll - 1) * threads < vector_count; i += kUnroll * threads) {
+        int4 v[kUnroll];
+#pragma unroll
+        for (unsigned u = 0; u < kUnroll; ++u)
+            v[u] = vectors[i + u * threads];
+#pragma unroll
+        for (unsigned u = 0; u < kUnroll; ++u)
+            sum += add4(v[u]);
+    }
+    for (; i < vector_count; i += threads)
+        sum += add4(vectors[i]);
+    const std::size_t tail = head + vector_count * 4;
+    if (tail + thread < n)
+        sum += data[tail + thread];
+    return sum;
+}
+
+__device__ long long block_sum(long long value)
+{
+    __shared__ long long warp_sums[kWarps];
+    for (unsigned offset = 16; offset > 0; offset /= 2)
+        value += __shfl_down_sync(0xffffffffu, value, offset);
+    const unsigned warp = threadIdx.x / 32;
+    const unsigned lane = threadIdx.x % 32;
+    if (lane == 0)
+        warp_sums[warp] = value;
+    __syncthreads();
+    if (warp == 0) {
+        value = lane < kWarps ? warp_sums[lane] : 0;
+        for (unsigned offset = 16; offset > 0; offset /= 2)
+            value += __shfl_down_sync(0xffffffffu, value, offset);
+    }
+    return value;
+}
+
+/// The partials of the whole grid, added by one block (valid in its thread 0).
+__device__ long long sum_partials(const long long* partials, unsigned count)
+{
+    long long total = 0;
+    for (unsigned b = threadIdx.x; b < count; b += kBlock)
+        total += partials[b];
+    return block_sum(total);
+}
+
+__global__ void __launch_bounds__(kBlock) last_block_kernel(const int* __restrict__ data, std::size_t n,
+                                                            long long* result, long long* partials, unsigned* ticket)
+{
+    const long long sum = block_sum(thread_sum(data, n));
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0)
+            *result = sum;
+        return;
+    }
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = sum;
+        cuda::atomic_ref<unsigned, cuda::thread_scope_device> counter(*ticket);
+        last = counter.fetch_add(1, cuda::memory_order_acq_rel) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last)
+        return;
+    const long long total = sum_partials(partials, gridDim.x);
+    if (threadIdx.x == 0) {
+        *result = total;
+        *ticket = 0;
+    }
+}
+
+__global__ void __launch_bounds__(kBlock) atomic_result_kernel(const int* __restrict__ data, std::size_t n,
+                                                               long long* result)
+{
+    const long long sum = block_sum(thread_sum(data, n));
+    // Two's complement: adding the 64-bit pattern as unsigned is adding the signed value.
+    if (threadIdx.x == 0)
+        atomicAdd(reinterpret_cast<unsigned long long*>(result), static_cast<unsigned long long>(sum));
+}
+
+#if !COURSE_ON_SIMULATOR
+__global__ void __launch_bounds__(kBlock) cooperative_kernel(const int* __restrict__ data, std::size_t n,
+                                                             long long* result, long long* partials)
+{
+    const long long sum = block_sum(thread_sum(data, n));
+    if (threadIdx.x == 0)
+        partials[blockIdx.x] = sum;
+    // Every block waits here until every block has arrived: possible only because the cooperative
+    // launch guarantees that all of them are resident at once. The barrier orders the partials.
+    cooperative_groups::this_grid().sync();
+    if (blockIdx.x != 0)
+        return;
+    const long long total = sum_partials(partials, gridDim.x);
+    if (threadIdx.x == 0)
+        *result = total;
+}
+#endif
+
+std::size_t full_wave()
+{
+    static const std::size_t blocks = [] {
+        int device = 0;
+        int sms = 0;
+        int per_sm = 0;
+        COURSE_CUDA_CHECK(cudaGetDevice(&device));
+        COURSE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        COURSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, reinterpret_cast<const void*>(&last_block_kernel), int(kBlock), 0));
+#if !COURSE_ON_SIMULATOR
+        int cooperative_per_sm = 0;
+        COURSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &cooperative_per_sm, reinterpret_cast<const void*>(&cooperative_kernel), int(kBlock), 0));
+        per_sm = std::min(per_sm, cooperative_per_sm);
+#endif
+        return std::size_t(sms) * std::size_t(per_sm);
+    }();
+    return blocks;
+}
+
+}  // namespace
+
+const char* design_name(Design design)
+{
+    switch (design) {
+    case Design::last_block: return "one launch: last block adds the partials";
+    case Design::atomic_result: return "memset + one launch: atomicAdd per block";
+    case Design::cooperative: return "one cooperative launch: this_grid().sync()";
+    }
+    return "?";
+}
+
+Designs::Designs(std::size_t max_n) : partials_(grid(Design::last_block, max_n)), ticket_(1)
+{
+    ticket_.fill_bytes(0);
+    COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+bool Designs::available(Design design) { return design != Design::cooperative || !course::kOnSimulator; }
+
+std::size_t Designs::grid(Design, std::size_t n) const
+{
+    const std::size_t per_block = std::size_t(kBlock) * kItemsPerThread;
+    return std::max<std::size_t>(1, std::min((n + per_block - 1) / per_block, full_wave()));
+}
+
+void Designs::run(Design design, const int* data, std::size_t n, long long* result, cudaStream_t stream)
+{
+    const unsigned blocks = unsigned(grid(design, n));
+    switch (design) {
+    case Design::last_block:
+        last_block_kernel<<<blocks, kBlock, 0, stream>>>(data, n, result, partials_.data(), ticket_.data());
+        break;
+    case Design::atomic_result:
+        COURSE_CUDA_CHECK(cudaMemsetAsync(result, 0, sizeof(long long), stream));
+        atomic_result_kernel<<<blocks, kBlock, 0, stream>>>(data, n, result);
+        break;
+    case Design::cooperative: {
+#if COURSE_ON_SIMULATOR
+        throw std::invalid_argument("the simulator does not run cooperative launches");
+#else
+        long long* partials = partials_.data();
+        std::array<void*, 4> arguments{&data, &n, &result, &partials};
+        COURSE_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&cooperative_kernel), dim3(blocks),
+                                                      dim3(kBlock), arguments.data(), 0, stream));
+#endif
+        break;
+    }
+    }
+    COURSE_CHECK_LAUNCH();
+}
+
+}  // namespace lesson09
