@@ -129,8 +129,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
                         out + 2});
     if (all || options.kernel == "designs") {
         int slot = 3;
-        for (const auto design :
-             {lesson09::Design::last_block, lesson09::Design::atomic_result, lesson09::Design::cooperative}) {
+        for (const auto design : lesson09::all_designs()) {
             if (!lesson09::Designs::available(design))
                 continue;
             long long* where = out + slot++;

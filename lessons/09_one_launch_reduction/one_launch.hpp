@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace lesson09 {
 
@@ -109,14 +110,18 @@ private:
 /// per-block sums become one.
 enum class Design {
     last_block,     ///< partials, a ticket (acq_rel atomic), the last block adds the partials
+    last_block_8,   ///< the same with 8 loads of 16 bytes in flight per thread instead of 4
+    last_block_512, ///< the same with blocks of 512 threads
     atomic_result,  ///< a memset of the result, then each block atomicAdd()s its sum into it
     cooperative,    ///< partials, this_grid().sync(), block 0 adds them (cooperative launch)
 };
 
 [[nodiscard]] const char* design_name(Design design);
+/// Every design, in the demo's order.
+[[nodiscard]] const std::vector<Design>& all_designs();
 
-/// Runs the designs with their workspace; the grid follows the same rule as reduce_once's, with the
-/// lesson's block size, elements per thread and a full wave (the resident blocks per SM).
+/// Runs the designs with their workspace; the grid follows the same rule as reduce_once's: 16
+/// elements per thread, at most one full wave (the design's resident blocks per SM x SMs).
 class Designs {
 public:
     explicit Designs(std::size_t max_n);
