@@ -110,7 +110,7 @@ private:
 /// per-block sums become one.
 enum class Design {
     last_block,     ///< partials, a ticket (acq_rel atomic), the last block adds the partials
-    last_block_8,   ///< the same with 8 loads of 16 bytes in flight per thread instead of 4
+    last_block_waves,  ///< the same with up to 4 waves of blocks for large arrays instead of 1
     last_block_512, ///< the same with blocks of 512 threads
     atomic_result,  ///< a memset of the result, then each block atomicAdd()s its sum into it
     cooperative,    ///< partials, this_grid().sync(), block 0 adds them (cooperative launch)
@@ -129,6 +129,8 @@ public:
     [[nodiscard]] static bool available(Design design);
     [[nodiscard]] std::size_t grid(Design design, std::size_t n) const;
     void run(Design design, const int* data, std::size_t n, long long* result, cudaStream_t stream);
+    /// One launch of an empty kernel: the floor of any one-launch call, timed the same way.
+    static void run_empty(cudaStream_t stream);
 
 private:
     course::DeviceBuffer<long long> partials_;

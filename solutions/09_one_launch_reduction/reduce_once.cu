@@ -32,25 +32,33 @@ __device__ long long thread_sum(const int* __restrict__ data, std::size_t n)
     long long sum = 0;
     const auto misalignment = unsigned(reinterpret_cast<std::uintptr_t>(data) / sizeof(int) % kIntsPerVector);
     const std::size_t head = misalignment == 0 ? 0 : (n < kIntsPerVector - misalignment ? n : kIntsPerVector - misalignment);
-    if (thread < head)
-        sum += data[thread];
-    const auto* vectors = reinterpret_cast<const int4*>(data + head);
     const std::size_t vector_count = (n - head) / kIntsPerVector;
+    const std::size_t tail = head + vector_count * kIntsPerVector;
+    // Every load of this thread issued before any of them is used: the head and tail elements
+    // (predicated: 0 where this thread has none), then kUnroll vectors per loop trip.
+    const int head_value = thread < head ? __ldg(data + thread) : 0;
+    const int tail_value = tail + thread < n ? __ldg(data + tail + thread) : 0;
+    const auto* vectors = reinterpret_cast<const int4*>(data + head);
     std::size_t i = thread;
     for (; i + (kUnroll - 1) * threads < vector_count; i += kUnroll * threads) {
         int4 v[kUnroll];
 #pragma unroll
         for (unsigned u = 0; u < kUnroll; ++u)
-            v[u] = vectors[i + u * threads];
+            v[u] = __ldg(vectors + i + u * threads);
 #pragma unroll
         for (unsigned u = 0; u < kUnroll; ++u)
             sum += add4(v[u]);
     }
-    for (; i < vector_count; i += threads)
-        sum += add4(vectors[i]);
-    const std::size_t tail = head + vector_count * kIntsPerVector;
-    if (tail + thread < n)
-        sum += data[tail + thread];
+    // The last trip: fewer than kUnroll vectors left for this thread, still loaded all at once.
+    int4 v[kUnroll];
+#pragma unroll
+    for (unsigned u = 0; u < kUnroll; ++u)
+        v[u] = i + u * threads < vector_count ? __ldg(vectors + i + u * threads) : make_int4(0, 0, 0, 0);
+#pragma unroll
+    for (unsigned u = 0; u < kUnroll; ++u)
+        sum += add4(v[u]);
+    sum += head_value;
+    sum += tail_value;
     return sum;
 }
 
