@@ -35,12 +35,13 @@
 
 namespace {
 
-// Provisional until calibrated on the H100: one launch against lesson 05's two at 2^16 ints, single
-// calls with L2 flushed. The one-launch probe of shared/reference/gpu-measurements.md ran 1.7-1.8x
-// faster than CUB's two launches (back to back); the starter (one block) runs far below 1.
-constexpr double kSpeedup = 1.3;  // provisional until calibrated on the H100
+// Calibrated on the H100 (lessons/09_one_launch_reduction/README.md): one launch against lesson
+// 05's two at 2^16 ints, single calls with L2 flushed. The reference ran 1.28-1.34x in 13 grader
+// runs (1.30-1.37x in 7 runs of an earlier version with the same launch), the starter (one block)
+// 0.08x in 4.
+constexpr double kSpeedup = 1.15;
 // On the simulator: the timing model's ratio (2 us per launch, memory round trips), measured with
-// the reference at 1.67x, the starter at 0.05x.
+// the reference at 1.65x, the starter at 0.04x.
 constexpr double kModelledSpeedup = 1.3;
 constexpr std::size_t kTimedSize = std::size_t{1} << 16;
 
@@ -169,7 +170,7 @@ bool check_ticket(lesson09::Workspace& workspace, cudaStream_t stream, const Cas
     FAIL_CHECK(course::failure::wrong_result.with(
         "reduce_once" + std::string(when) + ", " + describe(input, 0) + ": the workspace's ticket holds " +
         std::to_string(ticket) + " after the call, not 0, so the next call's blocks count from " +
-        std::to_string(ticket) + ". " + course::grading::hint_command()));
+        std::to_string(ticket) + "." + course::grading::hint_command()));
     return false;
 }
 
@@ -341,10 +342,14 @@ TEST_SUITE("lesson09")
         // Right sums prove little here: without a fence a GPU makes the ticket visible before the
         // partial only now and then. The simulator's build keeps the kernel's PTX as text, and the
         // lesson looks for the instructions that order them.
+        if constexpr (!course::kOnSimulator) {
+            MESSAGE("memory ordering not checked on a GPU (its module's PTX is compressed); the simulator's grader "
+                    "checks it");
+            return;
+        }
         const auto report = lesson09::reduce_once_ordering();
         if (!report.readable) {
-            MESSAGE("memory ordering not checked in this build (" << report.found
-                                                                  << "); the simulator's grader checks it");
+            MESSAGE("memory ordering not checked: " << report.found);
             return;
         }
         if (report.ordered) {
@@ -358,7 +363,7 @@ TEST_SUITE("lesson09")
         FAIL_CHECK(course::failure::missing_fence.with(
             "reduce_once takes a ticket with an atomic, but its PTX has " + report.found +
             ": the blocks' partials may become visible to the last block after their tickets do, and it then "
-            "adds stale partials. " + course::grading::hint_command()));
+            "adds stale partials." + course::grading::hint_command()));
     }
 
     TEST_CASE("reduce_once in one launch is faster than lesson 05's two launches at a small n")
