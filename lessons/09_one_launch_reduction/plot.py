@@ -26,7 +26,9 @@ SHORT = {
     "memset + one launch: atomicAdd per block": "memset + atomicAdd",
     "one cooperative launch: this_grid().sync()": "cooperative",
 }
-COLOURS = ["#222222", "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#ff7f0e", "#17becf"]
+COLOURS = ["#222222", "#d62728", "#1f77b4", "#aaaaaa", "#2ca02c", "#9467bd", "#8c564b", "#ff7f0e", "#17becf",
+           "#e377c2"]
+NO_BYTES = {"empty launch"}  # the floor reads nothing: no bandwidth to draw
 
 
 def short(name):
@@ -121,7 +123,8 @@ def svg(points, out, device):
         return fx, fy
 
     all_us = [1000 * r["median_ms"] for rows in points.values() for r in rows.values()]
-    all_gbs = [r["gigabytes_per_second"] for rows in points.values() for r in rows.values()]
+    all_gbs = [r["gigabytes_per_second"] for name, rows in points.items() if name not in NO_BYTES
+               for r in rows.values()]
     fx_t, fy_t = panel_of(0, "time per call", all_us, True, "microseconds")
     fx_b, fy_b = panel_of(1, "bandwidth", all_gbs, False, "GB/s (input read once)")
     for index, (name, rows) in enumerate(points.items()):
@@ -129,12 +132,14 @@ def svg(points, out, device):
         for queued in (False, True):
             series = sorted((n, r) for (n, q), r in rows.items() if q == queued)
             dash = ' stroke-dasharray="5,4"' if queued else ""
-            for fx, fy, value in ((fx_t, fy_t, lambda r: 1000 * r["median_ms"]),
-                                  (fx_b, fy_b, lambda r: r["gigabytes_per_second"])):
+            panels = [(fx_t, fy_t, lambda r: 1000 * r["median_ms"])]
+            if name not in NO_BYTES:
+                panels.append((fx_b, fy_b, lambda r: r["gigabytes_per_second"]))
+            for fx, fy, value in panels:
                 path = " ".join(f"{fx(n):.1f},{fy(value(r)):.1f}" for n, r in series)
                 parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="1.6"{dash}/>')
-        lx = margin + (index % 4) * 250
-        ly = height - 52 + (index // 4) * 18
+        lx = margin + (index % 5) * 200
+        ly = height - 56 + (index // 5) * 18
         parts.append(f'<line x1="{lx}" y1="{ly - 4}" x2="{lx + 24}" y2="{ly - 4}" stroke="{colour}" stroke-width="2"/>')
         parts.append(f'<text x="{lx + 30}" y="{ly}">{name}</text>')
     parts.append(f'<text x="{width - margin}" y="{height - 8}" text-anchor="end" fill="#555">solid: single calls, '
