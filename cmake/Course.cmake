@@ -38,6 +38,7 @@
 # HOST_CHECK_STARTER_FAILS_WITH.
 
 include(CourseModules)
+include(CoursePlanted)
 
 # Where the build tree keeps the modules and student programs (common/src/module.cpp reads it).
 set(COURSE_MODULES_ROOT "${PROJECT_BINARY_DIR}/modules")
@@ -273,6 +274,11 @@ function(course_add_lesson lesson)
   set_property(GLOBAL PROPERTY COURSE_${id}_STUDENT_SOURCES "${arg_STUDENT_SOURCES}")
   set_property(GLOBAL PROPERTY COURSE_${id}_STUDENT_PROGRAM "${arg_STUDENT_PROGRAM}")
   set_property(GLOBAL APPEND PROPERTY COURSE_LESSONS "${lesson}")
+
+  # The lesson's planted kernels (tests/planted/NN_name/): built from the reference, so only with it.
+  if(COURSE_WITH_SOLUTIONS)
+    _course_add_planted_kernels(${lesson})
+  endif()
 endfunction()
 
 # course_add_replaced_submission(<out> <NN_name> <set> <name> <student file> <source>)
@@ -352,8 +358,8 @@ function(course_add_planted_kernel lesson name)
   endif()
   string(SUBSTRING "${lesson}" 0 2 number)
   set(id "lesson${number}")
-  course_add_replaced_submission(modules_option ${lesson} planted ${name} ${arg_REPLACES}
-    "${CMAKE_CURRENT_SOURCE_DIR}/${arg_SOURCE}")
+  get_filename_component(source "${arg_SOURCE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  course_add_replaced_submission(modules_option ${lesson} planted ${name} ${arg_REPLACES} "${source}")
 
   if(arg_ON_GPU_SANITIZE)
     _course_sanitizer_reports("${arg_ON_GPU_SANITIZE}" tool_reports)  # a wrong tool fails in every tree
@@ -379,13 +385,10 @@ function(course_add_planted_kernel lesson name)
         PASS_REGULAR_EXPRESSION "${tool_reports}")
     endif()
   else()
-    # On the simulator a planted grader stops after its first failing test case: a wrong kernel can
-    # be slow to interpret (a grid-stride loop that steps by one block does n x blocks additions).
-    set(stop_early "")
-    if(COURSE_SIMULATOR)
-      set(stop_early --abort-after=1)
-    endif()
-    add_test(NAME ${id}.planted.${name} COMMAND ${id}_grader ${modules_option} ${stop_early})
+    # A planted grader stops after its first failing test case: the rest would only say more of the
+    # same, and a wrong kernel can be slow (on the simulator, a grid-stride loop that steps by one
+    # block does n x blocks additions).
+    add_test(NAME ${id}.planted.${name} COMMAND ${id}_grader ${modules_option} --abort-after=1)
     set_tests_properties(${id}.planted.${name} PROPERTIES
       LABELS "${id};planted"
       TIMEOUT ${COURSE_GRADER_TIMEOUT}

@@ -13,8 +13,8 @@ namespace course {
 std::string describe_cuda_error(cudaError_t code, const char* call, const char* file, int line)
 {
     std::ostringstream text;
-    text << failure::cuda_error << ' ' << cudaGetErrorName(code) << " (" << cudaGetErrorString(code) << ") in `"
-         << call << "` at " << file << ':' << line;
+    text << failure::cuda_error << " " << cudaGetErrorName(code) << " (" << cudaGetErrorString(code) << ") in `" << call
+         << "` at " << file << ':' << line;
 #ifdef COURSE_ON_SIMULATOR
     // The runtime's text for a faulting kernel is terse ("unspecified launch failure"); the
     // simulator knows which thread did what where (an out-of-bounds access, a race, ...).

@@ -37,7 +37,8 @@ std::string case_text(std::size_t n, unsigned block, std::uint64_t seed)
 std::string failure_text(std::string_view kernel, const std::string& where, const std::string& mismatch)
 {
     const bool unwritten = mismatch.find("never written") != std::string::npos;
-    return (unwritten ? failure::not_written : failure::wrong_result).with(std::string(kernel) + ", " + where + ": " + mismatch);
+    return (unwritten ? failure::not_written : failure::wrong_result)
+        .with(std::string(kernel) + ", " + where + ": " + mismatch);
 }
 
 }  // namespace
@@ -296,7 +297,8 @@ void check_speedup(const Comparison& comparison, double threshold, std::string_v
     if (passed) {
         MESSAGE("fast enough: " << candidate << " runs " << measured.str());
     } else {
-        FAIL_CHECK(failure::too_slow << " " << candidate << " runs " << measured.str() << ". " << hint << hint_command());
+        FAIL_CHECK(failure::too_slow << " " << candidate << " runs " << measured.str() << ". " << hint
+                                     << hint_command());
     }
 }
 

@@ -108,19 +108,20 @@ std::optional<std::string> check_layout(const Shape& shape)
             first = g;
     for (std::size_t g = expected.size(); g < got.size(); ++g)
         if (!poisoned(got[g]))
-            return course::failure::wrong_result.with(where + "out[" + std::to_string(g) + "] lies past the last of the grid's " +
-                                              std::to_string(expected.size()) + " threads, yet it was written (" +
-                                              fields(got[g]) + ")");
+            return course::failure::wrong_result.with(
+                where + "out[" + std::to_string(g) + "] lies past the last of the grid's " +
+                std::to_string(expected.size()) + " threads, yet it was written (" + fields(got[g]) + ")");
     if (!first)
         return std::nullopt;
     const std::size_t g = *first;
     const std::string tail = "; " + std::to_string(bad) + " of " + std::to_string(expected.size()) + " entries are wrong";
     if (poisoned(got[g]))
-        return course::failure::not_written.with(where + "out[" + std::to_string(g) + "], the entry of " + who(expected[g]) +
-                                         ", was never written (no thread computed global id " + std::to_string(g) +
-                                         ")" + tail);
-    return course::failure::wrong_result.with(where + "out[" + std::to_string(g) + "], the entry of " + who(expected[g]) +
-                                      ", holds " + fields(got[g]) + "; expected " + fields(expected[g]) + tail);
+        return course::failure::not_written.with(
+            where + "out[" + std::to_string(g) + "], the entry of " + who(expected[g]) +
+            ", was never written (no thread computed global id " + std::to_string(g) + ")" + tail);
+    return course::failure::wrong_result.with(where + "out[" + std::to_string(g) + "], the entry of " +
+                                              who(expected[g]) + ", holds " + fields(got[g]) + "; expected " +
+                                              fields(expected[g]) + tail);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,10 +183,11 @@ std::optional<std::string> compare_count(unsigned long long got, unsigned long l
     if (got == expected)
         return std::nullopt;
     if (got == kPoisonCount)
-        return course::failure::not_written.with(where + ": the counter still holds the poison value the grader wrote: the "
+        return course::failure::not_written.with(where +
+                                                 ": the counter still holds the poison value the grader wrote: the "
                                                  "lesson's launcher did not reset it to 0");
     std::ostringstream text;
-    text << course::failure::wrong_result << ' ' << where << ": counted " << got << ", expected " << expected;
+    text << course::failure::wrong_result << " " << where << ": counted " << got << ", expected " << expected;
     if (got > expected)
         text << " (" << got - expected << " too many)";
     else

@@ -108,8 +108,9 @@ std::optional<std::string> compare_output(const std::vector<int>& got, const std
     const std::size_t n = expected.size();
     for (std::size_t j = n; j < got.size(); ++j)
         if (got[j] != kPoison)
-            return course::failure::wrong_result.with(where + ": out[" + std::to_string(j) + "] lies past the end of the " +
-                                              std::to_string(n) + " elements, yet it was written");
+            return course::failure::wrong_result.with(where + ": out[" + std::to_string(j) +
+                                                      "] lies past the end of the " + std::to_string(n) +
+                                                      " elements, yet it was written");
     std::size_t wrong = 0;
     std::size_t first = 0;
     for (std::size_t i = 0; i < n; ++i)
@@ -129,7 +130,7 @@ std::optional<std::string> compare_output(const std::vector<int>& got, const std
                                   ? " (the odd path's result)"
                                   : "";
     return course::failure::wrong_result.with(where + ": " + element + " holds " + std::to_string(got[first]) + which +
-                                      ", expected " + std::to_string(expected[first]) + tail);
+                                              ", expected " + std::to_string(expected[first]) + tail);
 }
 
 std::string case_text(std::string_view kernel, std::size_t n, unsigned block, Pattern pattern, std::uint64_t seed)

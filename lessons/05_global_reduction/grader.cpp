@@ -15,8 +15,8 @@
 #include "course/data.hpp"
 #include "course/failures.hpp"
 #include "course/grading.hpp"
-#include "course/results.hpp"
 #include "course/reduction.hpp"
+#include "course/results.hpp"
 #include "course/table.hpp"
 
 #include <doctest/doctest.h>
@@ -164,8 +164,8 @@ bool check_result(long long got, const Case& input, std::size_t offset, std::str
         text << course::failure::not_written << " reduce_sum" << when << ", " << describe(input, offset)
              << ": *result still holds the poison value 0x7f7f7f7f7f7f7f7f";
     else
-        text << course::failure::wrong_result << " reduce_sum" << when << ", " << describe(input, offset) << ": got " << got
-             << ", expected " << input.expected << " (off by " << input.expected - got << ")";
+        text << course::failure::wrong_result << " reduce_sum" << when << ", " << describe(input, offset) << ": got "
+             << got << ", expected " << input.expected << " (off by " << input.expected - got << ")";
     FAIL_CHECK(text.str());
     return false;
 }

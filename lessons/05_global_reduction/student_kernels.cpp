@@ -36,8 +36,8 @@ struct StudentReduction {
 
 [[noreturn]] void bad_configuration(const std::string& field, std::size_t value, const std::string& why)
 {
-    throw std::invalid_argument(
-        course::failure::bad_configuration.with("reduce_sum_launch." + field + " = " + std::to_string(value) + ": " + why));
+    throw std::invalid_argument(course::failure::bad_configuration.with("reduce_sum_launch." + field + " = " +
+                                                                        std::to_string(value) + ": " + why));
 }
 
 /// A block size the kernel can run with: the interface's powers of two, within what the compiled

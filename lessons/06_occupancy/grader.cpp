@@ -149,10 +149,10 @@ struct StreamProblem {
             return std::nullopt;
         std::ostringstream text;
         const bool unwritten = got[first] == 0x7f7f7f7f;
-        text << (unwritten ? course::failure::not_written : course::failure::wrong_result) << " scaled_add launched with " << ::text(config)
-             << ", n = " << n << " (input seed " << seed << "): z[" << first << "] "
-             << (unwritten ? "was never written" : "holds " + std::to_string(got[first])) << ", expected "
-             << expected[first] << "; " << wrong << " of " << n << " elements are wrong";
+        text << (unwritten ? course::failure::not_written : course::failure::wrong_result)
+             << " scaled_add launched with " << ::text(config) << ", n = " << n << " (input seed " << seed << "): z["
+             << first << "] " << (unwritten ? "was never written" : "holds " + std::to_string(got[first]))
+             << ", expected " << expected[first] << "; " << wrong << " of " << n << " elements are wrong";
         return text.str();
     }
 };
@@ -236,8 +236,8 @@ TEST_SUITE("lesson06")
             const std::size_t n = sizes[i];
             const LaunchConfig& config = configs[i];
             if (const auto problem = invalid(config, device)) {
-                FAIL_CHECK(course::failure::bad_configuration << " choose_launch_config(n = " << n << ") gave " << text(config) << ": "
-                                                                          << *problem);
+                FAIL_CHECK(course::failure::bad_configuration << " choose_launch_config(n = " << n << ") gave "
+                                                              << text(config) << ": " << *problem);
                 continue;
             }
             StreamProblem problem(n, course::derive_seed(course::grading::run_seed(), ++case_index));
@@ -254,8 +254,8 @@ TEST_SUITE("lesson06")
         const std::size_t sizes[] = {kTimedSize};
         const LaunchConfig chosen = student::choose_launch_config(device, attributes_of(scaled_add_kernel()), sizes)[0];
         if (const auto problem = invalid(chosen, device)) {
-            FAIL_CHECK(course::failure::bad_configuration << " choose_launch_config(n = " << kTimedSize << ") gave " << text(chosen)
-                                                                      << ": " << *problem);
+            FAIL_CHECK(course::failure::bad_configuration << " choose_launch_config(n = " << kTimedSize << ") gave "
+                                                          << text(chosen) << ": " << *problem);
             return;
         }
         StreamProblem problem(kTimedSize, course::derive_seed(course::grading::run_seed(), 0x57A7));

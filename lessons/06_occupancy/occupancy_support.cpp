@@ -142,10 +142,10 @@ SweepReport check_student_calculator(const cudaDeviceProp& device, const std::st
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const auto& c = cases[i];
         if (auto problem = compare_occupancy(device, c.block_size, answers[i], c.expected))
-            report.mismatches.push_back(course::failure::wrong_occupancy.with("theoretical_occupancy, " + what +
-                                        describe_case(device_name, c.kernel_name, c.kernel, c.block_size,
-                                                      c.dynamic_shared_bytes) +
-                                        ": " + *problem));
+            report.mismatches.push_back(course::failure::wrong_occupancy.with(
+                "theoretical_occupancy, " + what +
+                describe_case(device_name, c.kernel_name, c.kernel, c.block_size, c.dynamic_shared_bytes) + ": " +
+                *problem));
     }
     return report;
 }

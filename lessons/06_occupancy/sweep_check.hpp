@@ -24,8 +24,8 @@ inline void report_mismatches(const SweepReport& report, const std::string& what
     for (std::size_t i = 0; i < report.mismatches.size() && i < shown; ++i)
         FAIL_CHECK(report.mismatches[i] << " Hints, one at a time: ./course hint 06");
     if (report.mismatches.size() > shown)
-        FAIL_CHECK(course::failure::wrong_occupancy << " theoretical_occupancy differs in " << report.mismatches.size() << " of "
-                                                                         << report.cases << " " << what);
+        FAIL_CHECK(course::failure::wrong_occupancy << " theoretical_occupancy differs in " << report.mismatches.size()
+                                                    << " of " << report.cases << " " << what);
     if (report.mismatches.empty())
         MESSAGE("theoretical_occupancy agrees in all " << report.cases << " " << what);
 }

@@ -232,8 +232,8 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
     std::memset(&poison, course::kPoisonByte, sizeof poison);
     for (unsigned b = 0; b < grid; ++b) {
         if (std::memcmp(&got[b], &poison, sizeof poison) == 0) {
-            FAIL_CHECK(course::failure::not_written << ' ' << where << ": partials[" << b << "] of " << grid
-                                       << " still holds the poison value (every byte 0x7f)");
+            FAIL_CHECK(course::failure::not_written << " " << where << ": partials[" << b << "] of " << grid
+                                                    << " still holds the poison value (every byte 0x7f)");
             return false;
         }
     }
@@ -244,8 +244,8 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
         const auto sum = static_cast<long long>(total);
         if (sum == input.exact)
             return true;
-        FAIL_CHECK(course::failure::wrong_result << ' ' << where << ": the partials add up to " << sum << ", expected " << input.exact
-                                    << " (off by " << input.exact - sum << ")");
+        FAIL_CHECK(course::failure::wrong_result << " " << where << ": the partials add up to " << sum << ", expected "
+                                                 << input.exact << " (off by " << input.exact - sum << ")");
         return false;
     } else {
         const double sum = lesson08::compensated_sum(got);  // the partials, added exactly enough
@@ -266,7 +266,7 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
         }
         std::ostringstream text;
         text.precision(9);
-        text << course::failure::wrong_result << ' ' << where << ": the partials add up to " << sum
+        text << course::failure::wrong_result << " " << where << ": the partials add up to " << sum
              << ", the exact sum (double, compensated) is " << exact << ": off by " << error
              << ", more than the rounding-error bound " << bound << " = gamma_d * sum|x| with d = " << additions
              << " additions per element at most and sum|x| = " << input.magnitude;

@@ -1,7 +1,7 @@
 """./course grade --submissions: a class of made-up students, each graded in isolation.
 
     correct        the reference solution (made from solutions/ when it is there)
-    wrong          a planted kernel with a wrong bound (from tests/planted/ when it is there)
+    wrong          a planted kernel with a wrong bound (tests/planted/, applied to the reference)
     compile_error  does not compile (tests/driver/fixtures/submissions/)
     hang.tar.gz    never finishes, as a .tar.gz of its folder
     fault.zip      writes far out of bounds, as a .zip of an exercises/ folder
@@ -21,6 +21,7 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tarfile
 import tempfile
@@ -43,10 +44,11 @@ def make_class(folder: Path) -> list[str]:
         (folder / "correct" / LESSON).mkdir(parents=True)
         shutil.copy(solution, folder / "correct" / LESSON / STUDENT_FILE)
         names.append("correct")
-    planted = ROOT / "tests" / "planted" / LESSON / "wrong_bound.cu"
-    if planted.exists():
-        (folder / "wrong" / LESSON).mkdir(parents=True)
-        shutil.copy(planted, folder / "wrong" / LESSON / STUDENT_FILE)
+    planted = ROOT / "tests" / "planted" / LESSON / "wrong_bound.patch"
+    if planted.exists() and solution.exists():
+        # The planted kernel is a patch of the reference (tests/planted/README.md).
+        subprocess.run([sys.executable, str(ROOT / "cmake" / "apply_patch.py"), str(planted), str(solution),
+                        str(folder / "wrong" / LESSON / STUDENT_FILE)], check=True)
         names.append("wrong")
     shutil.copytree(FIXTURES / "compile_error", folder / "compile_error")
     with tarfile.open(folder / "hang.tar.gz", "w:gz") as archive:

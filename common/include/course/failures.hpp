@@ -39,15 +39,15 @@ struct Word {
 };
 
 // clang-format off
-inline constexpr Word wrong_result{"wrong result:", Kind::correctness};          ///< a value differs from the exact one
-inline constexpr Word not_written{"not written:", Kind::correctness};            ///< an output still holds the grader's poison
+inline constexpr Word wrong_result{"wrong result:", Kind::correctness};          ///< a value is not the exact one
+inline constexpr Word not_written{"not written:", Kind::correctness};            ///< an output still holds poison
 inline constexpr Word wrong_occupancy{"wrong occupancy:", Kind::correctness};    ///< lesson 06: a calculator's answer
-inline constexpr Word missing_fence{"missing fence:", Kind::correctness};        ///< lesson 09: results shared across blocks, unordered
-inline constexpr Word bad_configuration{"bad configuration:", Kind::correctness}; ///< a stated launch that cannot run
-inline constexpr Word exception{"exception:", Kind::correctness};                ///< a test case ended in an exception
+inline constexpr Word missing_fence{"missing fence:", Kind::correctness};        ///< lesson 09: unordered partials
+inline constexpr Word bad_configuration{"bad configuration:", Kind::correctness}; ///< a launch that cannot run
+inline constexpr Word exception{"exception:", Kind::correctness};                ///< a test case threw
 inline constexpr Word cuda_error{"CUDA error", Kind::fault};                     ///< a CUDA call or a kernel failed
 inline constexpr Word crash{"crash:", Kind::fault};                              ///< the grader caught a fatal signal
-inline constexpr Word too_slow{"too slow:", Kind::speed};                        ///< right, below the speed threshold
+inline constexpr Word too_slow{"too slow:", Kind::speed};                        ///< right, below the threshold
 inline constexpr Word timeout{"timeout:", Kind::timeout};                        ///< the watchdog stopped the grader
 inline constexpr Word grader_error{"grader error:", Kind::grader};               ///< the grader's own exception
 // clang-format on

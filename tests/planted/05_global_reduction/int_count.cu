@@ -1,8 +1,9 @@
-// Planted bug for lesson 05's grader: the element count narrowed to an int. Right up to 2^31 - 1
-// elements; past that the count is negative and phase 1 adds nothing. The mistake is the whole
-// point, so the kernel is a plain grid-stride loop.
-// The grader must reject this submission (tests/planted/05_global_reduction/CMakeLists.txt says
-// with which message).
+// plants: the element count narrowed to an int. Right up to 2^31 - 1 elements; past that the count
+//   is negative and phase 1 adds nothing. The mistake is the whole point, so the kernel is a plain
+//   grid-stride loop.
+// replaces: reduce_sum.cu
+// expect: wrong result: reduce_sum \(zeros, then random values from index 2\^31 - 2\^20 on\), n = 2147549187
+// gpu only
 
 #include "global_reduction.cuh"
 

@@ -1,6 +1,8 @@
-// Planted bug for lesson 06's grader: blocks of 2048 threads, "the SM holds 2048 threads, so one
-// block can fill it". No kernel launches with more than 1024 threads per block; the grader must
-// reject the configuration before launching it (tests/CMakeLists.txt says with which message).
+// plants: blocks of 2048 threads, "the SM holds 2048 threads, so one block can fill it". No kernel
+//   launches with more than 1024 threads per block; the lesson refuses it before launching
+//   anything.
+// replaces: launch_config.cpp
+// expect: bad configuration: choose_launch_config\(n = 1\) gave \{grid 1, block 2048
 
 #include "occupancy.hpp"
 

@@ -1,8 +1,10 @@
-// Planted for lesson 06: a calculator that answers with the grader's own reference,
-// lesson06::nvidia_calculator, declared in the lesson's trusted header. It must not even build: that
-// header needs the CUDA runtime's headers, which a student program may not include, and the
-// reference's definition is never linked into the student program (tests/planted/06_occupancy/
-// CMakeLists.txt checks the refusal).
+// plants: a calculator that answers with the grader's own reference, lesson06::nvidia_calculator,
+//   declared in the lesson's trusted header. It must not even build: that header needs the CUDA
+//   runtime's headers, which a student program may not include, and the reference's definition is
+//   never linked into the student program.
+// replaces: occupancy_calculator.cpp
+// refused by the build
+// expect: refused: .*occupancy_calculator.cpp includes .*/cuda_runtime_api.h|cuda_runtime_api.h: No such file
 
 #include "occupancy_lesson.hpp"
 

@@ -1,8 +1,10 @@
-// Planted for lesson 06: a calculator that answers with NVIDIA's header-only calculator,
-// cuda_occupancy.h, the very reference the grader compares with (reachable from the default include
-// path where the toolkit is linked into /usr/local/include). It must not even build: a student
-// program may not include the CUDA toolkit (tests/planted/06_occupancy/CMakeLists.txt checks the
-// refusal).
+// plants: a calculator that answers with NVIDIA's header-only calculator, cuda_occupancy.h, the
+//   very reference the grader compares with (reachable from the default include path where the
+//   toolkit is linked into /usr/local/include). It must not even build: a student program may not
+//   include the CUDA toolkit.
+// replaces: occupancy_calculator.cpp
+// refused by the build
+// expect: refused: .*occupancy_calculator.cpp includes .*/cuda_occupancy.h|cuda_occupancy.h: No such file
 
 #include "occupancy.hpp"
 

@@ -1,6 +1,8 @@
-// Planted bug for lesson 06's grader: one block of one warp per SM ("every SM gets work"), so each
-// SM has a single warp and eight bytes per thread in flight. The launch is valid and its results are
-// exact; the grader must reject it as too slow (tests/CMakeLists.txt says with which message).
+// plants: one block of one warp per SM ("every SM gets work"), so each SM has a single warp and
+//   eight bytes per thread in flight. The launch is valid and its results are exact; the grader
+//   must reject it as too slow.
+// replaces: launch_config.cpp
+// expect: too slow: choose_launch_config( runs [0-9.]+x over starving_config|, occupancy)
 
 #include "occupancy.hpp"
 

@@ -1,8 +1,9 @@
-// A RIGHT float kernel for lesson 08's grader, in another order of additions than the reference's:
-// each vector's four elements go one by one into the thread's running sum, the tail before the
-// head, and the warps reduce with __shfl_xor_sync. Its sums differ from the reference's in the last
-// bits; the grader's rounding-error bound must accept them (tests/planted/08_warp_shuffles/
-// CMakeLists.txt runs the float test cases on it and expects a pass).
+// plants: nothing wrong: a right float kernel in another order of additions than the reference's.
+//   Each vector's four elements go one by one into the thread's running sum, the tail before the
+//   head, and the warps reduce with __shfl_xor_sync. Its sums differ from the reference's in the last
+//   bits; the grader's rounding-error bound must accept them.
+// replaces: shuffle_sum_float.cu
+// passes: *shuffle_sum_float is within*,*shuffle_sum_float works*
 
 #include "warp_shuffles.cuh"
 
