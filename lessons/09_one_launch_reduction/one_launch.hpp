@@ -121,7 +121,8 @@ enum class Design {
 [[nodiscard]] const std::vector<Design>& all_designs();
 
 /// Runs the designs with their workspace; the grid follows the same rule as reduce_once's: 16
-/// elements per thread, at most one full wave (the design's resident blocks per SM x SMs).
+/// elements per thread, at most one full wave (the design's resident blocks per SM x SMs; four
+/// waves for last_block_waves).
 class Designs {
 public:
     explicit Designs(std::size_t max_n);

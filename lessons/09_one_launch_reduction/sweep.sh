@@ -3,7 +3,7 @@
 # the table of the README (speedups over CUB, single calls and back to back) and the figure.
 #
 #   lessons/09_one_launch_reduction/sweep.sh build/gpu /tmp/l09 10 30
-#   (on the H100 this takes about two minutes; each point is --seed 1 --reps 21)
+#   (on the H100 this takes about half a minute; each point is --seed 1 --reps 21)
 set -euo pipefail
 build=${1:-build/gpu}
 out=${2:-/tmp/lesson09_sweep}
