@@ -25,7 +25,8 @@
 namespace course {
 namespace {
 
-/// The seeds' input: small non-negative integers, so that the CPU row looks like theirs.
+/// The input of the reduceInteger program of Professional CUDA C Programming (ch. 3): small
+/// non-negative integers, so that the CPU row looks like the book's.
 constexpr int kInputMax = 255;
 
 DemoSpec spec_of(const BlockReductionDemo& demo)
@@ -45,7 +46,7 @@ std::string row_name(const BlockReduceKernel& kernel, const std::string& student
     return kernel.written_by_student ? kernel.name + " (" + student_folder + ")" : kernel.name;
 }
 
-/// The first launch of a program pays for loading the module; the seeds show it as a warm-up row.
+/// The first launch of a program pays for loading the module; the book shows it as a warm-up row.
 double time_first_launch(BlockReductionBench& bench, BlockReduceLauncher launch)
 {
     const Event start;

@@ -1,8 +1,9 @@
 // Lesson 04 exercise 2: the block reduction in shared memory with sequential addressing. Read
 // lessons/04_interleaved_reduction/README.md first.
 //
-// This starter is the seeds' shared-memory version 1: one load per thread into shared memory, then
-// the neighbored tree (tid % (2 * stride)). It is right and slow. Keep the load; change the tree so
+// This starter is shared-memory version 1 of the University of Verona CUDA slides (reduce0 of a
+// blog post on shared-memory reduction): one load per thread into shared memory, then the
+// neighbored tree (tid % (2 * stride)). It is right and slow. Keep the load; change the tree so
 // that the threads tid < stride add cache[tid + stride] to cache[tid], the stride starting at half
 // the block. Exact sums for any n and any power-of-two block from 32 to 1024.
 //

@@ -1,5 +1,6 @@
-// Lesson 03 baseline: reduceNeighbored, the in-place neighbored-pair reduction of the seeds, made
-// safe for any n. See lessons/03_neighbored_reduction/README.md.
+// Lesson 03 baseline: reduceNeighbored, the in-place neighbored-pair reduction of the reduceInteger
+// program of Professional CUDA C Programming (ch. 3), made safe for any n. See
+// lessons/03_neighbored_reduction/README.md.
 //
 //   ./course run 03 --kernel neighbored
 

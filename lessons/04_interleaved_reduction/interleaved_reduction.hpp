@@ -35,12 +35,13 @@ inline constexpr const char* kLesson = "04_interleaved_reduction";
 /// from exercises/04_interleaved_reduction/reduce_interleaved.cu).
 void launch_reduce_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream);
 
-/// The seeds' shared-memory version 1: one load per thread, then tid % (2 * stride) picks the
-/// adding threads (the baseline of the shared-memory ladder, given).
+/// Shared-memory version 1 of the University of Verona CUDA slides (reduce0 of a blog post on
+/// shared-memory reduction): one load per thread, then tid % (2 * stride) picks the adding threads
+/// (the baseline of the shared-memory ladder, given).
 void launch_reduce_shared_neighbored(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream);
 
-/// The seeds' shared-memory version 2: index = 2 * stride * tid packs the adding threads into the
-/// first warps, at the price of shared-memory bank conflicts (given).
+/// The slides' shared-memory version 2 (the blog post's reduce1): index = 2 * stride * tid packs
+/// the adding threads into the first warps, at the price of shared-memory bank conflicts (given).
 void launch_reduce_shared_neighbored_less(int* data, int* partials, std::size_t n, unsigned block,
                                           cudaStream_t stream);
 

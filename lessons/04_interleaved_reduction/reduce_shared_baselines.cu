@@ -1,5 +1,6 @@
-// Lesson 04 baselines: the seeds' two shared-memory block reductions (version 1, neighbored, and
-// version 2, neighbored-less). Each thread loads one element into shared memory; the tree then runs
+// Lesson 04 baselines: the two shared-memory block reductions of the University of Verona CUDA
+// slides (version 1, neighbored, and version 2, neighbored-less; reduce0 and reduce1 of a blog post
+// on shared-memory reduction). Each thread loads one element into shared memory; the tree then runs
 // there instead of in global memory. See lessons/04_interleaved_reduction/README.md.
 //
 //   ./course run 04 --kernel shared-neighbored

@@ -24,8 +24,9 @@ namespace course {
 /// The exact sum of `values` in 64 bits: the reference every reduction is compared with.
 [[nodiscard]] std::int64_t exact_sum(std::span<const int> values);
 
-/// The CPU reduction of the seeds' reduceInteger program, in 64 bits: repeatedly adds the second
-/// half of the array onto the first half (an odd element out is carried along) until one is left.
+/// The CPU reduction (recursiveReduce) of the reduceInteger program of Professional CUDA C
+/// Programming (ch. 3), in 64 bits: repeatedly adds the second half of the array onto the first
+/// half (an odd element out is carried along) until one is left.
 /// Returns 0 for an empty array. Works on a copy.
 [[nodiscard]] std::int64_t recursive_reduce(std::span<const int> values);
 

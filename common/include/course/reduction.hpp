@@ -5,10 +5,11 @@
 ///
 /// A block reduction leaves one partial sum per block: with grid = ceil(n / block), block b sums
 /// elements [b * block, min(n, (b + 1) * block)) into partials[b]. It may overwrite its input (the
-/// in-place kernels of the seeds do), so the bench restores the input before every run. An
-/// unrolled block reduction (lesson 07) has each block of `block` threads sum d data blocks of
-/// `block` elements: grid = ceil(n / (d * block)), and partials[b] holds the sum of elements
-/// [b * d * block, min(n, (b + 1) * d * block)); check it with expected_block_sums(input, d * block).
+/// in-place kernels of Professional CUDA C Programming, ch. 3, do), so the bench restores the input
+/// before every run. An unrolled block reduction (lesson 07) has each block of `block` threads sum
+/// d data blocks of `block` elements: grid = ceil(n / (d * block)), and partials[b] holds the sum
+/// of elements [b * d * block, min(n, (b + 1) * d * block)); check it with
+/// expected_block_sums(input, d * block).
 
 #include "course/device_buffer.hpp"
 

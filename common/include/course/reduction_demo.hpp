@@ -1,7 +1,8 @@
 #pragma once
 /// @file reduction_demo.hpp
-/// @brief The demo program of the block-reduction lessons, in the spirit of the seeds'
-/// reduceInteger: device, array, CPU reduction, then one timed row per kernel.
+/// @brief The demo program of the block-reduction lessons, in the spirit of the reduceInteger
+/// program of Professional CUDA C Programming (ch. 3): device, array, CPU reduction, then one timed
+/// row per kernel.
 
 #include "course/reduction.hpp"
 
