@@ -81,7 +81,7 @@ function(_course_add_planted_kernels lesson)
                                       "${PROJECT_SOURCE_DIR}/tests/planted/${lesson}/*.cpp")
   foreach(file IN LISTS planted)
     get_filename_component(name "${file}" NAME_WE)
-    foreach(key plants expect passes replaces "gpu only" "refused by the build" "on gpu sanitize"
+    foreach(key plants expect passes replaces "gpu only" "simulator only" "refused by the build" "on gpu sanitize"
                 "sanitize test case" "host check expects")
       string(REPLACE " " "_" variable "${key}")
       course_header_field("${file}" "${key}" field_${variable})
@@ -89,6 +89,9 @@ function(_course_add_planted_kernels lesson)
     if(NOT field_plants OR (NOT field_expect AND NOT field_passes))
       message(FATAL_ERROR "${file}: a planted kernel needs a 'plants:' line (the mistake it plants) and an "
         "'expect:' line (the message that must reject it): tests/planted/README.md")
+    endif()
+    if(field_simulator_only AND NOT COURSE_SIMULATOR)
+      continue()  # only the simulator's checks can see this mistake
     endif()
     if(file MATCHES "\\.patch$")
       _course_apply_planted_patch(applied ${lesson} ${name} "${file}")

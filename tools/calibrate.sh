@@ -6,7 +6,7 @@
 #   tools/calibrate.sh [REPEATS] [LOG_DIR]     (defaults: 20 repeats, logs in build/calibration)
 #
 # Environment (all optional):
-#   LESSONS="01 02 03 04 05 06 07 08" the lessons whose demos, counters and speed checks are measured
+#   LESSONS="01 02 03 04 05 06 07 08 09" the lessons whose demos, counters and speed checks are measured
 #   STEPS="test demo ncu repeat"   which parts to run
 #   STARTER_REPEATS=N     repeated runs of the unmodified starters' graders (default: REPEATS)
 #   PLANTED_REPEATS=N     repeated runs of the planted kernels that must fail a speed check (default 0)
@@ -18,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 repeats=${1:-20}
 logs=${2:-build/calibration}
-lessons=${LESSONS:-01 02 03 04 05 06 07 08}
+lessons=${LESSONS:-01 02 03 04 05 06 07 08 09}
 steps=${STEPS:-test demo ncu repeat}
 starter_repeats=${STARTER_REPEATS:-$repeats}
 planted_repeats=${PLANTED_REPEATS:-0}
@@ -46,6 +46,11 @@ fi
 
 if wants demo; then
   for lesson in $lessons; do
+    if [ "$lesson" = 09 ]; then
+      # Every n from 2^10 to 2^30: one JSON each, the README's two tables and its figure.
+      lessons/09_one_launch_reduction/sweep.sh build/gpu "$logs/lesson09_sweep" 10 30 2>&1 | tee "$logs/lesson09_demo.txt"
+      continue
+    fi
     case $lesson in
       05) args=(--seed 1 --reps 21) ;;
       08) args=(--seed 1 --reps 21) ;;
@@ -115,6 +120,15 @@ if wants ncu; then
         ncu --clock-control none --metrics "$metrics" -k "regex:ladder_sum|shuffle_sum|reduce_shared" --launch-count 9 \
           "$bin/lesson08_demo" "$reference" --n 2^24 --reps 1 --seed 1 >"$logs/ncu_08.txt" 2>&1
         grep -E "ladder_sum|shuffle_sum|reduce_shared|l1tex__|smsp__|dram__" "$logs/ncu_08.txt" | sed 's/^ *//' ;;
+      09)
+        # At 2^28: the share of the DRAM bandwidth that reduce_once (one wave of 1056 blocks) and
+        # CUB's first kernel (5280 blocks) reach, their grids and registers.
+        metrics=gpu__time_duration.sum,dram__bytes_read.sum.per_second,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size
+        for k in reduce_once:reduce_once cub:DeviceReduce designs:last_block; do
+          ncu --clock-control none --metrics "$metrics" -k "regex:${k#*:}" --launch-count 2 \
+            "$bin/lesson09_demo" "$reference" --kernel "${k%%:*}" --n 2^28 --reps 1 --seed 1 >"$logs/ncu_09_${k%%:*}.txt" 2>&1
+          echo "lesson 09, ${k%%:*}:"; grep -E "Reduce|reduce_once|last_block|gpu__|dram__|sm__|launch__" "$logs/ncu_09_${k%%:*}.txt" | sed 's/^ */  /'
+        done ;;
     esac
   done
 fi

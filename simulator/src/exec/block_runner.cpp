@@ -69,6 +69,7 @@ void BlockRunner::fillConstantRegisters() {
     fill(ptx::SrGridid, 1);
     fill(ptx::SrDynamicSmemSize, launch_.dynamicSmem);
     fill(ptx::SrTotalSmemSize, block_.shared.size());
+    fill(ptx::SrEnvreg, 0);
   }
 }
 

@@ -61,6 +61,8 @@ enum SpecialReg : uint32_t {
   SrLaneid, SrWarpid, SrNwarpid, SrSmid, SrNsmid, SrGridid,
   SrLanemaskEq, SrLanemaskLt, SrLanemaskLe, SrLanemaskGt, SrLanemaskGe,
   SrDynamicSmemSize, SrTotalSmemSize,
+  SrEnvreg,  // %envreg0..31, which the driver sets for a launch (a cooperative launch's grid
+             // workspace): 0 here, where cooperative launches are refused
   SrCarry,  // CC.CF of add.cc/addc/sub.cc/subc/mad.cc/madc, one bit per lane
   kNumSpecialRegs
 };

@@ -2,6 +2,9 @@
 // modifiers that follow an opcode.
 #include "ptx/syntax.hpp"
 
+#include <array>
+#include <string>
+
 #include <charconv>
 #include <system_error>
 #include <utility>
@@ -57,14 +60,25 @@ const std::unordered_map<std::string_view, Op>& opNames() {
 }
 
 const std::unordered_map<std::string_view, uint32_t>& specialRegNames() {
-  static const std::unordered_map<std::string_view, uint32_t> names = {
+  static const std::unordered_map<std::string_view, uint32_t> names = [] {
+    std::unordered_map<std::string_view, uint32_t> known = {
     {"%laneid", SrLaneid}, {"%warpid", SrWarpid}, {"%nwarpid", SrNwarpid},
     {"%smid", SrSmid}, {"%nsmid", SrNsmid}, {"%gridid", SrGridid},
     {"%lanemask_eq", SrLanemaskEq}, {"%lanemask_lt", SrLanemaskLt},
     {"%lanemask_le", SrLanemaskLe}, {"%lanemask_gt", SrLanemaskGt},
     {"%lanemask_ge", SrLanemaskGe}, {"%dynamic_smem_size", SrDynamicSmemSize},
     {"%total_smem_size", SrTotalSmemSize},
-  };
+    };
+    // Cooperative groups' grid.sync() reads its grid workspace from %envreg1/%envreg2: a module
+    // that uses it must load (its kernels are refused only if launched cooperatively).
+    static const std::array<std::string, 32> envregs = [] {
+      std::array<std::string, 32> all;
+      for (std::size_t i = 0; i < all.size(); ++i) all[i] = "%envreg" + std::to_string(i);
+      return all;
+    }();
+    for (const std::string& name : envregs) known.emplace(name, SrEnvreg);
+    return known;
+  }();
   return names;
 }
 

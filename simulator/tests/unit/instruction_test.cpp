@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -226,4 +227,31 @@ TEST_CASE("cnot, bfi and bfind") {
   CHECK(v[1] == 0);
   CHECK(v[2] == 0xFFFF00F0u);
   CHECK(v[3] == 23);
+}
+
+TEST_CASE("%envreg registers read as 0, so a kernel that reads them (grid.sync()) decodes") {
+  // cooperative_groups::this_grid().sync() reads its grid workspace from %envreg1 and %envreg2;
+  // such a kernel must decode, although cooperative launches themselves are refused.
+  ptx::Module m = parsePtx(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %envreg1;
+  mov.u32 %r2, %envreg2;
+  mov.u32 %r3, %envreg31;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r3};
+  ret;
+}
+)");
+  REQUIRE(m.kernels[0].error.empty());
+  DeviceBuffer out(16);
+  std::memset(out.data, 0xff, 16);
+  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+  REQUIRE(r.error == cudaSuccess);
+  const uint32_t* v = out.as<uint32_t>();
+  CHECK(v[0] == 0);
+  CHECK(v[1] == 0);
+  CHECK(v[2] == 0);
 }

@@ -1,0 +1,417 @@
+// Lesson 09 grader: with the student's reduce_once and reduce_once_launch (their module, launched
+// ONCE per call by the lesson's reduce_once), is the sum exact for every n from 1 to 2^28, call
+// after call on one workspace (the ticket set back to 0 each time), on two streams at once, in a
+// CUDA graph, on any int pointer; are the partials ordered before the ticket; and is one launch
+// faster than lesson 05's two at a small n?
+//
+//   ./course grade 09                    # builds the module of exercises/ and runs this on it
+//   build/gpu/lessons/lesson09_grader --seed=1234   # repeat a run with its printed seed
+//   build/gpu/lessons/lesson09_grader --modules=build/gpu/modules/solution   # the reference
+
+#include "one_launch.hpp"
+
+#include "course/backend.hpp"
+#include "course/benchmark.hpp"
+#include "course/cuda_check.hpp"
+#include "course/cuda_handles.hpp"
+#include "course/data.hpp"
+#include "course/failures.hpp"
+#include "course/grading.hpp"
+#include "course/reduction.hpp"
+#include "course/results.hpp"
+#include "course/table.hpp"
+
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace {
+
+// Calibrated on the H100 (lessons/09_one_launch_reduction/README.md): one launch against lesson
+// 05's two at 2^16 ints, single calls with L2 flushed. The reference ran 1.28-1.34x in 13 grader
+// runs (1.30-1.37x in 7 runs of an earlier version with the same launch), the starter (one block)
+// 0.08x in 4.
+constexpr double kSpeedup = 1.15;
+// On the simulator: the timing model's ratio (2 us per launch, memory round trips), measured with
+// the reference at 1.65x, the starter at 0.04x.
+constexpr double kModelledSpeedup = 1.3;
+constexpr std::size_t kTimedSize = std::size_t{1} << 16;
+
+using course::results::Backend;
+const course::results::CheckList kChecks{
+    {"reduce_once", Backend::gpu, kSpeedup, false, "x",
+     "speedup over lesson 05's two-launch reference at 2^16 ints, single calls, L2 flushed"},
+    {"reduce_once", Backend::sim, kModelledSpeedup, false, "x",
+     "modelled speedup over lesson 05's two-launch reference at 2^16 ints"}};
+
+constexpr long long kPoisonResult = 0x7f7f7f7f7f7f7f7fLL;
+constexpr int kMagnitude = 1 << 16;
+constexpr std::size_t kMaxOffset = 3;
+
+/// Sizes from 1 to 2^28 (2^24 + 43 on the simulator): one block, a few blocks, around the
+/// reference's one-block limit (4096), a full wave and beyond. No size twice in a row.
+const std::vector<std::size_t>& exact_sizes()
+{
+    static const std::vector<std::size_t> sizes = [] {
+        std::vector<std::size_t> all = {1,       2,         3,         4,         5,          7,          31,
+                                        32,      33,        255,       256,       257,        1023,       1024,
+                                        1025,    4095,      4096,      4097,      8191,       65'521,     65'536,
+                                        65'537,  1'048'573, 1'048'576, 1'048'583, 16'777'213, 16'777'216, 16'777'259};
+        if (!course::kOnSimulator)
+            all.push_back(268'435'399);  // the largest prime below 2^28
+        return all;
+    }();
+    return sizes;
+}
+
+using course::Stream;
+
+class DeviceInput {
+public:
+    explicit DeviceInput(std::size_t capacity) : buffer_(capacity + kMaxOffset + course::kGuardElements) {}
+
+    const int* put(const std::vector<int>& values, std::size_t offset)
+    {
+        int* start = buffer_.data() + offset;
+        COURSE_CUDA_CHECK(cudaMemcpy(start, values.data(), values.size() * sizeof(int), cudaMemcpyHostToDevice));
+        COURSE_CUDA_CHECK(
+            cudaMemset(start + values.size(), course::kPoisonByte, course::kGuardElements * sizeof(int)));
+        COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+        return start;
+    }
+
+private:
+    course::DeviceBuffer<int> buffer_;
+};
+
+struct Case {
+    std::size_t n;
+    int lo;
+    int hi;
+    std::uint64_t seed;
+    std::vector<int> values;
+    long long expected;
+};
+
+Case make_case(std::size_t n, int lo, int hi, std::uint64_t stream)
+{
+    const std::uint64_t seed = course::derive_seed(course::grading::run_seed(), stream);
+    auto values = course::random_ints(n, seed, lo, hi);
+    const long long expected = course::exact_sum(values);
+    return {n, lo, hi, seed, std::move(values), expected};
+}
+
+std::string describe(const Case& input, std::size_t offset)
+{
+    std::ostringstream text;
+    text << "n = " << input.n;
+    if (offset != 0)
+        text << " at data + " << offset << " (not 16-byte aligned)";
+    text << " (values " << input.lo << ".." << input.hi << ", input seed " << input.seed << ", grid "
+         << lesson09::grid_for(input.n) << " blocks)";
+    return text.str();
+}
+
+std::string describe_launch(std::size_t n)
+{
+    const auto& plan = lesson09::reduce_once_plan();
+    const auto& launch = plan.launch;
+    std::ostringstream text;
+    text << "max(1, min(ceil(n / (" << launch.block << " x " << launch.items_per_thread << ")), max_blocks_per_sm "
+         << launch.max_blocks_per_sm << " x " << plan.sm_count << " SMs)) = " << lesson09::grid_for(n)
+         << " blocks of " << launch.block << " threads for n = " << n << " (one SM holds "
+         << plan.resident_blocks_per_sm << " blocks of this reduce_once at a time), "
+         << (launch.cooperative != 0 ? "a cooperative launch" : "an ordinary launch");
+    return text.str();
+}
+
+/// Poisons the result and the partials, runs reduce_once on `stream`, waits, returns the result.
+long long run_reduce_once(const int* data, std::size_t n, lesson09::Workspace& workspace,
+                          course::DeviceBuffer<long long>& result, cudaStream_t stream)
+{
+    return course::grading::run_case("reduce_once, n = " + std::to_string(n), [&] {
+        result.fill_bytes(course::kPoisonByte, stream);
+        workspace.poison(stream);
+        lesson09::reduce_once(data, n, result.data(), workspace, stream);
+        COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
+        return result.download()[0];
+    });
+}
+
+bool check_result(long long got, const Case& input, std::size_t offset, std::string_view when = "")
+{
+    if (got == input.expected)
+        return true;
+    std::ostringstream text;
+    if (got == kPoisonResult)
+        text << course::failure::not_written << " reduce_once" << when << ", " << describe(input, offset)
+             << ": *result still holds the poison value 0x7f7f7f7f7f7f7f7f";
+    else
+        text << course::failure::wrong_result << " reduce_once" << when << ", " << describe(input, offset) << ": got "
+             << got << ", expected " << input.expected << " (off by " << input.expected - got << ")";
+    FAIL_CHECK(text.str());
+    return false;
+}
+
+/// The ticket must be 0 again after every call: the next call's blocks count from it.
+bool check_ticket(lesson09::Workspace& workspace, cudaStream_t stream, const Case& input, std::string_view when = "")
+{
+    const unsigned ticket = workspace.read_ticket(stream);
+    if (ticket == 0)
+        return true;
+    FAIL_CHECK(course::failure::wrong_result.with(
+        "reduce_once" + std::string(when) + ", " + describe(input, 0) + ": the workspace's ticket holds " +
+        std::to_string(ticket) + " after the call, not 0, so the next call's blocks count from " +
+        std::to_string(ticket) + "." + course::grading::hint_command()));
+    return false;
+}
+
+}  // namespace
+
+TEST_SUITE("lesson09")
+{
+    TEST_CASE("reduce_once_launch states a launch the lesson can make")
+    {
+        try {
+            MESSAGE("reduce_once_launch: " << describe_launch(kTimedSize) << "; for n = 2^24: "
+                                           << lesson09::grid_for(std::size_t{1} << 24) << " blocks");
+        } catch (const std::invalid_argument& error) {
+            FAIL_CHECK(std::string(error.what()));
+        }
+    }
+
+    TEST_CASE("reduce_once gives the exact sum for every n from 1 to 2^28 (2^24 on the simulator), call after call")
+    {
+        const std::size_t largest = exact_sizes().back();
+        DeviceInput input(largest);
+        lesson09::Workspace workspace(largest);  // one workspace, reused by every call: its ticket too
+        course::DeviceBuffer<long long> result(1);
+        Stream stream;
+        std::uint64_t index = 0;
+        for (const std::size_t n : exact_sizes()) {
+            const auto one = make_case(n, -kMagnitude, kMagnitude, ++index);
+            const int* data = input.put(one.values, 0);
+            if (!check_result(run_reduce_once(data, n, workspace, result, stream.get()), one, 0) ||
+                !check_ticket(workspace, stream.get(), one))
+                break;
+        }
+    }
+
+    TEST_CASE("reduce_once adds in 64 bits: sums far beyond the range of an int")
+    {
+        DeviceInput input(16'777'259);
+        lesson09::Workspace workspace(16'777'259);
+        course::DeviceBuffer<long long> result(1);
+        Stream stream;
+        std::uint64_t index = 100;
+        const int big = 1 << 30;
+        for (const std::size_t n : {2, 3, 1000, 65'537, 16'777'259}) {
+            const auto one = make_case(n, big, 2 * (big - 1) + 1, ++index);  // 2^30 .. 2^31 - 1
+            check_result(run_reduce_once(input.put(one.values, 0), n, workspace, result, stream.get()), one, 0);
+        }
+        for (const std::size_t n : {3, 1'048'583}) {
+            const auto one = make_case(n, -2 * big, -big, ++index);  // -2^31 .. -2^30
+            check_result(run_reduce_once(input.put(one.values, 0), n, workspace, result, stream.get()), one, 0);
+        }
+    }
+
+    TEST_CASE("reduce_once is right for 200 calls in a row on one workspace, with no wait between them")
+    {
+        // The calls are queued back to back, as a program would make them: a ticket left at any
+        // value but 0, or a partial of one call read by the next, gives a wrong sum.
+        constexpr std::size_t kCalls = 200;
+        const std::array<std::size_t, 4> sizes = {65'537, 5000, 1'048'583, 3};
+        std::vector<Case> cases;
+        std::vector<DeviceInput> inputs;
+        std::vector<const int*> data;
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            cases.push_back(make_case(sizes[i], -kMagnitude, kMagnitude, 500 + i));
+            inputs.emplace_back(sizes[i]);
+            data.push_back(inputs.back().put(cases.back().values, 0));
+        }
+        lesson09::Workspace workspace(sizes[2]);
+        course::DeviceBuffer<long long> results(kCalls);
+        Stream stream;
+        results.fill_bytes(course::kPoisonByte, stream.get());
+        workspace.poison(stream.get());
+        course::grading::run_case("reduce_once, 200 calls in a row", [&] {
+            for (std::size_t call = 0; call < kCalls; ++call)
+                lesson09::reduce_once(data[call % sizes.size()], sizes[call % sizes.size()], results.data() + call,
+                                      workspace, stream.get());
+            COURSE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+        });
+        const auto got = results.download();
+        for (std::size_t call = 0; call < kCalls; ++call)
+            if (!check_result(got[call], cases[call % sizes.size()], 0,
+                              " (call " + std::to_string(call + 1) + " of " + std::to_string(kCalls) +
+                                  " in a row on one workspace)"))
+                break;
+        check_ticket(workspace, stream.get(), cases[(kCalls - 1) % sizes.size()], " (after 200 calls in a row)");
+    }
+
+    TEST_CASE("reduce_once is right on two streams at once, each call with its own workspace")
+    {
+        // Two calls that may run at the same time share nothing: state kept anywhere but the
+        // workspace (a __device__ counter, say) mixes their tickets.
+        constexpr int kRounds = 20;
+        const auto first = make_case(4'194'301, -kMagnitude, kMagnitude, 600);
+        const auto second = make_case(1'048'573, -kMagnitude, kMagnitude, 601);
+        DeviceInput input_a(first.n);
+        DeviceInput input_b(second.n);
+        const int* data_a = input_a.put(first.values, 0);
+        const int* data_b = input_b.put(second.values, 0);
+        lesson09::Workspace workspace_a(first.n);
+        lesson09::Workspace workspace_b(second.n);
+        course::DeviceBuffer<long long> results_a(kRounds);
+        course::DeviceBuffer<long long> results_b(kRounds);
+        Stream stream_a;
+        Stream stream_b;
+        results_a.fill_bytes(course::kPoisonByte, stream_a.get());
+        results_b.fill_bytes(course::kPoisonByte, stream_b.get());
+        COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+        course::grading::run_case("reduce_once on two streams", [&] {
+            for (int round = 0; round < kRounds; ++round) {
+                lesson09::reduce_once(data_a, first.n, results_a.data() + round, workspace_a, stream_a.get());
+                lesson09::reduce_once(data_b, second.n, results_b.data() + round, workspace_b, stream_b.get());
+            }
+            COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+        });
+        const auto got_a = results_a.download();
+        const auto got_b = results_b.download();
+        for (int round = 0; round < kRounds; ++round) {
+            const std::string when = " (stream A, call " + std::to_string(round + 1) + ", while stream B reduces " +
+                                     std::to_string(second.n) + " elements)";
+            if (!check_result(got_a[std::size_t(round)], first, 0, when) ||
+                !check_result(got_b[std::size_t(round)], second, 0,
+                              " (stream B, call " + std::to_string(round + 1) + ", while stream A reduces " +
+                                  std::to_string(first.n) + " elements)"))
+                break;
+        }
+    }
+
+    TEST_CASE("reduce_once can be captured in a CUDA graph and replayed")
+    {
+        const std::size_t n = 1'048'583;
+        DeviceInput input(n);
+        lesson09::Workspace workspace(n);
+        course::DeviceBuffer<long long> result(1);
+        Stream stream;
+        const auto first = make_case(n, -kMagnitude, kMagnitude, 700);
+        const int* data = input.put(first.values, 0);
+        (void)lesson09::reduce_once_plan();  // the module is loaded before the capture
+        cudaGraph_t graph = nullptr;
+        cudaGraphExec_t exec = nullptr;
+        COURSE_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
+        try {
+            lesson09::reduce_once(data, n, result.data(), workspace, stream.get());
+        } catch (...) {
+            cudaGraph_t ignored = nullptr;
+            (void)cudaStreamEndCapture(stream.get(), &ignored);
+            throw;
+        }
+        COURSE_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
+        COURSE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        for (std::uint64_t replay = 0; replay < 4; ++replay) {
+            // New contents at the same address each time: the graph's one launch must add them.
+            const auto one = replay == 0 ? first : make_case(n, -kMagnitude, kMagnitude, 700 + replay);
+            if (replay != 0)
+                (void)input.put(one.values, 0);
+            result.fill_bytes(course::kPoisonByte, stream.get());
+            workspace.poison(stream.get());
+            COURSE_CUDA_CHECK(cudaGraphLaunch(exec, stream.get()));
+            COURSE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+            if (!check_result(result.download()[0], one, 0,
+                              " (replay " + std::to_string(replay + 1) + " of a captured graph)") ||
+                !check_ticket(workspace, stream.get(), one, " (a captured graph)"))
+                break;
+        }
+        COURSE_CUDA_CHECK(cudaGraphExecDestroy(exec));
+        COURSE_CUDA_CHECK(cudaGraphDestroy(graph));
+    }
+
+    TEST_CASE("reduce_once orders each block's partial before its ticket")
+    {
+        // Right sums prove little here: without a fence a GPU makes the ticket visible before the
+        // partial only now and then. The simulator's build keeps the kernel's PTX as text, and the
+        // lesson looks for the instructions that order them.
+        if constexpr (!course::kOnSimulator) {
+            MESSAGE("memory ordering not checked on a GPU (its module's PTX is compressed); the simulator's grader "
+                    "checks it");
+            return;
+        }
+        const auto report = lesson09::reduce_once_ordering();
+        if (!report.readable) {
+            MESSAGE("memory ordering not checked: " << report.found);
+            return;
+        }
+        if (report.ordered) {
+            MESSAGE("reduce_once orders its memory accesses with: " << report.found);
+            return;
+        }
+        if (!report.uses_atomics) {
+            MESSAGE("reduce_once takes no ticket (no atomic in its PTX): nothing to order");
+            return;
+        }
+        FAIL_CHECK(course::failure::missing_fence.with(
+            "reduce_once takes a ticket with an atomic, but its PTX has " + report.found +
+            ": the blocks' partials may become visible to the last block after their tickets do, and it then "
+            "adds stale partials." + course::grading::hint_command()));
+    }
+
+    TEST_CASE("reduce_once in one launch is faster than lesson 05's two launches at a small n")
+    {
+        const auto one = make_case(kTimedSize, -kMagnitude, kMagnitude, 300);
+        DeviceInput input(one.n);
+        const int* data = input.put(one.values, 0);
+        lesson09::Workspace workspace(one.n);
+        lesson09::TwoLaunchReference two_launches(one.n);
+        course::DeviceBuffer<long long> result(1);
+        course::DeviceBuffer<long long> baseline_result(1);
+        const auto comparison = course::grading::compare_cases(
+            {"lesson 05's reference (two launches)", {},
+             [&](cudaStream_t s) { two_launches.run(data, one.n, baseline_result.data(), s); }},
+            {"reduce_once", {}, [&](cudaStream_t s) { lesson09::reduce_once(data, one.n, result.data(), workspace, s); }});
+
+        // Still right after the timed runs, on new contents at the same address.
+        Stream stream;
+        const auto fresh = make_case(one.n, -kMagnitude, kMagnitude, 301);
+        check_result(run_reduce_once(input.put(fresh.values, 0), one.n, workspace, result, stream.get()), fresh, 0,
+                     " (after the timed runs, new contents at the same address)");
+        const std::string hint = "Your launch: " + describe_launch(one.n) +
+                                 ". At this size a call costs its launches and its round trips to memory, "
+                                 "not its bytes: count both in yours.";
+        course::grading::check_speedup(comparison, course::kOnSimulator ? kModelledSpeedup : kSpeedup,
+                                       "reduce_once", "lesson 05's reference (two launches)", hint);
+    }
+
+    // Last: a kernel that faults here (a 16-byte load from an address that is not 16-byte aligned)
+    // leaves the device unusable for the rest of the run.
+    TEST_CASE("reduce_once works on any int pointer, not only 16-byte aligned ones")
+    {
+        DeviceInput input(16'777'213);
+        lesson09::Workspace workspace(16'777'213);
+        course::DeviceBuffer<long long> result(1);
+        Stream stream;
+        std::uint64_t index = 400;
+        for (const std::size_t offset : {1, 2, 3}) {
+            for (const std::size_t n : {1, 2, 5, 1000, 1'000'003, 16'777'213}) {
+                const auto one = make_case(n, -kMagnitude, kMagnitude, ++index);
+                const int* data = input.put(one.values, offset);
+                try {
+                    check_result(run_reduce_once(data, n, workspace, result, stream.get()), one, offset);
+                } catch (const course::CudaError& error) {
+                    FAIL_CHECK(std::string(error.what()) << " (reduce_once, " << describe(one, offset) << ")");
+                    return;
+                }
+            }
+        }
+    }
+}
