@@ -81,7 +81,7 @@ class Release(unittest.TestCase):
                 words = command.split()
                 self.assertIn(words[0], ("./course", "cmake", "ctest"))
                 if words[0] == "./course":
-                    self.assertIn(words[1], driver.COMMANDS)
+                    self.assertIn(words[1], driver.cli.COMMANDS)
                     # The copy has no solutions/: nothing in its README may need them.
                     self.assertNotIn("--solution", words)
 
