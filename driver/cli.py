@@ -163,8 +163,9 @@ def thresholds_option(parser: argparse.ArgumentParser) -> None:
                              "lessonNN_grader --list-checks names the checks; docs/driver.md)")
 
 
-def seed_option(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("--seed", metavar="N", help=f"{what} (a whole number from 0 to 2^64 - 1)")
+def seed_option(parser: argparse.ArgumentParser, default: str) -> None:
+    parser.add_argument("--seed", metavar="N", help=f"the seed of the graders' inputs, a whole number from 0 to "
+                                                    f"2^64 - 1 ({default})")
 
 
 def add_parsers(commands) -> None:
@@ -178,8 +179,8 @@ def add_parsers(commands) -> None:
     run = add("run", "Builds lesson NN's demo and runs it: your kernels beside the lesson's baselines, with time, "
                      "bandwidth, speedup and correctness; on the CPU simulator where there is no GPU.",
               add_help=False,
-              epilog="Every other option after NN is the demo's own (--n, --block, --reps, --seed, --kernel, "
-                     "--json FILE): ./course run NN --help lists them.")
+              epilog="-h, --help before NN prints this help. Every other option after NN is the demo's own "
+                     "(--n, --block, --reps, --seed, --kernel, --json FILE): ./course run NN --help lists them.")
     run.add_argument("lesson", metavar="NN", help="the lesson: 03, 3 or 03_neighbored_reduction")
     solution_option(run, "run")
     backend_options(run)
@@ -218,14 +219,14 @@ def add_parsers(commands) -> None:
     watch_parser.add_argument("--once", action="store_true", help="grade once and stop (--max-rounds 1)")
     watch_parser.add_argument("--max-rounds", metavar="N", help="stop after N gradings")
     watch_parser.add_argument("--poll", metavar="SECONDS", help="how often to look for saved files (default 0.5)")
-    seed_option(watch_parser, "the graders' inputs (random by default)")
+    seed_option(watch_parser, "random by default")
     thresholds_option(watch_parser)
     backend_options(watch_parser)
 
     grade = add("grade", "Grades your exercises (all lessons by default), or with --submissions a class: every "
                          "student's folder or archive in DIR, with reports in --out.")
     grade.add_argument("lessons", metavar="NN", nargs="*", help="the lessons to grade (not with --submissions)")
-    seed_option(grade, "the graders' inputs (random by default, and printed)")
+    seed_option(grade, "random by default, and printed")
     thresholds_option(grade)
     backend_options(grade)
     class_options = grade.add_argument_group("grading a class")
