@@ -232,7 +232,7 @@ void check_at_least(double measured, double threshold, std::string_view check, s
     if (passed) {
         MESSAGE("fast enough: " << text.str());
     } else {
-        FAIL_CHECK(failure::too_slow << ' ' << text.str() << ". " << hint << hint_command());
+        FAIL_CHECK(failure::too_slow << " " << text.str() << ". " << hint << hint_command());
     }
 }
 
@@ -253,7 +253,7 @@ void check_technique(const Technique& t, std::string_view hint)
     if (passed) {
         MESSAGE("fast enough: " << text.str());
     } else {
-        FAIL_CHECK(failure::too_slow << ' ' << text.str() << ". " << hint << hint_command());
+        FAIL_CHECK(failure::too_slow << " " << text.str() << ". " << hint << hint_command());
     }
 }
 
@@ -296,7 +296,7 @@ void check_speedup(const Comparison& comparison, double threshold, std::string_v
     if (passed) {
         MESSAGE("fast enough: " << candidate << " runs " << measured.str());
     } else {
-        FAIL_CHECK(failure::too_slow << ' ' << candidate << " runs " << measured.str() << ". " << hint << hint_command());
+        FAIL_CHECK(failure::too_slow << " " << candidate << " runs " << measured.str() << ". " << hint << hint_command());
     }
 }
 

@@ -232,7 +232,7 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
     std::memset(&poison, course::kPoisonByte, sizeof poison);
     for (unsigned b = 0; b < grid; ++b) {
         if (std::memcmp(&got[b], &poison, sizeof poison) == 0) {
-            FAIL_CHECK(course::failure::not_written << ' ' << where << ": partials[" << b << "] of " << grid
+            FAIL_CHECK(course::failure::not_written << " " << where << ": partials[" << b << "] of " << grid
                                        << " still holds the poison value (every byte 0x7f)");
             return false;
         }
@@ -244,7 +244,7 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
         const auto sum = static_cast<long long>(total);
         if (sum == input.exact)
             return true;
-        FAIL_CHECK(course::failure::wrong_result << ' ' << where << ": the partials add up to " << sum << ", expected " << input.exact
+        FAIL_CHECK(course::failure::wrong_result << " " << where << ": the partials add up to " << sum << ", expected " << input.exact
                                     << " (off by " << input.exact - sum << ")");
         return false;
     } else {
