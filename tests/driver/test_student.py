@@ -440,6 +440,28 @@ class BadInput(unittest.TestCase):
                 self.assertEqual(result.returncode, 0, result.stdout)
                 self.assertIn(f"usage: ./course {args[0]}", result.stdout)
 
+    def test_help_lists_the_options(self):
+        result = run_course("grade", "--help")
+        self.assertEqual(result.returncode, 0, result.stdout)
+        for option in ("--seed N", "--thresholds FILE", "--sim", "--submissions DIR", "--jobs N", "--timeout S"):
+            self.assertIn(option, result.stdout)
+        self.assertIn("demo options", run_course("trace", "--help").stdout)
+
+    def test_a_bad_command_line_is_one_line(self):
+        # One line and exit code 2, never argparse's usage-and-error pair; no abbreviated long options.
+        for args, text in ((("hint", "03", "--al"), "usage: ./course hint NN [--all | --reset]"),
+                           (("grade", "03", "--jobs", "2"), "usage: ./course grade [NN ...]"),
+                           (("grade", "--submissions", ".", "03"), "usage: ./course grade --submissions DIR"),
+                           (("status", "now"), "usage: ./course status (takes no arguments)"),
+                           (("release",), "usage: ./course release DIR"),
+                           (("run", "--n", "64"), "usage: ./course run NN"),
+                           (("trace", "03", "--kernel"), "--kernel needs a value"),
+                           (("watch", "--thresholds"), "--thresholds needs a value"),
+                           (("docs", "--with-solution"), "usage: ./course docs [--with-solutions]"),
+                           (("frobnicate",), "unknown command 'frobnicate'; the commands are: run, trace")):
+            with self.subTest(args=args):
+                one_line(self, run_course(*args), 2, text)
+
     def test_release_into_a_file(self):
         with tempfile.TemporaryDirectory() as tmp:
             target = Path(tmp) / "afile"
