@@ -193,7 +193,8 @@ def submitted_files(folder: Path, allowed: set[str]) -> list[str]:
         if not path.is_file():
             raise Refused(f"{folder.name}/{name} is not a regular file")
         if name not in allowed:
-            raise Refused(f"{folder.name}/{name} is not a file of the exercise (its files: {', '.join(sorted(allowed))})")
+            raise Refused(f"{folder.name}/{name} is not a file of the exercise "
+                          f"(its files: {', '.join(sorted(allowed))})")
         if path.stat().st_size > MAX_SUBMITTED_FILE:
             raise Refused(f"{folder.name}/{name} is larger than {MAX_SUBMITTED_FILE} bytes")
         files.append(name)

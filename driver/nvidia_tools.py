@@ -44,7 +44,8 @@ def profile_table(csv_text: str) -> list[list[str]]:
     table = []
     for row in rows[1:]:
         first_metric = header.index(PROFILE_METRICS[0][0]) if PROFILE_METRICS[0][0] in header else None
-        if kernel_column is None or first_metric is None or len(row) != len(header) or ncu_value(row[first_metric]) is None:
+        if (kernel_column is None or first_metric is None or len(row) != len(header)
+                or ncu_value(row[first_metric]) is None):
             continue  # the units row
         cells = [row[kernel_column].split("(")[0].rsplit("::", 1)[-1]]  # the kernel's own name
         for metric, _ in PROFILE_METRICS:

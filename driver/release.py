@@ -47,8 +47,8 @@ def release(target: Path, *, force: bool, check: bool, check_target: str | None)
             common.fail(f"{target} does not look like a copy of the course; not replacing it", common.BAD_USAGE)
         shutil.rmtree(target)
     files = [n for n in course_files() if not n.startswith(RELEASE_EXCLUDE)]
-    solution_digests = {hashlib.sha256(p.read_bytes()).hexdigest(): str(p.relative_to(root))
-                        for p in (root / "solutions").rglob("*") if p.is_file()} if (root / "solutions").is_dir() else {}
+    solutions = [p for p in (root / "solutions").rglob("*") if p.is_file()] if (root / "solutions").is_dir() else []
+    solution_digests = {hashlib.sha256(p.read_bytes()).hexdigest(): str(p.relative_to(root)) for p in solutions}
     for name in files:
         source = root / name
         digest = hashlib.sha256(source.read_bytes()).hexdigest()

@@ -44,7 +44,8 @@ class StaleConfiguration(unittest.TestCase):
             (tree / "CMakeCache.txt").write_text(cache_text(Path("/elsewhere/course")))
             self.assertIn("another source folder (/elsewhere/course)", self.driver.building.stale_configuration(tree))
             (tree / "CMakeCache.txt").write_text(cache_text(ROOT, version="3.1.0"))
-            self.assertIn("configured by another CMake (version 3.1.0, this one is", self.driver.building.stale_configuration(tree))
+            self.assertIn("configured by another CMake (version 3.1.0, this one is",
+                          self.driver.building.stale_configuration(tree))
             (tree / "CMakeCache.txt").write_text(cache_text(ROOT, "Unix Makefiles"))
             self.assertIn("no Makefile", self.driver.building.stale_configuration(tree))
 

@@ -106,7 +106,8 @@ class Preparing(unittest.TestCase):
             "parent": ([good, ("../escape.txt", b"x")], None, "would land outside"),
             "absolute": ([good, ("/abs.txt", b"x")], None, "would land outside"),
             "link": ([good], f"eve/{LESSON}/link.cu", "is a link or a special file"),
-            "huge": ([good, (f"eve/{LESSON}/big.cu", b"x" * (driver.batch.MAX_SUBMITTED_FILE + 1))], None, "bytes, more than"),
+            "huge": ([good, (f"eve/{LESSON}/big.cu", b"x" * (driver.batch.MAX_SUBMITTED_FILE + 1))], None,
+                     "bytes, more than"),
         }
         for name, (members, link, reason) in cases.items():
             with self.subTest(name), tempfile.TemporaryDirectory() as tmp:

@@ -239,7 +239,8 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(nearest["check"], "k/bank_conflicts")  # 10% under its ceiling; the others 33% and 10.2% over
         self.assertEqual(self.driver.verdict.check_figures(nearest), "k/bank_conflicts: 0.09 (at most 0.10)")
         speed[2]["passed"] = False
-        self.assertEqual(self.driver.verdict.check_figures(self.driver.verdict.deciding_check(speed)), "k/copy: 99.20% (at least 90.00%)")
+        self.assertEqual(self.driver.verdict.check_figures(self.driver.verdict.deciding_check(speed)),
+                         "k/copy: 99.20% (at least 90.00%)")
         self.assertEqual(self.driver.verdict.deciding_check([]), {})
 
     def test_a_graders_own_exception_is_an_error_not_a_wrong_result(self):
