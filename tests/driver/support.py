@@ -1,27 +1,44 @@
-"""Helpers for the driver's tests: load ./course as a module, run it as a program."""
+"""Helpers for the driver's tests: load the driver's package (driver/) afresh, run ./course as a
+program."""
 
 from __future__ import annotations
 
-import importlib.machinery
+import importlib
 import importlib.util
+import itertools
 import os
+import pkgutil
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 COURSE = ROOT / "course"
+PACKAGE = ROOT / "driver"
+_copies = itertools.count()
 
 
 def load_driver():
-    """A fresh copy of the driver as a module (tests patch its ROOT and helpers)."""
-    name = f"course_driver_{len(sys.modules)}"
-    loader = importlib.machinery.SourceFileLoader(name, str(COURSE))
-    spec = importlib.util.spec_from_loader(name, loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up here
-    loader.exec_module(module)
-    return module
+    """A fresh copy of the driver's package with every module imported, under a name of its own:
+    tests replace its functions (`driver.building.build = ...`, `driver.common.ROOT = ...`) without
+    touching another test's copy. The modules call each other through their module (`building.build`),
+    so a function replaced in its module is replaced for all of them."""
+    name = f"course_driver_{next(_copies)}"
+    spec = importlib.util.spec_from_file_location(name, PACKAGE / "__init__.py",
+                                                  submodule_search_locations=[str(PACKAGE)])
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[name] = package  # relative imports and dataclasses look the package up here
+    spec.loader.exec_module(package)
+    for module in pkgutil.iter_modules([str(PACKAGE)]):
+        importlib.import_module(f"{name}.{module.name}")
+    return package
+
+
+def copy_driver(root: Path) -> None:
+    """./course and its package, in a made-up course at `root`."""
+    shutil.copy2(COURSE, root / "course")
+    shutil.copytree(PACKAGE, root / "driver", ignore=shutil.ignore_patterns("__pycache__"))
 
 
 def run_course(*args: str, env: dict | None = None, stdin: str | None = None, timeout: float = 120,

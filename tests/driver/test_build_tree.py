@@ -20,7 +20,7 @@ from support import ROOT, load_driver
 
 
 def cache_text(home: Path, generator: str = "Ninja", version: str | None = None) -> str:
-    major, minor, patch = (version or load_driver().cmake_release()).split(".")
+    major, minor, patch = (version or load_driver().building.cmake_release()).split(".")
     return (f"# This is the CMakeCache file.\nCMAKE_HOME_DIRECTORY:INTERNAL={home}\n"
             f"CMAKE_CACHE_MAJOR_VERSION:INTERNAL={major}\nCMAKE_CACHE_MINOR_VERSION:INTERNAL={minor}\n"
             f"CMAKE_CACHE_PATCH_VERSION:INTERNAL={patch}\nCMAKE_GENERATOR:INTERNAL={generator}\n")
@@ -36,17 +36,18 @@ class StaleConfiguration(unittest.TestCase):
     def test_each_reason(self):
         with tempfile.TemporaryDirectory() as tmp:
             tree = Path(tmp)
-            self.assertEqual(self.driver.stale_configuration(tree), "not configured yet")
+            self.assertEqual(self.driver.building.stale_configuration(tree), "not configured yet")
             (tree / "CMakeCache.txt").write_text(cache_text(ROOT))
-            self.assertIn("did not finish (no build.ninja)", self.driver.stale_configuration(tree))
+            self.assertIn("did not finish (no build.ninja)", self.driver.building.stale_configuration(tree))
             (tree / "build.ninja").write_text("")
-            self.assertIsNone(self.driver.stale_configuration(tree))
+            self.assertIsNone(self.driver.building.stale_configuration(tree))
             (tree / "CMakeCache.txt").write_text(cache_text(Path("/elsewhere/course")))
-            self.assertIn("another source folder (/elsewhere/course)", self.driver.stale_configuration(tree))
+            self.assertIn("another source folder (/elsewhere/course)", self.driver.building.stale_configuration(tree))
             (tree / "CMakeCache.txt").write_text(cache_text(ROOT, version="3.1.0"))
-            self.assertIn("configured by another CMake (version 3.1.0, this one is", self.driver.stale_configuration(tree))
+            self.assertIn("configured by another CMake (version 3.1.0, this one is",
+                          self.driver.building.stale_configuration(tree))
             (tree / "CMakeCache.txt").write_text(cache_text(ROOT, "Unix Makefiles"))
-            self.assertIn("no Makefile", self.driver.stale_configuration(tree))
+            self.assertIn("no Makefile", self.driver.building.stale_configuration(tree))
 
 
 @unittest.skipUnless(shutil.which("cmake") and shutil.which("nvcc"), "needs cmake and nvcc")
@@ -61,7 +62,7 @@ class Interrupted(unittest.TestCase):
         out = io.StringIO()
         with mock.patch.dict(os.environ, {"COURSE_BUILD_DIR": str(tree)}), contextlib.redirect_stdout(out):
             try:
-                driver.build([self.TARGET])
+                driver.building.build([self.TARGET])
                 code = 0
             except SystemExit as stop:
                 code = stop.code
@@ -83,7 +84,7 @@ class Interrupted(unittest.TestCase):
             for after in (2.0, 6.0):
                 with self.subTest(configure_killed_after=after):
                     self.interrupt(["cmake", "-S", str(ROOT), "-B", str(tree), "-G", "Ninja"], after)
-                    stale = load_driver().stale_configuration(tree)  # None if the configure had finished
+                    stale = load_driver().building.stale_configuration(tree)  # None if the configure had finished
                     code, output = self.build(tree)
                     self.assertEqual(code, 0, output)
                     self.assertEqual((tree / "logs" / "configure.log").exists(), stale is not None, output)

@@ -42,7 +42,7 @@ def run_piped(args: list[str], timeout: float) -> list[tuple[float, str]]:
 class SimulatorDefaults(unittest.TestCase):
     def test_every_demo_finishes_in_seconds_and_streams_its_progress(self):
         streamed = False
-        for lesson in load_driver().lessons():
+        for lesson in load_driver().lessons.all_lessons():
             with self.subTest(lesson=lesson.number):
                 lines = run_piped(["run", lesson.number, "--sim", "--seed", "1"], timeout=1800)
                 text = "\n".join(line for _, line in lines)

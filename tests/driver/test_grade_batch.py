@@ -91,14 +91,14 @@ class Preparing(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             archive = self.tar(tmp / "eve.tar.gz", [(f"eve/{LESSON}/{STUDENT_FILE}", b"mine\n")])
-            submission = driver.Submission("eve", archive)
-            driver.prepare(submission, tmp / "work")
+            submission = driver.batch.Submission("eve", archive)
+            driver.batch.prepare(submission, tmp / "work")
             self.assertFalse(submission.problem)
             composed = submission.exercises
             self.assertEqual((composed / LESSON / STUDENT_FILE).read_text(), "mine\n")
             self.assertEqual(submission.submitted, {"03": [STUDENT_FILE]})
             # every other lesson keeps its starter, so the build tree configures
-            for lesson in driver.lessons():
+            for lesson in driver.lessons.all_lessons():
                 self.assertTrue((composed / lesson.folder).is_dir())
 
     def test_archives_that_reach_outside_are_refused_and_write_nothing(self):
@@ -108,13 +108,14 @@ class Preparing(unittest.TestCase):
             "parent": ([good, ("../escape.txt", b"x")], None, "would land outside"),
             "absolute": ([good, ("/abs.txt", b"x")], None, "would land outside"),
             "link": ([good], f"eve/{LESSON}/link.cu", "is a link or a special file"),
-            "huge": ([good, (f"eve/{LESSON}/big.cu", b"x" * (driver.MAX_SUBMITTED_FILE + 1))], None, "bytes, more than"),
+            "huge": ([good, (f"eve/{LESSON}/big.cu", b"x" * (driver.batch.MAX_SUBMITTED_FILE + 1))], None,
+                     "bytes, more than"),
         }
         for name, (members, link, reason) in cases.items():
             with self.subTest(name), tempfile.TemporaryDirectory() as tmp:
                 tmp = Path(tmp)
-                submission = driver.Submission(name, self.tar(tmp / f"{name}.tar.gz", members, link))
-                driver.prepare(submission, tmp / "work")
+                submission = driver.batch.Submission(name, self.tar(tmp / f"{name}.tar.gz", members, link))
+                driver.batch.prepare(submission, tmp / "work")
                 self.assertIn("refused: ", submission.problem)
                 self.assertIn(reason, submission.problem)
                 self.assertFalse((tmp / "escape.txt").exists())
@@ -135,8 +136,8 @@ class Preparing(unittest.TestCase):
             for name, reason in (("linked", "is a link"), ("extra", "is not a file of the exercise"),
                                  ("linked_folder", f"{LESSON}/ is a link")):
                 with self.subTest(name):
-                    submission = driver.Submission(name, tmp / name)
-                    driver.prepare(submission, tmp / "work")
+                    submission = driver.batch.Submission(name, tmp / name)
+                    driver.batch.prepare(submission, tmp / "work")
                     self.assertIn(reason, submission.refused.get("03", ""))
                     self.assertNotIn("03", submission.submitted)
 
@@ -145,8 +146,8 @@ class Preparing(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             bad = Path(tmp) / "mallory.zip"
             bad.write_bytes(b"not a zip")
-            submission = driver.Submission("mallory", bad)
-            driver.prepare(submission, Path(tmp) / "work")
+            submission = driver.batch.Submission("mallory", bad)
+            driver.batch.prepare(submission, Path(tmp) / "work")
             self.assertIn("cannot unpack mallory.zip", submission.problem)
 
 

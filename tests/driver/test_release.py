@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 import time
@@ -57,6 +56,26 @@ class Release(unittest.TestCase):
                        "lessons/CMakeLists.txt", "tests/CMakeLists.txt"):
             self.assertTrue((self.copy / needed).is_file(), needed)
 
+    def test_the_copys_own_driver_works(self):
+        # ./course is a thin script over the package driver/ beside it: the copy has both, and its
+        # commands work on the copy (a student's copy is no git repository: reset uses starters/).
+        self.assertTrue((self.copy / "driver" / "__init__.py").is_file())
+        self.assertTrue((self.copy / "driver" / "cli.py").is_file())
+        self.assertFalse(list(self.copy.rglob("__pycache__")))
+        course = self.copy / "course"
+        with tempfile.TemporaryDirectory() as state:
+            env = {"COURSE_STATE_DIR": state}
+            for args, expected in ((("help",), "03 (neighbored reduction)"), (("status",), "(not graded yet)"),
+                                   (("hint", "03"), "Hint 1 of"), (("grade", "--help"), "usage: ./course grade"),
+                                   (("reset", "03"), "the exercise is already the starter")):
+                with self.subTest(args=args):
+                    result = run_course(*args, env=env, course=course)
+                    self.assertEqual(result.returncode, 0, result.stdout)
+                    self.assertIn(expected, result.stdout)
+            bad = run_course("hint", env=env, course=course)
+            self.assertEqual((bad.returncode, bad.stdout), (2, "course: usage: ./course hint NN [--all | --reset]\n"))
+        self.assertFalse((self.copy / ".git").exists())  # reset above used starters/
+
     def test_nothing_reveals_a_solution(self):
         files = [str(p.relative_to(self.copy)) for p in self.copy.rglob("*") if p.is_file()]
         self.assertFalse([f for f in files if f.startswith(REVEALING)])
@@ -81,7 +100,7 @@ class Release(unittest.TestCase):
                 words = command.split()
                 self.assertIn(words[0], ("./course", "cmake", "ctest"))
                 if words[0] == "./course":
-                    self.assertIn(words[1], driver.COMMANDS)
+                    self.assertIn(words[1], driver.cli.COMMANDS)
                     # The copy has no solutions/: nothing in its README may need them.
                     self.assertNotIn("--solution", words)
 

@@ -12,12 +12,12 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import COURSE, ROOT, build_dir, load_driver, run_course
+from support import ROOT, build_dir, copy_driver, load_driver, run_course
 
 
 def make_course(root: Path, lessons: dict[str, str]) -> None:
     """A tiny course: the driver, lessons/NN_x/hints.md and one starter file per lesson."""
-    shutil.copy2(COURSE, root / "course")
+    copy_driver(root)
     for folder, text in lessons.items():
         (root / "lessons" / folder).mkdir(parents=True)
         (root / "lessons" / folder / "hints.md").write_text(
@@ -36,15 +36,15 @@ class Hints(unittest.TestCase):
 
     def test_every_lesson_has_numbered_hints(self):
         driver = load_driver()
-        for lesson in driver.lessons():
+        for lesson in driver.lessons.all_lessons():
             path = ROOT / "lessons" / lesson.folder / "hints.md"
             if lesson.number == "03" or path.exists():
                 with self.subTest(lesson=lesson.folder):
                     text = path.read_text()
-                    numbers = [int(m[1]) for m in driver.HINT_HEADING.finditer(text)]
+                    numbers = [int(m[1]) for m in driver.lessons.HINT_HEADING.finditer(text)]
                     self.assertGreaterEqual(len(numbers), 3)
                     self.assertEqual(numbers, list(range(1, len(numbers) + 1)))
-                    self.assertTrue(all(driver.read_hints(lesson)))
+                    self.assertTrue(all(driver.lessons.read_hints(lesson)))
 
     def test_hints_come_one_at_a_time_and_are_remembered(self):
         first = run_course("hint", "03", env=self.env)
@@ -169,7 +169,7 @@ class Verdicts(unittest.TestCase):
         return record
 
     def test_pass(self):
-        outcome = self.driver.classify(0, "", self.passing(), False, None)
+        outcome = self.driver.verdict.classify(0, "", self.passing(), False, None)
         self.assertEqual((outcome.verdict, outcome.correctness, outcome.seed), ("pass", "pass", 5))
         self.assertEqual(outcome.speed[0]["ratio"], 1.8)
 
@@ -187,13 +187,13 @@ class Verdicts(unittest.TestCase):
                              ("no record at all", None)):
             with self.subTest(name):
                 # Exit code 0 and a passing grader's last lines on stdout, as an early exit would leave.
-                outcome = self.driver.classify(0, "[doctest] Status: SUCCESS!\nlesson 03: PASS\n", record, False,
+                outcome = self.driver.verdict.classify(0, "[doctest] Status: SUCCESS!\nlesson 03: PASS\n", record, False,
                                                None)
                 self.assertEqual(outcome.verdict, "error")
                 self.assertFalse(outcome.passed)
 
     def test_too_slow_is_correct_but_fails(self):
-        outcome = self.driver.classify(1, "", self.results(
+        outcome = self.driver.verdict.classify(1, "", self.results(
             {"name": "sums", "verdict": "pass", "failures": [], "speed": []},
             {"name": "speed", "verdict": "fail", "failures": ["too slow: k runs 1.01x"],
              "speed": [{"check": "k", "ratio": 1.01, "threshold": 1.4}]}), False, None)
@@ -202,7 +202,7 @@ class Verdicts(unittest.TestCase):
 
     def test_wrong_result_names_the_case(self):
         message = "wrong result: k, n = 33, block = 32 (input seed 9): block 1: expected 5, got 4"
-        outcome = self.driver.classify(1, "", self.results(
+        outcome = self.driver.verdict.classify(1, "", self.results(
             {"name": "sums", "verdict": "fail", "failures": ["something else", message], "speed": []}), False, None)
         self.assertEqual((outcome.verdict, outcome.correctness, outcome.reason), ("fail", "fail", message))
 
@@ -210,22 +210,22 @@ class Verdicts(unittest.TestCase):
         for message in ("wrong occupancy: theoretical_occupancy, ...",
                         "bad configuration: choose_launch_config(n = 1) gave ..."):
             with self.subTest(message=message):
-                outcome = self.driver.classify(1, "", self.results(
+                outcome = self.driver.verdict.classify(1, "", self.results(
                     {"name": "c", "verdict": "fail", "failures": [message], "speed": []}), False, None)
                 self.assertEqual((outcome.verdict, outcome.correctness, outcome.reason), ("fail", "fail", message))
 
     def test_output_is_never_a_verdict(self):
         # A kernel's printf can print any failure or success line; without a record it is an error.
-        outcome = self.driver.classify(1, "wrong result: fake\ntoo slow: fake\n", None, False, None)
+        outcome = self.driver.verdict.classify(1, "wrong result: fake\ntoo slow: fake\n", None, False, None)
         self.assertEqual(outcome.verdict, "error")
         self.assertIn("reported nothing", outcome.reason)
 
     def test_cuda_error_and_crash_are_faults(self):
-        outcome = self.driver.classify(1, "", self.results(
+        outcome = self.driver.verdict.classify(1, "", self.results(
             {"name": "sums", "verdict": "fail", "failures": ["CUDA error cudaErrorIllegalAddress ..."],
              "speed": []}), False, None)
         self.assertEqual((outcome.verdict, outcome.correctness), ("fault", "fail"))
-        crashed = self.driver.classify(-11, "", self.results(status="running"), False, None)
+        crashed = self.driver.verdict.classify(-11, "", self.results(status="running"), False, None)
         self.assertEqual(crashed.verdict, "fault")
         self.assertIn("SIGSEGV", crashed.reason)
         self.assertEqual(crashed.seed, 5)
@@ -235,16 +235,17 @@ class Verdicts(unittest.TestCase):
                  {"check": "k/bank_conflicts", "ratio": 0.09, "threshold": 0.1, "passed": True, "unit": "",
                   "at_most": True},
                  {"check": "k/copy", "ratio": 99.2, "threshold": 90.0, "passed": True, "unit": "%"}]
-        nearest = self.driver.deciding_check(speed)
+        nearest = self.driver.verdict.deciding_check(speed)
         self.assertEqual(nearest["check"], "k/bank_conflicts")  # 10% under its ceiling; the others 33% and 10.2% over
-        self.assertEqual(self.driver.check_figures(nearest), "k/bank_conflicts: 0.09 (at most 0.10)")
+        self.assertEqual(self.driver.verdict.check_figures(nearest), "k/bank_conflicts: 0.09 (at most 0.10)")
         speed[2]["passed"] = False
-        self.assertEqual(self.driver.check_figures(self.driver.deciding_check(speed)), "k/copy: 99.20% (at least 90.00%)")
-        self.assertEqual(self.driver.deciding_check([]), {})
+        self.assertEqual(self.driver.verdict.check_figures(self.driver.verdict.deciding_check(speed)),
+                         "k/copy: 99.20% (at least 90.00%)")
+        self.assertEqual(self.driver.verdict.deciding_check([]), {})
 
     def test_a_graders_own_exception_is_an_error_not_a_wrong_result(self):
         message = "grader error: profile: the work launched no kernel"
-        outcome = self.driver.classify(1, "", self.results(
+        outcome = self.driver.verdict.classify(1, "", self.results(
             {"name": "sums", "verdict": "pass", "failures": [], "speed": []},
             {"name": "speed", "verdict": "fail", "failures": [message], "speed": []}), False, None)
         self.assertEqual((outcome.verdict, outcome.correctness, outcome.reason), ("error", "unknown", message))
@@ -254,23 +255,23 @@ class Verdicts(unittest.TestCase):
         record = self.results({"name": "sums", "verdict": "unfinished", "failures": [], "speed": []},
                               status="timeout", exit_code=124)
         record["reason"] = "timeout: still running after 60 s; ..."
-        watchdog = self.driver.classify(124, "", record, False, 60)
+        watchdog = self.driver.verdict.classify(124, "", record, False, 60)
         self.assertEqual((watchdog.verdict, watchdog.correctness), ("timeout", "fail"))
         self.assertTrue(watchdog.reason.startswith("timeout: still running after 60 s"))
-        killed = self.driver.classify(None, "", None, True, 60)
+        killed = self.driver.verdict.classify(None, "", None, True, 60)
         self.assertEqual(killed.verdict, "timeout")
         self.assertIn("60 s", killed.reason)
 
     def test_skipped_is_not_a_pass(self):
         record = {"status": "skipped", "reason": "no CUDA device is available", "exit_code": 77, "cases": []}
-        outcome = self.driver.classify(77, "", record, False, None)
+        outcome = self.driver.verdict.classify(77, "", record, False, None)
         self.assertEqual((outcome.verdict, outcome.correctness), ("skipped", "unknown"))
         self.assertFalse(outcome.passed)
         self.assertEqual(outcome.reason, "no CUDA device is available")
-        self.assertIn("cannot grade here", self.driver.describe(outcome))
-        self.assertIn("not a pass", self.driver.describe(outcome))
+        self.assertIn("cannot grade here", self.driver.student.describe(outcome))
+        self.assertIn("not a pass", self.driver.student.describe(outcome))
         # Exit code 77 without the grader's own record of a skip is not a skip either.
-        self.assertEqual(self.driver.classify(77, "SKIPPED: no GPU\n", None, False, None).verdict, "error")
+        self.assertEqual(self.driver.verdict.classify(77, "SKIPPED: no GPU\n", None, False, None).verdict, "error")
 
     def test_a_bad_thresholds_file_stops_at_once(self):
         with tempfile.NamedTemporaryFile("w", suffix=".json") as bad:
@@ -297,14 +298,14 @@ class RunBackend(unittest.TestCase):
     def test_first_line_names_the_simulator_when_asked(self):
         driver = load_driver()
         calls = []
-        driver.ensure_environment = lambda verbose: None
-        driver.build = lambda targets=None: calls.append(("build", targets))
-        driver.run = lambda command, **kwargs: calls.append(("run", command)) or subprocess.CompletedProcess(command, 0)
+        driver.environment.ensure_environment = lambda verbose: None
+        driver.building.build = lambda targets=None: calls.append(("build", targets))
+        driver.common.run = lambda command, **kwargs: calls.append(("run", command)) or subprocess.CompletedProcess(command, 0)
         said = []
-        driver.say = said.append
+        driver.common.say = said.append
         saved = {name: os.environ.pop(name, None) for name in ("COURSE_PRESET", "COURSE_BUILD_DIR")}
         try:
-            self.assertEqual(driver.command_run(["03", "--sim", "--n", "64"]), 0)
+            self.assertEqual(driver.cli.main(["run", "03", "--sim", "--n", "64"]), 0)
             self.assertEqual(os.environ.get("COURSE_PRESET"), "sim")
         finally:
             for name, value in saved.items():
@@ -313,33 +314,33 @@ class RunBackend(unittest.TestCase):
                     os.environ[name] = value
         self.assertTrue(said[0].startswith("lesson 03 on the CPU simulator (build/sim)"), said)
         self.assertEqual(calls[0], ("build", ["lesson03_demo", "lesson03_exercise_modules"]))
-        self.assertEqual(calls[1][1][0], str(driver.ROOT / "build" / "sim" / "lessons" / "lesson03_demo"))
+        self.assertEqual(calls[1][1][0], str(driver.common.ROOT / "build" / "sim" / "lessons" / "lesson03_demo"))
         self.assertEqual(calls[1][1][1:], ["--n", "64"])
 
     def test_grade_uses_the_simulator_without_a_gpu_and_says_so_first(self):
         driver = load_driver()
-        driver.ensure_environment = lambda verbose: None
-        driver.has_gpu = lambda: False
+        driver.environment.ensure_environment = lambda verbose: None
+        driver.environment.has_gpu = lambda: False
         graded = []
 
         def grade_lesson(lesson, **kwargs):
-            graded.append((lesson.number, os.environ.get("COURSE_PRESET"), driver.build_dir()))
-            return driver.Outcome("pass")
+            graded.append((lesson.number, os.environ.get("COURSE_PRESET"), driver.building.build_dir()))
+            return driver.verdict.Outcome("pass")
 
-        driver.grade_lesson = grade_lesson
+        driver.student.grade_lesson = grade_lesson
         said = []
-        driver.say = said.append
+        driver.common.say = said.append
         saved = {name: os.environ.pop(name, None) for name in ("COURSE_PRESET", "COURSE_BUILD_DIR")}
         try:
             with contextlib.redirect_stdout(io.StringIO()):
-                self.assertEqual(driver.command_grade(["03"]), 0)
+                self.assertEqual(driver.cli.main(["grade", "03"]), 0)
             self.assertTrue(said[0].startswith("grading on the CPU simulator (build/sim)"), said)
-            self.assertEqual(graded, [("03", "sim", driver.ROOT / "build" / "sim")])
+            self.assertEqual(graded, [("03", "sim", driver.common.ROOT / "build" / "sim")])
             # --gpu insists on the GPU build even here (its graders then report skipped)
             os.environ.pop("COURSE_PRESET", None)
             said.clear()
             with contextlib.redirect_stdout(io.StringIO()):
-                driver.command_grade(["03", "--gpu"])
+                driver.cli.main(["grade", "03", "--gpu"])
             self.assertTrue(said[0].startswith("grading on the GPU (build/ci)"), said)
         finally:
             for name, value in saved.items():
@@ -374,7 +375,7 @@ class ProfileAndSanitize(unittest.TestCase):
         if shutil.which("compute-sanitizer", path="/usr/bin:/bin") is None:
             self.one_line(run_course("sanitize", "03", "--gpu", env=env), 1, "compute-sanitizer is not installed")
 
-    @unittest.skipIf(load_driver().has_gpu(), "this machine has a GPU")
+    @unittest.skipIf(load_driver().environment.has_gpu(), "this machine has a GPU")
     def test_no_gpu_is_said(self):
         with tempfile.TemporaryDirectory() as tools:
             # Stand-ins for the tools, found on PATH; nvidia-smi is not there.
@@ -387,12 +388,12 @@ class ProfileAndSanitize(unittest.TestCase):
 
     def test_profile_table_from_ncu_csv(self):
         driver = load_driver()
-        metrics = [metric for metric, _ in driver.PROFILE_METRICS]
+        metrics = [metric for metric, _ in driver.nvidia_tools.PROFILE_METRICS]
         header = ",".join(f'"{h}"' for h in ["ID", "Kernel Name", *metrics])
         units = ",".join(f'"{u}"' for u in ["", "", "inst", "%", "%", "byte/second", "", "", "%", "%"])
         row = ",".join(f'"{v}"' for v in ["0", "lesson03::<unnamed>::reduce_neighbored(int *, int *, unsigned long)", "311.9", "63.2",
                                           "50.0", "1,234,000,000,000", "0", "0", "88.5", "12.5"])
-        table = driver.profile_table("==PROF== Connected\n" + "\n".join([header, units, row]))
+        table = driver.nvidia_tools.profile_table("==PROF== Connected\n" + "\n".join([header, units, row]))
         self.assertEqual(table, [["reduce_neighbored", "311.9", "63.2", "50.0", "1234.0", "0.0", "0.0", "88.5",
                                   "12.5"]])
 
@@ -405,7 +406,7 @@ class TraceDrawing(unittest.TestCase):
         rows = [["0", "26", "ld", "ffffffff", "ffffffff", "ld.param.u64 %rd8, [p];"],
                 ["1", "68", "ld", "00010001", "00010001", "ld.global.u32 %r11, [%rd5];"],
                 ["2", "44", "bra", "ffffffff", "00000000", "@%p1 bra $L__BB0_5;"]]
-        svg = driver.trace_svg(rows, "kernel k, block 0, warp 1")
+        svg = driver.demos.trace_svg(rows, "kernel k, block 0, warp 1")
         self.assertEqual(svg.count('fill="#1f4e99"'), 32 + 2)  # executed: all of row 0, lanes 0 and 16
         self.assertEqual(svg.count('fill="#c9d8f0"'), 32)      # on the path, guard false: row 2
         self.assertIn("L68", svg)
@@ -425,7 +426,7 @@ class BadInput(unittest.TestCase):
 
     def test_every_command_has_help(self):
         driver = load_driver()
-        for command in [c for c in driver.COMMANDS if c != "help"]:  # help --help: the whole overview
+        for command in [c for c in driver.cli.COMMANDS if c != "help"]:  # help --help: the whole overview
             for flag in ("--help", "-h"):
                 with self.subTest(command=command, flag=flag):
                     result = run_course(command, flag)
@@ -439,6 +440,28 @@ class BadInput(unittest.TestCase):
                 result = run_course(*args)
                 self.assertEqual(result.returncode, 0, result.stdout)
                 self.assertIn(f"usage: ./course {args[0]}", result.stdout)
+
+    def test_help_lists_the_options(self):
+        result = run_course("grade", "--help")
+        self.assertEqual(result.returncode, 0, result.stdout)
+        for option in ("--seed N", "--thresholds FILE", "--sim", "--submissions DIR", "--jobs N", "--timeout S"):
+            self.assertIn(option, result.stdout)
+        self.assertIn("demo options", run_course("trace", "--help").stdout)
+
+    def test_a_bad_command_line_is_one_line(self):
+        # One line and exit code 2, never argparse's usage-and-error pair; no abbreviated long options.
+        for args, text in ((("hint", "03", "--al"), "usage: ./course hint NN [--all | --reset]"),
+                           (("grade", "03", "--jobs", "2"), "usage: ./course grade [NN ...]"),
+                           (("grade", "--submissions", ".", "03"), "usage: ./course grade --submissions DIR"),
+                           (("status", "now"), "usage: ./course status (takes no arguments)"),
+                           (("release",), "usage: ./course release DIR"),
+                           (("run", "--n", "64"), "usage: ./course run NN"),
+                           (("trace", "03", "--kernel"), "--kernel needs a value"),
+                           (("watch", "--thresholds"), "--thresholds needs a value"),
+                           (("docs", "--with-solution"), "usage: ./course docs [--with-solutions]"),
+                           (("frobnicate",), "unknown command 'frobnicate'; the commands are: run, trace")):
+            with self.subTest(args=args):
+                one_line(self, run_course(*args), 2, text)
 
     def test_release_into_a_file(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -490,32 +513,32 @@ class BadInput(unittest.TestCase):
 
     def test_docs_with_a_build_tree_outside_the_course(self):
         driver = load_driver()
-        driver.ensure_environment = lambda verbose: None
+        driver.environment.ensure_environment = lambda verbose: None
         built = []
-        driver.build = lambda targets=None: built.append(targets)
+        driver.building.build = lambda targets=None: built.append(targets)
         said = []
-        driver.say = said.append
+        driver.common.say = said.append
         with tempfile.TemporaryDirectory() as tmp, mock_env(COURSE_BUILD_DIR=tmp):
-            self.assertEqual(driver.command_docs([]), 0)
+            self.assertEqual(driver.cli.main(["docs"]), 0)
             self.assertEqual(said, [f"documentation: {tmp}/docs/html/index.html"])
             said.clear()
-            if (driver.ROOT / "solutions").is_dir():
-                self.assertEqual(driver.command_docs(["--with-solutions"]), 0)
+            if (driver.common.ROOT / "solutions").is_dir():
+                self.assertEqual(driver.cli.main(["docs", "--with-solutions"]), 0)
                 self.assertEqual(said, [f"documentation with the reference solutions: "
                                         f"{tmp}/docs/with-solutions/html/index.html"])
         self.assertEqual(built[0], ["docs"])
 
     def test_doctor_without_a_gpu_describes_the_simulator(self):
         driver = load_driver()
-        driver.has_gpu = lambda: False
-        rows, _ = driver.check_environment()
+        driver.environment.has_gpu = lambda: False
+        rows, _ = driver.environment.check_environment()
         gpu = next(detail for what, _, detail in rows if what == "NVIDIA GPU")
         self.assertIn("CPU simulator", gpu)
         self.assertNotIn("cannot run", gpu)
         output = io.StringIO()
-        driver.ensure_environment = lambda verbose: None
+        driver.environment.ensure_environment = lambda verbose: None
         with mock_env(COURSE_PRESET=None, COURSE_BUILD_DIR=None), contextlib.redirect_stdout(output):
-            self.assertEqual(driver.command_doctor([]), 0)
+            self.assertEqual(driver.cli.main(["doctor"]), 0)
         self.assertIn("build/sim", output.getvalue())
 
     def test_the_readme_names_where_grading_logs_are(self):
@@ -524,9 +547,9 @@ class BadInput(unittest.TestCase):
         self.assertNotIn("build/<preset>/grades", readme)
         self.assertIn(".course/logs/lessonNN.log", readme)
         # and that is where grade_lesson writes them
-        driver.build_quietly = lambda targets: (False, "kernel.cu(3): error: expected a ';'\n")
+        driver.building.build_quietly = lambda targets: (False, "kernel.cu(3): error: expected a ';'\n")
         with tempfile.TemporaryDirectory() as tmp, mock_env(COURSE_STATE_DIR=tmp):
-            outcome = driver.grade_lesson(driver.find_lesson("03"))
+            outcome = driver.student.grade_lesson(driver.lessons.find_lesson("03"))
             self.assertEqual(outcome.verdict, "compile error")
             self.assertIn("expected a ';'", (Path(tmp) / "logs" / "lesson03.log").read_text())
 
@@ -608,7 +631,7 @@ class ThresholdOverrides(unittest.TestCase):
 
     def test_every_grader_lists_its_checks_without_a_device(self):
         driver = load_driver()
-        for lesson in driver.lessons():
+        for lesson in driver.lessons.all_lessons():
             grader = build_dir() / "lessons" / f"{lesson.target}_grader"
             if not grader.exists():
                 continue
@@ -630,7 +653,7 @@ class ThresholdOverrides(unittest.TestCase):
             path = Path(thresholds_file(tmp, {"_comment": "x", "lesson03": {
                 "gpu": {"reduce_neighbored_less": 1.25}, "sim": {"reduce_neighbored_less": 1.6}}}))
             with mock_env(COURSE_BUILD_DIR=str(build_dir())):
-                driver.check_thresholds(path)  # does not exit
+                driver.thresholds.check_thresholds(path)  # does not exit
 
 
 class OverridesReport(unittest.TestCase):
@@ -645,8 +668,8 @@ class OverridesReport(unittest.TestCase):
             "threshold_overrides": [
                 {"check": "k", "backend": "sim", "threshold": 1.6, "default_threshold": 1.5, "applied": True},
                 {"check": "k", "backend": "gpu", "threshold": 1.2, "default_threshold": 1.4, "applied": False}]}
-        outcome = driver.classify(1, "", record, False, None)
-        text = driver.describe_overrides(outcome, Path("/t/th.json"))
+        outcome = driver.verdict.classify(1, "", record, False, None)
+        text = driver.thresholds.describe_overrides(outcome, Path("/t/th.json"))
         self.assertEqual(text, "thresholds from th.json: k (sim) 1.6 instead of 1.5: applied; "
                                "k (gpu) 1.2 instead of 1.4: not applied (graded on the simulator)")
 
@@ -659,12 +682,12 @@ class OverridesReport(unittest.TestCase):
                          "applied": applied},
                         {"check": "k", "backend": "gpu", "threshold": 1.2, "default_threshold": 1.4,
                          "applied": False}]} for s, applied in (("ann", True), ("bob", False))]
-        applied = driver.applied_overrides(records, "sim")
+        applied = driver.reports.applied_overrides(records, "sim")
         self.assertEqual([(a["backend"], a["applied"], a["graded"]) for a in applied], [("gpu", 0, 2), ("sim", 1, 2)])
         meta = {"course": "x", "started": "a", "finished": "b", "seed": 1, "timeout_s": 60,
                 "thresholds_file": "/t/th.json", "device": "d", "thresholds_applied": applied}
         with tempfile.TemporaryDirectory() as tmp:
-            driver.write_reports(Path(tmp), meta, records, [driver.find_lesson("03")], ["ann", "bob"])
+            driver.reports.write_reports(Path(tmp), meta, records, [driver.lessons.find_lesson("03")], ["ann", "bob"])
             summary = (Path(tmp) / "summary.md").read_text()
         self.assertIn("## Threshold overrides", summary)
         self.assertIn("- lesson 03, `k` (sim): 1.6 instead of 1.5: applied in 1 of 2 gradings", summary)

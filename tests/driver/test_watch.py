@@ -95,7 +95,7 @@ class ScriptedSession(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         root = Path(self.tmp.name)
         self.driver = load_driver()
-        self.driver.ROOT = root
+        self.driver.common.ROOT = root
         for folder in ("03_sums", "04_more"):
             (root / "lessons" / folder).mkdir(parents=True)
             (root / "exercises" / folder).mkdir(parents=True)
@@ -111,7 +111,7 @@ class ScriptedSession(unittest.TestCase):
             grader.write_text(FAKE_GRADER)
             grader.chmod(grader.stat().st_mode | stat.S_IEXEC)
         os.environ["COURSE_STATE_DIR"] = str(root / "state")
-        self.driver.build_dir = lambda: root / "build"
+        self.driver.building.build_dir = lambda: root / "build"
 
         def build_quietly(targets):
             # The exercise file decides: "BROKEN" does not compile; the fake grader reads the rest.
@@ -122,7 +122,7 @@ class ScriptedSession(unittest.TestCase):
                 return False, f"{kernel}(3): error: expected a \";\"\nninja: build stopped\n"
             return True, ""
 
-        self.driver.build_quietly = build_quietly
+        self.driver.building.build_quietly = build_quietly
 
     def tearDown(self):
         os.environ.pop("COURSE_STATE_DIR", None)
@@ -137,9 +137,9 @@ class ScriptedSession(unittest.TestCase):
 
     def test_regrades_on_save_shows_hints_moves_on_and_quits(self):
         out, keys = Output(), Keys()
-        first = self.driver.first_unpassed()
+        first = self.driver.watch.first_unpassed()
         self.assertEqual(first.number, "03")
-        watcher = self.driver.Watcher(first, keys, out=out, poll=0.05)
+        watcher = self.driver.watch.Watcher(first, keys, out=out, poll=0.05)
         result = {}
         thread = threading.Thread(target=lambda: result.setdefault("code", watcher.loop()), daemon=True)
         thread.start()
@@ -176,7 +176,7 @@ class ScriptedSession(unittest.TestCase):
 
     def test_max_rounds_stops_a_scripted_run(self):
         out = Output()
-        code = self.driver.Watcher(self.driver.find_lesson("03"), Keys(), out=out, poll=0.05, max_rounds=1).loop()
+        code = self.driver.watch.Watcher(self.driver.lessons.find_lesson("03"), Keys(), out=out, poll=0.05, max_rounds=1).loop()
         self.assertEqual(code, 1)
         self.assertIn("too slow", out.text)
 

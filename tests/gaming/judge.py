@@ -29,7 +29,7 @@ def main() -> int:
     args = parser.parse_args()
     driver = load_driver()
     with tempfile.TemporaryDirectory() as folder:
-        outcome = driver.run_grader(args.grader, Path(folder) / "results.json", modules=args.modules, seed=1,
+        outcome = driver.verdict.run_grader(args.grader, Path(folder) / "results.json", modules=args.modules, seed=1,
                                     timeout=600)
     seen = f"{outcome.verdict}: {outcome.reason}"
     print(f"verdict {seen}")

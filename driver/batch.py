@@ -1,0 +1,382 @@
+"""Grading a class: ./course grade --submissions DIR. Each entry of DIR (a folder shaped like
+exercises/, or an archive of one) is checked, laid over the starters, built on its own and graded
+by the course's own graders; reports.py writes what came of it."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import datetime
+import json
+import os
+import queue
+import re
+import secrets
+import shutil
+import subprocess
+import tarfile
+import threading
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import building, common, environment, lessons, reports, thresholds, verdict
+
+ARCHIVES = (".tar.gz", ".tgz", ".tar", ".zip")
+
+
+def archive_suffix(path: Path) -> str | None:
+    """The archive type a file's name says (in any letter case), or None."""
+    return next((suffix for suffix in ARCHIVES if path.name.lower().endswith(suffix)), None)
+
+
+def submission_name(path: Path) -> str:
+    suffix = archive_suffix(path) if path.is_file() else None
+    return path.name[: -len(suffix)] if suffix else path.name
+
+
+# The most a submitted file, and a whole archive unpacked, may hold: kernels are a few kilobytes.
+MAX_SUBMITTED_FILE = 1 << 20
+MAX_UNPACKED = 16 << 20
+
+
+class Refused(Exception):
+    """A submission, or one of its files, that is not graded: the message says why."""
+
+
+def safe_member(name: str) -> bool:
+    parts = Path(name).parts
+    return bool(parts) and not Path(name).is_absolute() and ".." not in parts
+
+
+def unpack(archive: Path, into: Path) -> None:
+    """Extracts a .tar.gz/.tgz/.tar/.zip into `into` and nowhere else. Raises Refused for an
+    absolute path, a '..', a link, a device or another special file, a file over
+    MAX_SUBMITTED_FILE or an archive that unpacks to more than MAX_UNPACKED."""
+    into.mkdir(parents=True)
+    total = 0
+
+    def write(name: str, size: int, read) -> None:
+        nonlocal total
+        if not safe_member(name):
+            raise Refused(f"{archive.name}: the member '{name}' would land outside the submission's folder")
+        if size > MAX_SUBMITTED_FILE:
+            raise Refused(f"{archive.name}: '{name}' holds {size} bytes, more than the {MAX_SUBMITTED_FILE} allowed")
+        total += size
+        if total > MAX_UNPACKED:
+            raise Refused(f"{archive.name}: unpacks to more than {MAX_UNPACKED} bytes")
+        data = read()
+        if len(data) > size:  # the header lied about the size
+            raise Refused(f"{archive.name}: '{name}' is larger than the archive says")
+        target = into / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+    if archive_suffix(archive) == ".zip":
+        with zipfile.ZipFile(archive) as z:
+            for info in z.infolist():
+                if info.is_dir():
+                    continue
+                mode = info.external_attr >> 16
+                if mode and (mode & 0o170000) not in (0, 0o100000):
+                    raise Refused(f"{archive.name}: '{info.filename}' is a link or a special file")
+                with z.open(info) as member:
+                    write(info.filename, info.file_size, lambda: member.read(MAX_SUBMITTED_FILE + 1))
+        return
+    with tarfile.open(archive) as t:
+        for member in t.getmembers():
+            if member.isdir():
+                continue
+            if not member.isfile():
+                raise Refused(f"{archive.name}: '{member.name}' is a link or a special file")
+            source = t.extractfile(member)
+            write(member.name, member.size, lambda: source.read(MAX_SUBMITTED_FILE + 1) if source else b"")
+
+
+def exercises_root(folder: Path) -> Path:
+    """The folder that holds the NN_name lesson folders: the top, or the one folder inside it
+    (an archive of 'exercises/' or of 'alice/')."""
+    current = folder
+    for _ in range(3):
+        if any(p.is_dir() and re.match(r"\d\d_", p.name) for p in current.iterdir()):
+            return current
+        subfolders = [p for p in current.iterdir() if p.is_dir() and not p.name.startswith((".", "__MACOSX"))]
+        if (current / "exercises").is_dir():
+            current = current / "exercises"
+        elif len(subfolders) == 1:
+            current = subfolders[0]
+        else:
+            break
+    return current
+
+
+@dataclass
+class Submission:
+    name: str
+    source: Path
+    exercises: Path | None = None  # the composed folder the build uses
+    submitted: dict[str, list[str]] = field(default_factory=dict)  # lesson number -> files submitted
+    filled: dict[str, list[str]] = field(default_factory=dict)  # lesson number -> starter files added
+    problem: str = ""  # why it could not be prepared at all
+    refused: dict[str, str] = field(default_factory=dict)  # lesson number -> why its files were refused
+    outcomes: dict[str, verdict.Outcome] = field(default_factory=dict)
+
+
+def prepare(submission: Submission, work: Path) -> None:
+    """The submission's files over a copy of the starters, so that every lesson builds."""
+    folder = work / "submissions" / submission.name
+    if folder.exists():
+        shutil.rmtree(folder)
+    if submission.source.is_dir():
+        root = exercises_root(submission.source)
+    else:
+        try:
+            unpack(submission.source, folder / "unpacked")
+        except Refused as error:
+            submission.problem = f"refused: {error}"
+            return
+        except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError) as error:
+            submission.problem = f"cannot unpack {submission.source.name}: {error}"
+            return
+        root = exercises_root(folder / "unpacked")
+    if not any(p.is_dir() and re.match(r"\d\d_", p.name) for p in root.iterdir()):
+        nested = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and archive_suffix(p))
+        if nested:
+            submission.problem = (f"refused: {', '.join(nested)}: an archive inside a submission is not unpacked; "
+                                  "hand in its contents, or the archive itself at the top of the class folder")
+            return
+    # The starters as committed (never the working tree's exercises/, which may hold someone's
+    # finished kernels), then the student's files over them.
+    composed = folder / "exercises"
+    shutil.copytree(common.ROOT / "exercises", composed, ignore=shutil.ignore_patterns(".*", "*~"))
+    for lesson in lessons.all_lessons():
+        starter = lessons.starter_files(lesson)
+        if starter is not None:
+            shutil.rmtree(composed / lesson.folder, ignore_errors=True)
+            for name, content in starter.items():
+                (composed / lesson.folder / name).parent.mkdir(parents=True, exist_ok=True)
+                (composed / lesson.folder / name).write_bytes(content)
+    for lesson in lessons.all_lessons():
+        theirs = root / lesson.folder
+        if not theirs.is_dir() and not theirs.is_symlink():
+            continue
+        starters = {str(p.relative_to(composed / lesson.folder)) for p in (composed / lesson.folder).rglob("*")
+                    if p.is_file()}
+        try:
+            files = submitted_files(theirs, starters)
+        except Refused as error:
+            submission.refused[lesson.number] = f"refused: {error}"
+            continue
+        if not files:
+            continue
+        for name in files:
+            target = composed / lesson.folder / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(theirs / name, target)
+        submission.submitted[lesson.number] = files
+        submission.filled[lesson.number] = sorted(starters - set(files))
+    submission.exercises = composed
+
+
+def submitted_files(folder: Path, allowed: set[str]) -> list[str]:
+    """The files of one lesson folder of a submission, by name relative to it. Raises Refused for
+    a link (the folder itself included), a special file, a file the exercise does not have or one
+    over MAX_SUBMITTED_FILE: nothing but the exercise's own files reaches the build."""
+    if folder.is_symlink():
+        raise Refused(f"{folder.name}/ is a link")
+    files = []
+    for path in sorted(folder.rglob("*")):
+        name = str(path.relative_to(folder))
+        if path.name.startswith(".") or path.is_dir() and not path.is_symlink():
+            continue
+        if path.is_symlink():
+            raise Refused(f"{folder.name}/{name} is a link")
+        if not path.is_file():
+            raise Refused(f"{folder.name}/{name} is not a regular file")
+        if name not in allowed:
+            raise Refused(f"{folder.name}/{name} is not a file of the exercise "
+                          f"(its files: {', '.join(sorted(allowed))})")
+        if path.stat().st_size > MAX_SUBMITTED_FILE:
+            raise Refused(f"{folder.name}/{name} is larger than {MAX_SUBMITTED_FILE} bytes")
+        files.append(name)
+    return files
+
+
+class BatchGrader:
+    def __init__(self, *, out: Path, work: Path, jobs: int, seed: int, timeout: float, thresholds_file: Path | None,
+                 only: list[str] | None, arch: str | None):
+        self.out = out
+        self.work = work
+        self.jobs = jobs
+        self.seed = seed
+        self.timeout = timeout
+        self.thresholds_file = thresholds_file
+        self.only = only
+        self.variables = building.preset_cache_variables(building.preset())
+        if arch:
+            self.variables["CMAKE_CUDA_ARCHITECTURES"] = arch
+        self.trees: queue.Queue[Path] = queue.Queue()
+        for i in range(jobs):
+            self.trees.put(work / f"tree{i}")
+        self.gpu = threading.Lock()  # timings must not overlap: one grader on the GPU at a time
+        self.print_lock = threading.Lock()
+        self.build_jobs = max(1, (os.cpu_count() or 2) // jobs)
+
+    def say(self, text: str) -> None:
+        with self.print_lock:
+            print(f"course: {text}", flush=True)
+
+    def configure(self, tree: Path, exercises: Path) -> tuple[bool, str]:
+        command = ["cmake", "-S", str(common.ROOT), "-B", str(tree), "-G", "Ninja",
+                   f"-DCOURSE_EXERCISES_DIR={exercises}", "-DCOURSE_WITH_SOLUTIONS=OFF"]
+        command += [f"-D{k}={v}" for k, v in self.variables.items()]
+        try:
+            result = common.run(command, capture_output=True, text=True, errors="replace", timeout=600)
+        except subprocess.TimeoutExpired:
+            return False, "configuring took longer than 600 s"
+        return result.returncode == 0, result.stdout + result.stderr
+
+    def build_lesson(self, tree: Path, lesson: lessons.Lesson) -> tuple[bool, str]:
+        """Builds the submission's modules (and student program) of one lesson in `tree`: only
+        the student's code; the grader that runs them is the course's own (build_dir())."""
+        modules = tree / "modules" / "exercise" / lesson.folder
+        shutil.rmtree(modules, ignore_errors=True)  # never grade the previous student's modules
+        command = ["cmake", "--build", str(tree), "--target", f"{lesson.target}_exercise_modules",
+                   "-j", str(self.build_jobs)]
+        try:
+            result = common.run(command, capture_output=True, text=True, errors="replace", timeout=900)
+        except subprocess.TimeoutExpired:
+            return False, "the build took longer than 900 s"
+        return result.returncode == 0 and modules.is_dir(), result.stdout + result.stderr
+
+    def grade(self, submission: Submission, chosen: list[lessons.Lesson]) -> None:
+        logs = self.out / "logs" / submission.name
+        logs.mkdir(parents=True, exist_ok=True)
+        if not submission.problem:
+            prepare(submission, self.work)
+        if submission.problem:
+            for lesson in chosen:
+                submission.outcomes[lesson.number] = verdict.Outcome("error", reason=submission.problem)
+            self.say(f"{submission.name}: {submission.problem}")
+            return
+        todo = [lesson for lesson in chosen if lesson.number in submission.submitted]
+        for lesson in chosen:
+            if lesson.number in submission.refused:
+                submission.outcomes[lesson.number] = verdict.Outcome("error", reason=submission.refused[lesson.number])
+            elif lesson not in todo:
+                submission.outcomes[lesson.number] = verdict.Outcome("not submitted",
+                                                                     reason=f"no files in {lesson.folder}/")
+        if not todo:
+            self.say(f"{submission.name}: no lesson folders found")
+            return
+        tree = self.trees.get()
+        try:
+            ok, log = self.configure(tree, submission.exercises)
+            (logs / "configure.log").write_text(log)
+            built: list[lessons.Lesson] = []
+            for lesson in todo:
+                if ok:
+                    lesson_ok, lesson_log = self.build_lesson(tree, lesson)
+                    (logs / f"{lesson.target}_build.log").write_text(lesson_log)
+                else:
+                    lesson_ok, lesson_log = False, log
+                if lesson_ok:
+                    built.append(lesson)
+                else:
+                    # Paths relative to the student's own folder: "03_x/file.cu(13): error: ..."
+                    reason = building.first_compile_errors(lesson_log).replace(f"{submission.exercises}/", "")
+                    submission.outcomes[lesson.number] = verdict.Outcome("compile error", reason=reason,
+                                                                         correctness="fail", output=lesson_log)
+            for lesson in built:
+                with self.gpu:
+                    outcome = verdict.run_grader(building.build_dir() / "lessons" / f"{lesson.target}_grader",
+                                                 self.out / "results" / submission.name / f"{lesson.target}.json",
+                                                 modules=tree / "modules" / "exercise", seed=self.seed,
+                                                 thresholds=self.thresholds_file, timeout=self.timeout)
+                (logs / f"{lesson.target}.log").write_text(outcome.output)
+                submission.outcomes[lesson.number] = outcome
+        finally:
+            self.trees.put(tree)
+        verdicts = ", ".join(f"{n}: {o.verdict}" for n, o in sorted(submission.outcomes.items()))
+        self.say(f"{submission.name}: {verdicts}")
+
+
+def find_submissions(folder: Path) -> list[Submission]:
+    """One submission per entry of the class folder (hidden ones aside): a folder or a known
+    archive is graded; anything else is a submission refused with the reason, so that every entry
+    appears in the reports."""
+    found = []
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith("."):
+            continue
+        submission = Submission(submission_name(path), path)
+        if path.is_symlink():
+            submission.problem = f"refused: {path.name} is a link"
+        elif not path.is_dir() and not (path.is_file() and archive_suffix(path)):
+            submission.problem = (f"refused: {path.name} is neither a folder nor a .tar.gz, .tgz, .tar or .zip "
+                                  "archive")
+        found.append(submission)
+    names = [s.name for s in found]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        common.fail(f"two submissions have the same name: {', '.join(duplicates)} (a folder and an archive?)")
+    return found
+
+
+def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | None, work_text: str | None, jobs: int,
+                seed: int | None, timeout: int, thresholds_file: Path | None, arch: str | None,
+                on_simulator: bool) -> int:
+    """./course grade --submissions DIR: grades every submission in DIR and writes the reports."""
+    source = Path(folder).expanduser().resolve()
+    if not source.is_dir():
+        common.fail(f"--submissions {folder}: not a folder", common.BAD_USAGE)
+    chosen = ([lessons.find_lesson(n) for n in lesson_names if n] if lesson_names is not None else
+              lessons.all_lessons())
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(out_text).expanduser().resolve() if out_text else common.ROOT / "build" / "grading-results" / stamp
+    work = (Path(work_text).expanduser().resolve() if work_text else
+            common.ROOT / "build" / f"grading-{building.preset()}")
+    for option, where in (("--out", out), ("--work", work)):
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            what = "exists and is not a folder" if where.exists() and not where.is_dir() else \
+                f"cannot be made ({error.strerror})"
+            common.fail(f"{option} {where}: {what}", common.BAD_USAGE)
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    environment.ensure_environment(verbose=False)
+    submissions = find_submissions(source)
+    if not submissions:
+        common.fail(f"no submissions in {source} (folders shaped like exercises/, or .tar.gz/.tgz/.tar/.zip archives)")
+    building.say_backend("grading a class", on_simulator)
+    common.say(f"grading {len(submissions)} submissions, lessons {', '.join(l.number for l in chosen)}, seed {seed}, "
+               f"{jobs} build tree(s) in {work}")
+    # The graders and the reference modules: built once, from the course's own tree; each
+    # submission's tree builds only the student's code.
+    building.build([f"{lesson.target}_grader" for lesson in chosen]
+                   + [f"{lesson.target}_solution_modules" for lesson in chosen if (common.ROOT / "solutions").is_dir()])
+    thresholds.check_thresholds(thresholds_file)
+    started = common.now_text()
+    grader = BatchGrader(out=out, work=work, jobs=jobs, seed=seed, timeout=timeout, thresholds_file=thresholds_file,
+                         only=[l.number for l in chosen], arch=arch)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for future in [pool.submit(grader.grade, s, chosen) for s in submissions]:
+            future.result()
+
+    records = [reports.outcome_record(s, lesson, s.outcomes[lesson.number], out) for s in submissions
+               for lesson in chosen]
+    device = "none found (GPU graders skipped)"
+    for record in records:
+        results = verdict.read_results(out / "results" / record["student"] / f"lesson{record['lesson']}.json")
+        if results and results.get("device"):
+            device = results["device"]
+            break
+    meta = {"course": reports.course_revision(), "started": started, "finished": common.now_text(), "seed": seed,
+            "timeout_s": timeout, "thresholds_file": str(thresholds_file) if thresholds_file else None,
+            "thresholds": json.loads(thresholds_file.read_text()) if thresholds_file else None,
+            "thresholds_applied": reports.applied_overrides(records, "sim" if on_simulator else "gpu"),
+            "device": device, "lessons": [l.folder for l in chosen], "submissions": str(source)}
+    reports.write_reports(out, meta, records, chosen, [s.name for s in submissions])
+    print((out / "summary.md").read_text())
+    common.say(f"reports: {out / 'summary.md'}, {out / 'results.csv'}, {out / 'results.json'}")
+    return 0

@@ -1,0 +1,94 @@
+"""A lesson's demo: ./course run (the student's kernels, or the reference, beside the baselines) and
+./course trace (one warp's active lanes, instruction by instruction, on the CPU simulator)."""
+
+from __future__ import annotations
+
+import html
+import os
+
+from . import building, common, environment, lessons
+
+
+def demo_targets(lesson: lessons.Lesson, solution: bool) -> list[str]:
+    """What a demo needs built: the program and the modules of the student's or the reference
+    kernels it loads."""
+    return [f"{lesson.target}_demo", f"{lesson.target}_{'solution' if solution else 'exercise'}_modules"]
+
+
+def modules_option(solution: bool) -> list[str]:
+    """The demo's or grader's --modules for the reference kernels; nothing for the student's."""
+    return [f"--modules={building.build_dir() / 'modules' / 'solution'}"] if solution else []
+
+
+def run_demo(lesson: lessons.Lesson, *, solution: bool, on_simulator: bool, demo_args: list[str]) -> int:
+    """./course run NN: builds the demo and runs it with the demo's own options; its exit code."""
+    building.say_backend(f"lesson {lesson.number}", on_simulator)
+    environment.ensure_environment(verbose=False)
+    building.build(demo_targets(lesson, solution))
+    demo = building.build_dir() / "lessons" / f"{lesson.target}_demo"
+    return common.run([str(demo), *modules_option(solution), *demo_args]).returncode
+
+
+def trace_svg(rows: list[list[str]], title: str) -> str:
+    """One warp's trace as an SVG: a row per issued instruction, a column per lane; dark lanes
+    executed it, light ones were on the path but predicated off, blank ones were not on the path."""
+    cell, row_height, text_width, top = 9, 12, 430, 58
+    width = text_width + 32 * cell + 20
+    height = top + row_height * len(rows) + 10
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="DejaVu Sans Mono, monospace" font-size="9">',
+           '<rect width="100%" height="100%" fill="white"/>',
+           f'<text x="10" y="16" font-size="12" font-weight="bold">{html.escape(title)}</text>',
+           '<text x="10" y="32" font-size="10">dark: the lane executed the instruction; light: on the path '
+           'but its guard predicate was false; blank: not on the path (diverged or exited)</text>']
+    for lane in range(0, 32, 4):
+        out.append(f'<text x="{text_width + lane * cell}" y="{top - 6}" font-size="8">{lane}</text>')
+    for i, (step, line, op, active, executed, ptx) in enumerate(rows):
+        y = top + i * row_height
+        label = f"{step:>4} L{line:<5} {ptx[:64]}"
+        out.append(f'<text x="10" y="{y + 9}">{html.escape(label)}</text>')
+        active_mask, executed_mask = int(active, 16), int(executed, 16)
+        for lane in range(32):
+            bit = 1 << lane
+            fill = "#1f4e99" if executed_mask & bit else "#c9d8f0" if active_mask & bit else None
+            if fill:
+                out.append(f'<rect x="{text_width + lane * cell}" y="{y + 1}" width="{cell - 1}" '
+                           f'height="{row_height - 2}" fill="{fill}"/>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def trace(lesson: lessons.Lesson, *, kernel: str, block: int, warp: int, reps: int, solution: bool,
+          demo_args: list[str]) -> int:
+    """./course trace NN --kernel K: runs the demo on the CPU simulator with warp `warp` of block
+    `block` of the kernel's first launch traced, and draws the trace."""
+    os.environ["COURSE_PRESET"] = "sim"
+    os.environ.pop("COURSE_BUILD_DIR", None)
+    demo = f"{lesson.target}_demo"
+    environment.ensure_environment(verbose=False)
+    building.build(demo_targets(lesson, solution))
+    folder = building.build_dir() / "traces"
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"{lesson.target}_{kernel}_block{block}_warp{warp}"
+    table = folder / f"{stem}.tsv"
+    table.unlink(missing_ok=True)
+    env = dict(os.environ, CUDASIM_TRACE=f"block={block},warp={warp},out={table}")
+    result = common.run([str(building.build_dir() / "lessons" / demo), *modules_option(solution), "--kernel", kernel,
+                         "--reps", str(reps), *demo_args], env=env, capture_output=True, text=True)
+    if result.returncode == common.BAD_USAGE:  # the demo's one line about an option it refuses
+        refused = [line for line in result.stderr.splitlines() if line.strip()]
+        common.fail(refused[-1] if refused else f"{demo} refused its options", common.BAD_USAGE)
+    if result.returncode != 0 or not table.exists():
+        print(result.stdout + result.stderr, end="")
+        common.fail(f"no trace: the demo exited with code {result.returncode}" +
+                    ("" if table.exists() else f", and block {block}, warp {warp} issued nothing"))
+    lines = table.read_text().splitlines()
+    header, rows = lines[0].lstrip("# "), [line.split("\t", 5) for line in lines[2:]]
+    if not rows:
+        common.fail(f"no trace: warp {warp} of block {block} does not exist in that launch ({header})")
+    picture = folder / f"{stem}.svg"
+    picture.write_text(trace_svg(rows, f"{header}: {len(rows)} instructions issued"))
+    diverged = sum(1 for row in rows if row[4] not in ("ffffffff", "00000000") or row[3] != "ffffffff")
+    common.say(f"{header}: {len(rows)} instructions issued, {diverged} with fewer than 32 lanes")
+    common.say(f"picture: {common.shown(picture)}  (instructions: {common.shown(table)})")
+    return 0

@@ -1,0 +1,77 @@
+"""The lessons: lessons/NN_name/ folders, their hints, and their exercises' starter files."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+
+from . import common
+
+
+@dataclass(frozen=True, order=True)
+class Lesson:
+    folder: str  # e.g. "03_neighbored_reduction"
+
+    @property
+    def number(self) -> str:
+        return self.folder[:2]
+
+    @property
+    def target(self) -> str:
+        return f"lesson{self.number}"
+
+    @property
+    def title(self) -> str:
+        return self.folder[3:].replace("_", " ")
+
+
+def all_lessons() -> list[Lesson]:
+    return sorted(Lesson(p.name) for p in (common.ROOT / "lessons").glob("[0-9][0-9]_*") if p.is_dir())
+
+
+def find_lesson(name: str) -> Lesson:
+    """The lesson `name` names ("03", "3" or "03_neighbored_reduction"); a bad name stops the command."""
+    for lesson in all_lessons():
+        if name in (lesson.number, lesson.folder, lesson.number.lstrip("0")):
+            return lesson
+    names = ", ".join(lesson.number for lesson in all_lessons())
+    common.fail(f"no lesson '{name}'; the lessons are: {names}", common.BAD_USAGE)
+
+
+# Hints: lessons/NN_name/hints.md, sections "## Hint 1", "## Hint 2", ...
+HINT_HEADING = re.compile(r"^##\s+Hint\s+(\d+)\s*$", re.MULTILINE)
+
+
+def read_hints(lesson: Lesson) -> list[str]:
+    path = common.ROOT / "lessons" / lesson.folder / "hints.md"
+    if not path.exists():
+        return []
+    text = path.read_text()
+    marks = list(HINT_HEADING.finditer(text))
+    hints = []
+    for i, mark in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        hints.append(text[mark.end():end].strip())
+    return hints
+
+
+def starter_files(lesson: Lesson) -> dict[str, bytes] | None:
+    """The starter of lesson's exercise: from git's HEAD, else from starters/ (in a released copy)."""
+    folder = f"exercises/{lesson.folder}"
+    if shutil.which("git"):
+        listed = common.run(["git", "ls-tree", "-r", "--name-only", "HEAD", "--", folder], capture_output=True,
+                            text=True)
+        names = [n for n in listed.stdout.splitlines() if n] if listed.returncode == 0 else []
+        if names:
+            files = {}
+            for name in names:
+                shown = common.run(["git", "show", f"HEAD:./{name}"], capture_output=True)
+                if shown.returncode != 0:
+                    return None
+                files[name.removeprefix(folder + "/")] = shown.stdout
+            return files
+    pristine = common.ROOT / "starters" / lesson.folder
+    if pristine.is_dir():
+        return {str(p.relative_to(pristine)): p.read_bytes() for p in sorted(pristine.rglob("*")) if p.is_file()}
+    return None
