@@ -35,7 +35,8 @@ inline constexpr const char* kLesson = "02_divergence";
 /// out[i] = f(in[i]) for i in [0, n), with blocks of `block` threads (a power of two, 32 to 1024).
 using MapLauncher = void (*)(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream);
 
-/// The seed's mathKernel1/2: out[i] = 100 or 200 depending on the branch, nothing else.
+/// mathKernel1/2 of the simpleDivergence program (from a blog post on warps and divergence): out[i] =
+/// 100 or 200 depending on the branch, nothing else.
 using TinyLauncher = void (*)(float* out, std::size_t n, unsigned block, cudaStream_t stream);
 
 /// mathKernel1: branch on tid % 2, a one-assignment body on each side.
@@ -71,7 +72,7 @@ struct MapKernel {
     std::string baseline;  ///< name of the kernel its speedup is measured against; empty: none
 };
 
-/// A named tiny-body kernel (the seed's mathKernel1/2).
+/// A named tiny-body kernel (simpleDivergence's mathKernel1/2).
 struct TinyKernel {
     std::string name;
     std::string summary;
