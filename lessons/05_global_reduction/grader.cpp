@@ -17,6 +17,7 @@
 #include "course/grading.hpp"
 #include "course/reduction.hpp"
 #include "course/results.hpp"
+#include "course/sum_grading.hpp"
 #include "course/table.hpp"
 
 #include <doctest/doctest.h>
@@ -52,9 +53,7 @@ const course::results::CheckList kChecks{
     {"reduce_sum/bytes_per_element", Backend::sim, kMostBytesPerElement, true, " B",
      "global-memory bytes loaded per element"}};
 
-constexpr long long kPoisonResult = 0x7f7f7f7f7f7f7f7fLL;  // every byte course::kPoisonByte
 constexpr int kMagnitude = 1 << 16;
-constexpr std::size_t kMaxOffset = 3;  // elements: data + 1, + 2, + 3 are not 16-byte aligned
 
 /// Sizes from 1 to 2^28 (2^24 + 43 on the simulator): tiny, around warp, block and vector
 /// multiples, primes just below and above powers of two, powers of two. No size twice in a row.
@@ -74,56 +73,12 @@ const std::vector<std::size_t>& exact_sizes()
 }
 
 using course::Stream;
+using course::grading::SumCase;
+using course::grading::SumInput;
 
-/// A device array with room for any input up to `capacity` at an offset of up to kMaxOffset
-/// elements, followed by poisoned guard elements: a kernel that reads past n adds poison.
-class DeviceInput {
-public:
-    explicit DeviceInput(std::size_t capacity) : buffer_(capacity + kMaxOffset + course::kGuardElements) {}
-
-    const int* put(const std::vector<int>& values, std::size_t offset)
-    {
-        int* start = buffer_.data() + offset;
-        COURSE_CUDA_CHECK(cudaMemcpy(start, values.data(), values.size() * sizeof(int), cudaMemcpyHostToDevice));
-        COURSE_CUDA_CHECK(
-            cudaMemset(start + values.size(), course::kPoisonByte, course::kGuardElements * sizeof(int)));
-        // Both calls run on the legacy default stream and may return before the device has the
-        // data (cudaMemcpy from pageable memory returns once the data is staged). reduce_sum runs
-        // on a non-blocking stream, which does not wait for the default stream: wait here.
-        COURSE_CUDA_CHECK(cudaDeviceSynchronize());
-        return start;
-    }
-
-private:
-    course::DeviceBuffer<int> buffer_;
-};
-
-/// One input: its values, how they were drawn, their exact sum.
-struct Case {
-    std::size_t n;
-    int lo;
-    int hi;
-    std::uint64_t seed;
-    std::vector<int> values;
-    long long expected;
-};
-
-Case make_case(std::size_t n, int lo, int hi, std::uint64_t stream)
+std::string describe(const SumCase& input, std::size_t offset)
 {
-    const std::uint64_t seed = course::derive_seed(course::grading::run_seed(), stream);
-    auto values = course::random_ints(n, seed, lo, hi);
-    const long long expected = course::exact_sum(values);
-    return {n, lo, hi, seed, std::move(values), expected};
-}
-
-std::string describe(const Case& input, std::size_t offset)
-{
-    std::ostringstream text;
-    text << "n = " << input.n;
-    if (offset != 0)
-        text << " at data + " << offset << " (not 16-byte aligned)";
-    text << " (values " << input.lo << ".." << input.hi << ", input seed " << input.seed << ")";
-    return text.str();
+    return course::grading::describe_sum_case(input, offset);
 }
 
 /// "phase 1: min(...) = 1056 blocks of 256 threads ...; phase 2: ...": the launch the lesson makes
@@ -155,19 +110,9 @@ long long run_reduce_sum(const int* data, std::size_t n, lesson05::Workspace& wo
 }
 
 /// Fails one check, with the fixed first word, when `got` is not the expected sum; false then.
-bool check_result(long long got, const Case& input, std::size_t offset, std::string_view when = "")
+bool check_result(long long got, const SumCase& input, std::size_t offset, std::string_view when = "")
 {
-    if (got == input.expected)
-        return true;
-    std::ostringstream text;
-    if (got == kPoisonResult)
-        text << course::failure::not_written << " reduce_sum" << when << ", " << describe(input, offset)
-             << ": *result still holds the poison value 0x7f7f7f7f7f7f7f7f";
-    else
-        text << course::failure::wrong_result << " reduce_sum" << when << ", " << describe(input, offset) << ": got "
-             << got << ", expected " << input.expected << " (off by " << input.expected - got << ")";
-    FAIL_CHECK(text.str());
-    return false;
+    return course::grading::check_sum(got, input, offset, "reduce_sum", when);
 }
 
 }  // namespace
@@ -188,13 +133,13 @@ TEST_SUITE("lesson05")
     TEST_CASE("reduce_sum gives the exact sum for every n from 1 to 2^28 (2^24 on the simulator)")
     {
         const std::size_t largest = exact_sizes().back();
-        DeviceInput input(largest);
+        SumInput input(largest);
         lesson05::Workspace workspace(largest);  // one workspace, reused by every smaller call
         course::DeviceBuffer<long long> result(1);
         Stream stream;
         std::uint64_t index = 0;
         for (const std::size_t n : exact_sizes()) {
-            const auto one = make_case(n, -kMagnitude, kMagnitude, ++index);
+            const auto one = course::grading::make_sum_case(n, -kMagnitude, kMagnitude, ++index);
             const int* data = input.put(one.values, 0);
             // Larger sizes would only repeat the failure, and a wrong grid-stride loop can make
             // them very slow (on the simulator above all).
@@ -205,18 +150,18 @@ TEST_SUITE("lesson05")
 
     TEST_CASE("reduce_sum adds in 64 bits: sums far beyond the range of an int")
     {
-        DeviceInput input(16'777'259);
+        SumInput input(16'777'259);
         lesson05::Workspace workspace(16'777'259);
         course::DeviceBuffer<long long> result(1);
         Stream stream;
         std::uint64_t index = 100;
         const int big = 1 << 30;
         for (const std::size_t n : {2, 3, 1000, 65'537, 16'777'259}) {
-            const auto one = make_case(n, big, 2 * (big - 1) + 1, ++index);  // 2^30 .. 2^31 - 1
+            const auto one = course::grading::make_sum_case(n, big, 2 * (big - 1) + 1, ++index);  // 2^30 .. 2^31 - 1
             check_result(run_reduce_sum(input.put(one.values, 0), n, workspace, result, stream.get()), one, 0);
         }
         for (const std::size_t n : {3, 1'048'583}) {
-            const auto one = make_case(n, -2 * big, -big, ++index);  // -2^31 .. -2^30
+            const auto one = course::grading::make_sum_case(n, -2 * big, -big, ++index);  // -2^31 .. -2^30
             check_result(run_reduce_sum(input.put(one.values, 0), n, workspace, result, stream.get()), one, 0);
         }
     }
@@ -243,7 +188,7 @@ TEST_SUITE("lesson05")
         }
         course::DeviceBuffer<int> data(n + course::kGuardElements);
         const std::size_t first = (std::size_t{1} << 31) - window;
-        const auto near = make_case(n - first, -kMagnitude, kMagnitude, 200);
+        const auto near = course::grading::make_sum_case(n - first, -kMagnitude, kMagnitude, 200);
         COURSE_CUDA_CHECK(cudaMemset(data.data(), 0, first * sizeof(int)));
         COURSE_CUDA_CHECK(cudaMemcpy(data.data() + first, near.values.data(), near.values.size() * sizeof(int),
                                      cudaMemcpyHostToDevice));
@@ -252,15 +197,15 @@ TEST_SUITE("lesson05")
         lesson05::Workspace workspace(n);
         course::DeviceBuffer<long long> result(1);
         Stream stream;
-        const Case whole{n, -kMagnitude, kMagnitude, near.seed, {}, near.expected};
+        const SumCase whole{n, -kMagnitude, kMagnitude, near.seed, {}, near.expected};
         check_result(run_reduce_sum(data.data(), n, workspace, result, stream.get()), whole, 0,
                      " (zeros, then random values from index 2^31 - 2^20 on)");
     }
 
     TEST_CASE("reduce_sum reads memory nearly as fast as the device copies it")
     {
-        const auto one = make_case(kTimedSize, -kMagnitude, kMagnitude, 300);
-        DeviceInput input(one.n);
+        const auto one = course::grading::make_sum_case(kTimedSize, -kMagnitude, kMagnitude, 300);
+        SumInput input(one.n);
         const int* data = input.put(one.values, 0);
         course::DeviceBuffer<int> copy_target(one.n);
         lesson05::Workspace workspace(one.n);
@@ -290,7 +235,7 @@ TEST_SUITE("lesson05")
         // Still right after the timed runs, on new contents at the same address: a sum remembered
         // from an earlier call on this pointer is wrong now.
         Stream stream;
-        const auto fresh = make_case(one.n, -kMagnitude, kMagnitude, 301);
+        const auto fresh = course::grading::make_sum_case(one.n, -kMagnitude, kMagnitude, 301);
         check_result(run_reduce_sum(input.put(fresh.values, 0), one.n, workspace, result, stream.get()), fresh, 0,
                      " (after the timed runs, new contents at the same address)");
 
@@ -349,14 +294,14 @@ TEST_SUITE("lesson05")
     // leaves the device unusable for the rest of the run.
     TEST_CASE("reduce_sum works on any int pointer, not only 16-byte aligned ones")
     {
-        DeviceInput input(16'777'213);
+        SumInput input(16'777'213);
         lesson05::Workspace workspace(16'777'213);
         course::DeviceBuffer<long long> result(1);
         Stream stream;
         std::uint64_t index = 400;
         for (const std::size_t offset : {1, 2, 3}) {
             for (const std::size_t n : {1, 2, 5, 1000, 1'000'003, 16'777'213}) {
-                const auto one = make_case(n, -kMagnitude, kMagnitude, ++index);
+                const auto one = course::grading::make_sum_case(n, -kMagnitude, kMagnitude, ++index);
                 const int* data = input.put(one.values, offset);
                 try {
                     check_result(run_reduce_sum(data, n, workspace, result, stream.get()), one, offset);

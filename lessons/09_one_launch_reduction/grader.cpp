@@ -19,6 +19,7 @@
 #include "course/grading.hpp"
 #include "course/reduction.hpp"
 #include "course/results.hpp"
+#include "course/sum_grading.hpp"
 #include "course/table.hpp"
 
 #include <doctest/doctest.h>
@@ -52,9 +53,7 @@ const course::results::CheckList kChecks{
     {"reduce_once", Backend::sim, kModelledSpeedup, false, "x",
      "modelled speedup over lesson 05's two-launch reference at 2^16 ints"}};
 
-constexpr long long kPoisonResult = 0x7f7f7f7f7f7f7f7fLL;
 constexpr int kMagnitude = 1 << 16;
-constexpr std::size_t kMaxOffset = 3;
 
 /// Sizes from 1 to 2^28 (2^24 + 43 on the simulator): one block, a few blocks, around the
 /// reference's one-block limit (4096), a full wave and beyond. No size twice in a row.
@@ -73,51 +72,13 @@ const std::vector<std::size_t>& exact_sizes()
 }
 
 using course::Stream;
+using course::grading::SumCase;
+using course::grading::SumInput;
 
-class DeviceInput {
-public:
-    explicit DeviceInput(std::size_t capacity) : buffer_(capacity + kMaxOffset + course::kGuardElements) {}
-
-    const int* put(const std::vector<int>& values, std::size_t offset)
-    {
-        int* start = buffer_.data() + offset;
-        COURSE_CUDA_CHECK(cudaMemcpy(start, values.data(), values.size() * sizeof(int), cudaMemcpyHostToDevice));
-        COURSE_CUDA_CHECK(
-            cudaMemset(start + values.size(), course::kPoisonByte, course::kGuardElements * sizeof(int)));
-        COURSE_CUDA_CHECK(cudaDeviceSynchronize());
-        return start;
-    }
-
-private:
-    course::DeviceBuffer<int> buffer_;
-};
-
-struct Case {
-    std::size_t n;
-    int lo;
-    int hi;
-    std::uint64_t seed;
-    std::vector<int> values;
-    long long expected;
-};
-
-Case make_case(std::size_t n, int lo, int hi, std::uint64_t stream)
+std::string describe(const SumCase& input, std::size_t offset)
 {
-    const std::uint64_t seed = course::derive_seed(course::grading::run_seed(), stream);
-    auto values = course::random_ints(n, seed, lo, hi);
-    const long long expected = course::exact_sum(values);
-    return {n, lo, hi, seed, std::move(values), expected};
-}
-
-std::string describe(const Case& input, std::size_t offset)
-{
-    std::ostringstream text;
-    text << "n = " << input.n;
-    if (offset != 0)
-        text << " at data + " << offset << " (not 16-byte aligned)";
-    text << " (values " << input.lo << ".." << input.hi << ", input seed " << input.seed << ", grid "
-         << lesson09::grid_for(input.n) << " blocks)";
-    return text.str();
+    return course::grading::describe_sum_case(input, offset,
+                                              ", grid " + std::to_string(lesson09::grid_for(input.n)) + " blocks");
 }
 
 std::string describe_launch(std::size_t n)
@@ -146,23 +107,14 @@ long long run_reduce_once(const int* data, std::size_t n, lesson09::Workspace& w
     });
 }
 
-bool check_result(long long got, const Case& input, std::size_t offset, std::string_view when = "")
+bool check_result(long long got, const SumCase& input, std::size_t offset, std::string_view when = "")
 {
-    if (got == input.expected)
-        return true;
-    std::ostringstream text;
-    if (got == kPoisonResult)
-        text << course::failure::not_written << " reduce_once" << when << ", " << describe(input, offset)
-             << ": *result still holds the poison value 0x7f7f7f7f7f7f7f7f";
-    else
-        text << course::failure::wrong_result << " reduce_once" << when << ", " << describe(input, offset) << ": got "
-             << got << ", expected " << input.expected << " (off by " << input.expected - got << ")";
-    FAIL_CHECK(text.str());
-    return false;
+    return course::grading::check_sum(got, input, offset, "reduce_once", when,
+                                      ", grid " + std::to_string(lesson09::grid_for(input.n)) + " blocks");
 }
 
 /// The ticket must be 0 again after every call: the next call's blocks count from it.
-bool check_ticket(lesson09::Workspace& workspace, cudaStream_t stream, const Case& input, std::string_view when = "")
+bool check_ticket(lesson09::Workspace& workspace, cudaStream_t stream, const SumCase& input, std::string_view when = "")
 {
     const unsigned ticket = workspace.read_ticket(stream);
     if (ticket == 0)
@@ -191,13 +143,13 @@ TEST_SUITE("lesson09")
     TEST_CASE("reduce_once gives the exact sum for every n from 1 to 2^28 (2^24 on the simulator), call after call")
     {
         const std::size_t largest = exact_sizes().back();
-        DeviceInput input(largest);
+        SumInput input(largest);
         lesson09::Workspace workspace(largest);  // one workspace, reused by every call: its ticket too
         course::DeviceBuffer<long long> result(1);
         Stream stream;
         std::uint64_t index = 0;
         for (const std::size_t n : exact_sizes()) {
-            const auto one = make_case(n, -kMagnitude, kMagnitude, ++index);
+            const auto one = course::grading::make_sum_case(n, -kMagnitude, kMagnitude, ++index);
             const int* data = input.put(one.values, 0);
             if (!check_result(run_reduce_once(data, n, workspace, result, stream.get()), one, 0) ||
                 !check_ticket(workspace, stream.get(), one))
@@ -207,18 +159,18 @@ TEST_SUITE("lesson09")
 
     TEST_CASE("reduce_once adds in 64 bits: sums far beyond the range of an int")
     {
-        DeviceInput input(16'777'259);
+        SumInput input(16'777'259);
         lesson09::Workspace workspace(16'777'259);
         course::DeviceBuffer<long long> result(1);
         Stream stream;
         std::uint64_t index = 100;
         const int big = 1 << 30;
         for (const std::size_t n : {2, 3, 1000, 65'537, 16'777'259}) {
-            const auto one = make_case(n, big, 2 * (big - 1) + 1, ++index);  // 2^30 .. 2^31 - 1
+            const auto one = course::grading::make_sum_case(n, big, 2 * (big - 1) + 1, ++index);  // 2^30 .. 2^31 - 1
             check_result(run_reduce_once(input.put(one.values, 0), n, workspace, result, stream.get()), one, 0);
         }
         for (const std::size_t n : {3, 1'048'583}) {
-            const auto one = make_case(n, -2 * big, -big, ++index);  // -2^31 .. -2^30
+            const auto one = course::grading::make_sum_case(n, -2 * big, -big, ++index);  // -2^31 .. -2^30
             check_result(run_reduce_once(input.put(one.values, 0), n, workspace, result, stream.get()), one, 0);
         }
     }
@@ -229,11 +181,11 @@ TEST_SUITE("lesson09")
         // value but 0, or a partial of one call read by the next, gives a wrong sum.
         constexpr std::size_t kCalls = 200;
         const std::array<std::size_t, 4> sizes = {65'537, 5000, 1'048'583, 3};
-        std::vector<Case> cases;
-        std::vector<DeviceInput> inputs;
+        std::vector<SumCase> cases;
+        std::vector<SumInput> inputs;
         std::vector<const int*> data;
         for (std::size_t i = 0; i < sizes.size(); ++i) {
-            cases.push_back(make_case(sizes[i], -kMagnitude, kMagnitude, 500 + i));
+            cases.push_back(course::grading::make_sum_case(sizes[i], -kMagnitude, kMagnitude, 500 + i));
             inputs.emplace_back(sizes[i]);
             data.push_back(inputs.back().put(cases.back().values, 0));
         }
@@ -262,10 +214,10 @@ TEST_SUITE("lesson09")
         // Two calls that may run at the same time share nothing: state kept anywhere but the
         // workspace (a __device__ counter, say) mixes their tickets.
         constexpr int kRounds = 20;
-        const auto first = make_case(4'194'301, -kMagnitude, kMagnitude, 600);
-        const auto second = make_case(1'048'573, -kMagnitude, kMagnitude, 601);
-        DeviceInput input_a(first.n);
-        DeviceInput input_b(second.n);
+        const auto first = course::grading::make_sum_case(4'194'301, -kMagnitude, kMagnitude, 600);
+        const auto second = course::grading::make_sum_case(1'048'573, -kMagnitude, kMagnitude, 601);
+        SumInput input_a(first.n);
+        SumInput input_b(second.n);
         const int* data_a = input_a.put(first.values, 0);
         const int* data_b = input_b.put(second.values, 0);
         lesson09::Workspace workspace_a(first.n);
@@ -300,11 +252,11 @@ TEST_SUITE("lesson09")
     TEST_CASE("reduce_once can be captured in a CUDA graph and replayed")
     {
         const std::size_t n = 1'048'583;
-        DeviceInput input(n);
+        SumInput input(n);
         lesson09::Workspace workspace(n);
         course::DeviceBuffer<long long> result(1);
         Stream stream;
-        const auto first = make_case(n, -kMagnitude, kMagnitude, 700);
+        const auto first = course::grading::make_sum_case(n, -kMagnitude, kMagnitude, 700);
         const int* data = input.put(first.values, 0);
         (void)lesson09::reduce_once_plan();  // the module is loaded before the capture
         cudaGraph_t graph = nullptr;
@@ -321,7 +273,8 @@ TEST_SUITE("lesson09")
         COURSE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
         for (std::uint64_t replay = 0; replay < 4; ++replay) {
             // New contents at the same address each time: the graph's one launch must add them.
-            const auto one = replay == 0 ? first : make_case(n, -kMagnitude, kMagnitude, 700 + replay);
+            const auto one =
+                replay == 0 ? first : course::grading::make_sum_case(n, -kMagnitude, kMagnitude, 700 + replay);
             if (replay != 0)
                 (void)input.put(one.values, 0);
             result.fill_bytes(course::kPoisonByte, stream.get());
@@ -368,8 +321,8 @@ TEST_SUITE("lesson09")
 
     TEST_CASE("reduce_once in one launch is faster than lesson 05's two launches at a small n")
     {
-        const auto one = make_case(kTimedSize, -kMagnitude, kMagnitude, 300);
-        DeviceInput input(one.n);
+        const auto one = course::grading::make_sum_case(kTimedSize, -kMagnitude, kMagnitude, 300);
+        SumInput input(one.n);
         const int* data = input.put(one.values, 0);
         lesson09::Workspace workspace(one.n);
         lesson09::TwoLaunchReference two_launches(one.n);
@@ -382,7 +335,7 @@ TEST_SUITE("lesson09")
 
         // Still right after the timed runs, on new contents at the same address.
         Stream stream;
-        const auto fresh = make_case(one.n, -kMagnitude, kMagnitude, 301);
+        const auto fresh = course::grading::make_sum_case(one.n, -kMagnitude, kMagnitude, 301);
         check_result(run_reduce_once(input.put(fresh.values, 0), one.n, workspace, result, stream.get()), fresh, 0,
                      " (after the timed runs, new contents at the same address)");
         const std::string hint = "Your launch: " + describe_launch(one.n) +
@@ -396,14 +349,14 @@ TEST_SUITE("lesson09")
     // leaves the device unusable for the rest of the run.
     TEST_CASE("reduce_once works on any int pointer, not only 16-byte aligned ones")
     {
-        DeviceInput input(16'777'213);
+        SumInput input(16'777'213);
         lesson09::Workspace workspace(16'777'213);
         course::DeviceBuffer<long long> result(1);
         Stream stream;
         std::uint64_t index = 400;
         for (const std::size_t offset : {1, 2, 3}) {
             for (const std::size_t n : {1, 2, 5, 1000, 1'000'003, 16'777'213}) {
-                const auto one = make_case(n, -kMagnitude, kMagnitude, ++index);
+                const auto one = course::grading::make_sum_case(n, -kMagnitude, kMagnitude, ++index);
                 const int* data = input.put(one.values, offset);
                 try {
                     check_result(run_reduce_once(data, n, workspace, result, stream.get()), one, offset);
