@@ -604,7 +604,7 @@ class ThresholdOverrides(unittest.TestCase):
     def test_a_check_of_another_lesson_or_no_lesson(self):
         self.refused({"04": {"sim": {"reduce_neighbored_less": 1.2}}}, "lesson 04 has no sim check "
                      "'reduce_neighbored_less'; its sim checks: reduce_interleaved/reduce_neighbored, ")
-        self.refused({"09": {"gpu": {"k": 1.2}}}, "'09' does not name a lesson of the course")
+        self.refused({"98": {"gpu": {"k": 1.2}}}, "'98' does not name a lesson of the course")
 
     def test_the_wrong_back_end(self):
         self.refused({"04": {"gpu": {"reduce_shared_interleaved/bank_conflicts": 0.2}}},
