@@ -30,6 +30,7 @@
 #include <exception>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <charconv>
+#include <cstddef>
 #include <system_error>
 #include <utility>
 
