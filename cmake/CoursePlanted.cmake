@@ -2,7 +2,9 @@
 # reject. Each is one file that says what it is in its header lines (tests/planted/README.md):
 #   tests/planted/NN_name/<name>.patch       a mutation of the reference solution (a unified diff)
 #   tests/planted/NN_name/<name>.cu|.cpp     a short standalone file, where the mistake is the point
-#   tests/gaming/NN_name/<name>.cu|.cpp      an attempt to fool the grader (tests/gaming/CMakeLists.txt)
+#   tests/gaming/NN_name/<name>.patch|.cu|.cpp  an attempt to fool the grader, as a patch of the
+#                                            reference or the starter, or a file of its own
+#                                            (tests/gaming/CMakeLists.txt)
 # course_add_lesson() registers the lesson's planted kernels itself: nothing lists them by hand.
 
 # What a grader says when the simulator's race check stops a kernel (simulator/README.md,
@@ -46,29 +48,32 @@ function(course_add_refused_submission test lesson name replaces source)
   set_tests_properties(${test} PROPERTIES LABELS "${arg_LABELS}" TIMEOUT 300 PASS_REGULAR_EXPRESSION "${arg_EXPECT}")
 endfunction()
 
-# The reference with <patch> applied, in the build tree; configuring again when either changes.
-# A patch that no longer applies stops the configuration, naming the patch and the hunk.
-function(_course_apply_planted_patch out lesson name patch)
+# course_apply_submission_patch(<out> <NN_name> <name> <patch> <base folder> <build subfolder>)
+# <patch> applied to <base folder>/NN_name/<student file> (solutions: the reference; exercises: the
+# starter) into the build tree; <out> is "<student file>;<patched file>". Configuring runs again
+# when either file changes, and stops, naming the patch and the hunk, when the patch no longer
+# applies.
+function(course_apply_submission_patch out lesson name patch base subfolder)
   file(STRINGS "${patch}" target REGEX "^\\+\\+\\+ b/" LIMIT_COUNT 1)
   if(NOT target)
     message(FATAL_ERROR "${patch}: no '+++ b/<student file>' line: not a unified diff of a student file")
   endif()
   string(REGEX REPLACE "^\\+\\+\\+ b/([^\t ]+).*" "\\1" replaces "${target}")
-  set(reference "${PROJECT_SOURCE_DIR}/solutions/${lesson}/${replaces}")
-  set(applied "${CMAKE_CURRENT_BINARY_DIR}/planted_sources/${lesson}/${name}/${replaces}")
+  set(original "${PROJECT_SOURCE_DIR}/${base}/${lesson}/${replaces}")
+  set(applied "${CMAKE_CURRENT_BINARY_DIR}/${subfolder}/${lesson}/${name}/${replaces}")
   find_package(Python3 COMPONENTS Interpreter)
   if(NOT Python3_Interpreter_FOUND)
-    message(FATAL_ERROR "${patch}: planted kernels are patches applied by Python: install it "
-      "(sudo apt-get install -y python3), or configure with -DCOURSE_WITH_SOLUTIONS=OFF")
+    message(FATAL_ERROR "${patch}: planted kernels and gaming attempts are patches applied by Python: "
+      "install it (sudo apt-get install -y python3), or configure with -DCOURSE_WITH_SOLUTIONS=OFF")
   endif()
   execute_process(
-    COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/cmake/apply_patch.py" "${patch}" "${reference}" "${applied}"
+    COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/cmake/apply_patch.py" "${patch}" "${original}" "${applied}"
     RESULT_VARIABLE failed ERROR_VARIABLE why)
   if(failed)
     string(STRIP "${why}" why)
-    message(FATAL_ERROR "planted kernel ${lesson}/${name}: ${why}")
+    message(FATAL_ERROR "${why}")  # it names the patch, the hunk and the line that differs
   endif()
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${patch}" "${reference}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${patch}" "${original}")
   set(${out} "${replaces};${applied}" PARENT_SCOPE)
 endfunction()
 
@@ -94,7 +99,7 @@ function(_course_add_planted_kernels lesson)
       continue()  # only the simulator's checks can see this mistake
     endif()
     if(file MATCHES "\\.patch$")
-      _course_apply_planted_patch(applied ${lesson} ${name} "${file}")
+      course_apply_submission_patch(applied ${lesson} ${name} "${file}" solutions planted_sources)
       list(GET applied 0 replaces)
       list(GET applied 1 source)
     elseif(NOT field_replaces)

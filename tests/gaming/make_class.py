@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Turns the gaming attempts into a class for ./course grade --submissions: one student per
 attempt, named <lesson number>_<attempt>, whose folder holds the attempt under the name of the
-student file it replaces and the reference's other files of that lesson (so that only the
-attempt can make the lesson fail). Prints each student's name and the verdict it must not get
+student file it replaces (a .patch applied to the reference or the starter, as CMake applies it)
+and the reference's other files of that lesson (so that only the attempt can make the lesson
+fail). Prints each student's name and the verdict it must not get
 beyond: every one must be reported as fail, error or compile error, never pass.
 
     tests/gaming/make_class.py CLASS_DIR        (then: ./course grade --submissions CLASS_DIR)
@@ -19,21 +20,35 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "cmake"))
+from apply_patch import apply  # noqa: E402
 
 
 def field(text: str, key: str) -> str | None:
-    match = re.search(rf"^// {key}:? ?(.*)$", text, re.MULTILINE)
+    match = re.search(rf"^(?:// )?{key}:? ?(.*)$", text, re.MULTILINE)
     return match[1] if match else None
+
+
+def attempt_source(attempt: Path, lesson: str) -> tuple[str, str]:
+    """The student file an attempt replaces, and the attempt's text as a student would submit it."""
+    text = attempt.read_text()
+    if attempt.suffix != ".patch":
+        return field(text, "replaces") or "", text.replace("@COURSE_ROOT@", str(ROOT))
+    replaces = re.search(r"^\+\+\+ b/(\S+)", text, re.MULTILINE)[1]
+    base = "exercises" if field(text, "applies to") == "starter" else "solutions"
+    original = (ROOT / base / lesson / replaces).read_text().splitlines(keepends=True)
+    return replaces, "".join(apply(text.splitlines(keepends=True), original, str(attempt)))
 
 
 def make_class(folder: Path) -> dict[str, str]:
     """Writes the class into `folder`; returns each student's expected-verdict regex."""
     expected = {}
-    for attempt in sorted(HERE.glob("[0-9][0-9]_*/*.c*")):
+    for attempt in sorted(HERE.glob("[0-9][0-9]_*/*.*")):
+        if attempt.suffix not in (".cu", ".cpp", ".patch"):
+            continue
         lesson = attempt.parent.name
-        text = attempt.read_text().replace("@COURSE_ROOT@", str(ROOT))
-        replaces = field(text, "replaces")
-        if replaces is None:
+        replaces, text = attempt_source(attempt, lesson)
+        if not replaces:
             continue
         student = folder / f"{lesson[:2]}_{attempt.stem}" / lesson
         student.mkdir(parents=True)
@@ -41,7 +56,7 @@ def make_class(folder: Path) -> dict[str, str]:
             if reference.is_file() and reference.name != replaces:
                 shutil.copyfile(reference, student / reference.name)
         (student / replaces).write_text(text)
-        expected[student.parent.name] = field(text, "expect") or ""
+        expected[student.parent.name] = field(attempt.read_text(), "expect") or ""
     return expected
 
 
