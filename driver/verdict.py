@@ -31,6 +31,10 @@ def failure_words() -> dict[str, tuple[str, ...]]:
     return words
 
 
+# The CUDA error of a kernel that ran past the device's time limit.
+KERNEL_TIMEOUT = "cudaErrorLaunchTimeout"
+
+
 def faults() -> tuple[str, ...]:
     return failure_words()["fault"]
 
@@ -136,7 +140,10 @@ def classify(code: int | None, output: str, record: dict | None, timed_out: bool
         outcome.correctness = "unknown"
         outcome.reason = grader_error
     elif code == 1 and cases:
-        outcome.verdict = "fault" if first(faults()) else "fail"
+        fault = first(faults())
+        # A kernel stopped for running too long (a GPU's watchdog, the simulator's instruction
+        # budget) is a hang, whichever limit came first: the same verdict as the grader's watchdog.
+        outcome.verdict = "timeout" if fault and KERNEL_TIMEOUT in fault else "fault" if fault else "fail"
         outcome.reason = first(failure_prefixes()) or (messages[0] if messages else "the grader reported a failure")
     elif not record:
         outcome.verdict = "error"

@@ -261,6 +261,12 @@ class Verdicts(unittest.TestCase):
         killed = self.driver.verdict.classify(None, "", None, True, 60)
         self.assertEqual(killed.verdict, "timeout")
         self.assertIn("60 s", killed.reason)
+        # A kernel the simulator's instruction budget stopped is a hang too, not a crash.
+        budget = ("CUDA error cudaErrorLaunchTimeout (the launch timed out and was terminated) ...: kernel k "
+                  "exceeded the instruction budget of 5000000000 warp instructions")
+        stopped = self.driver.verdict.classify(1, "", self.results(
+            {"name": "sums", "verdict": "fail", "failures": [budget], "speed": []}), False, 60)
+        self.assertEqual((stopped.verdict, stopped.correctness, stopped.reason), ("timeout", "fail", budget))
 
     def test_skipped_is_not_a_pass(self):
         record = {"status": "skipped", "reason": "no CUDA device is available", "exit_code": 77, "cases": []}
