@@ -2,7 +2,7 @@
 // adds its share with 16-byte loads, writes one partial sum and takes a ticket; the block that
 // takes the last ticket adds the partials, writes the result and sets the ticket back to 0 for the
 // next call. Device code only: the lesson launches reduce_once on
-// min(ceil(n / (256 x 16)), 8 x SMs) blocks, as reduce_once_launch says.
+// min(ceil(n / (512 x 16)), 4 x SMs) blocks, as reduce_once_launch says.
 //
 //   ./course run 09 --solution
 //   ./course grade 09    (against exercises/; the course's tests grade this file)
@@ -15,7 +15,7 @@
 
 namespace {
 
-constexpr unsigned kBlock = 256;     // threads per block
+constexpr unsigned kBlock = 512;     // threads per block
 constexpr unsigned kUnroll = 4;      // 16-byte loads each thread has in flight per loop trip
 constexpr unsigned kIntsPerVector = 4;
 constexpr unsigned kWarps = kBlock / 32;
@@ -85,13 +85,13 @@ __device__ long long block_sum(long long value)
 }  // namespace
 
 //! [reduce_once_launch]
-// 256 threads with __launch_bounds__(256): an SM holds 8 such blocks, so 8 per SM is one wave for a
-// large array. Below 256 x 16 elements per block a small array gets fewer blocks: one block up to
-// 4096 elements, which then needs no ticket at all.
+// 512 threads with __launch_bounds__(512): an SM holds 4 such blocks, so 4 per SM is one wave for a
+// large array (it ends closer to CUB than 8 x 256: README). Below 512 x 16 elements per block a
+// small array gets fewer blocks: one block up to 8192 elements, which then needs no ticket at all.
 extern "C" __constant__ lesson09::ReduceOnceLaunch reduce_once_launch = {
     .block = kBlock,
     .items_per_thread = 16,
-    .max_blocks_per_sm = 8,
+    .max_blocks_per_sm = 4,
     .cooperative = 0,
 };
 //! [reduce_once_launch]
