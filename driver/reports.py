@@ -74,14 +74,18 @@ def applied_overrides(records: list[dict], backend: str) -> list[dict]:
 def write_reports(out: Path, meta: dict, records: list[dict], chosen: list[lessons.Lesson],
                   students: list[str]) -> None:
     (out / "results.json").write_text(json.dumps({**meta, "results": records}, indent=2) + "\n")
+    # check ... unit: the check that decided; checks: every check the grader measured, each with its
+    # figure, direction and threshold.
     columns = ["student", "lesson", "submitted", "verdict", "correctness", "check", "ratio", "direction", "threshold",
-               "unit", "threshold_source", "seed", "reason", "messages"]
+               "unit", "threshold_source", "checks", "seed", "reason", "messages"]
     with open(out / "results.csv", "w", newline="") as file:
         writer = csv.DictWriter(file, fieldnames=columns, extrasaction="ignore")
         writer.writeheader()
         for record in records:
             row = dict(record)
             row["messages"] = " | ".join(record["messages"])
+            row["checks"] = " | ".join(verdict.check_figures(check) for check in record["speed_checks"]
+                                       if check.get("ratio") is not None and check.get("threshold") is not None)
             row["ratio"] = "" if record["ratio"] is None else f"{record['ratio']:.3f}"
             decided = record.get("deciding_check") or {}
             row["direction"] = ("at most" if decided.get("at_most") else "at least") if decided else ""

@@ -300,3 +300,54 @@ class GamingClass(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless((ROOT / "solutions").is_dir(), "needs the reference solutions (not in a student copy)")
+class EveryLessonsChecks(unittest.TestCase):
+    """A student who hands in every lesson's reference: the reports carry every speed or technique
+    check each grader lists for the back end, each with its figure, direction, threshold and unit,
+    in results.json and in results.csv's checks column."""
+
+    def test_every_check_has_its_figure_and_threshold(self):
+        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading"
+        lessons = sorted(p.name for p in (ROOT / "solutions").iterdir() if p.is_dir())
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            for lesson in lessons:
+                shutil.copytree(ROOT / "solutions" / lesson, tmp / "class" / "reference" / lesson)
+            args = ["grade", "--submissions", str(tmp / "class"), "--out", str(tmp / "out"), "--work", str(work),
+                    "--seed", "11", "--timeout", "300", "--jobs", "2"]
+            if not has_gpu():
+                args += ["--sim"]
+            result = run_course(*args, timeout=2400)
+            self.assertEqual(result.returncode, 0, result.stdout[-4000:])
+            report = json.loads((tmp / "out" / "results.json").read_text())
+            rows = {row["lesson"]: row for row in csv.DictReader(open(tmp / "out" / "results.csv"))}
+        backend = "gpu" if has_gpu() else "sim"
+        records = {r["lesson"]: r for r in report["results"]}
+        self.assertEqual(sorted(records), sorted(lesson[:2] for lesson in lessons))
+        for number, record in sorted(records.items()):
+            with self.subTest(lesson=number):
+                self.assertEqual(record["verdict"], "pass", record["reason"])
+                listed = listed_checks(number, backend)
+                measured = {c["check"]: c for c in record["speed_checks"]}
+                self.assertTrue(listed, f"lesson {number} lists no {backend} checks")
+                for name in listed:
+                    self.assertIn(name, measured, f"lesson {number}: {name} has no figure in results.json")
+                    check = measured[name]
+                    self.assertIsInstance(check.get("ratio"), (int, float), check)
+                    self.assertIsInstance(check.get("threshold"), (int, float), check)
+                    self.assertIn("unit", check)
+                    self.assertIn("at_most", check)
+                    self.assertIn(f"{name}: ", rows[number]["checks"])
+                self.assertTrue(rows[number]["check"] and rows[number]["ratio"] and rows[number]["threshold"], rows[number])
+
+
+def listed_checks(number: str, backend: str) -> list[str]:
+    """The checks lessonNN_grader --list-checks names for one back end (a grader of any build tree
+    lists those of both)."""
+    folder = (build_dir() or ROOT / "build" / ("gpu" if has_gpu() else "sim")) / "lessons"
+    lesson = next(l for l in load_driver().lessons.all_lessons() if l.number == number)
+    listing = subprocess.run([str(folder / f"{lesson.target}_grader"), "--list-checks"], capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+    return [line.split()[1] for line in listing if line.split()[:1] == [backend]]
