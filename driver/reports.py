@@ -84,7 +84,7 @@ def write_reports(out: Path, meta: dict, records: list[dict], chosen: list[lesso
         for record in records:
             row = dict(record)
             row["messages"] = " | ".join(record["messages"])
-            row["checks"] = " | ".join(verdict.check_figures(check) for check in record["speed_checks"]
+            row["checks"] = " | ".join(verdict.check_figures(check) for check in record.get("speed_checks") or []
                                        if check.get("ratio") is not None and check.get("threshold") is not None)
             row["ratio"] = "" if record["ratio"] is None else f"{record['ratio']:.3f}"
             decided = record.get("deciding_check") or {}
