@@ -89,7 +89,7 @@ cudaError_t fill(const char* api, void* dst, int value, size_t count, cudaStream
     return failStreamCall(capture, api, cudaErrorInvalidValue,
                           "destination is not " + std::to_string(count) + " bytes of device memory");
   auto run = [dst, value, count] {
-    if (count) std::memset(dst, value, count);
+    if (count) DeviceMemory::instance().fill(dst, value, count);
     streamThroughL2(count);
   };
   if (capture) capture->nodes.push_back(run);

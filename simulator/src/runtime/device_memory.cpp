@@ -6,10 +6,32 @@
 #include <iterator>
 #include <utility>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 namespace cudasim {
 namespace {
 constexpr uint64_t kAllocationAlignment = 256;  // cudaMalloc guarantees 256 B
 constexpr size_t kFreedHistory = 4096;
+// From this size on an allocation is mapped: its pages (zeros) cost memory only once written,
+// so a kernel may read a buffer of 2^31 ints that is mostly zeros on a machine with less memory.
+constexpr uint64_t kMappedFrom = uint64_t{256} << 20;
+
+void* mapZeros(uint64_t bytes) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+uint64_t roundedSize(uint64_t size) {
+  return (std::max<uint64_t>(size, 1) + kAllocationAlignment - 1) / kAllocationAlignment * kAllocationAlignment;
+}
+
+void freeAllocation(const Allocation& a) {
+  if (a.mapped)
+    munmap(reinterpret_cast<void*>(a.base), roundedSize(a.size));
+  else
+    std::free(reinterpret_cast<void*>(a.base));
+}
 }  // namespace
 
 DeviceMemory& DeviceMemory::instance() {
@@ -18,14 +40,14 @@ DeviceMemory& DeviceMemory::instance() {
 }
 
 void* DeviceMemory::allocate(uint64_t size, bool moduleVariable, const std::string& name) {
-  uint64_t rounded = (std::max<uint64_t>(size, 1) + kAllocationAlignment - 1) /
-                     kAllocationAlignment * kAllocationAlignment;
-  void* p = std::aligned_alloc(kAllocationAlignment, rounded);
+  const uint64_t rounded = roundedSize(size);
+  const bool mapped = rounded >= kMappedFrom;
+  void* p = mapped ? mapZeros(rounded) : std::aligned_alloc(kAllocationAlignment, rounded);
   if (!p) return nullptr;
-  std::memset(p, 0, rounded);
+  if (!mapped) std::memset(p, 0, rounded);
   std::lock_guard lock(mutex_);
   uintptr_t base = reinterpret_cast<uintptr_t>(p);
-  live_[base] = Allocation{base, size, moduleVariable, name, std::make_shared<SectorFootprint>(base, rounded)};
+  live_[base] = Allocation{base, size, moduleVariable, name, mapped, std::make_shared<SectorFootprint>(base, rounded)};
   bytesInUse_ += size;
   return p;
 }
@@ -38,8 +60,8 @@ bool DeviceMemory::release(void* p) {
   if (freed_.size() == kFreedHistory) freed_.erase(freed_.begin());
   freed_.push_back(it->second);
   freed_.back().footprint.reset();
+  freeAllocation(it->second);
   live_.erase(it);
-  std::free(p);
   return true;
 }
 
@@ -51,7 +73,7 @@ void DeviceMemory::releaseAll() {
       continue;
     }
     bytesInUse_ -= it->second.size;
-    std::free(reinterpret_cast<void*>(it->first));
+    freeAllocation(it->second);
     it = live_.erase(it);
   }
   freed_.clear();
@@ -80,6 +102,28 @@ const Allocation* DeviceMemory::nearestBelow(uintptr_t addr) const {
 uint64_t DeviceMemory::bytesInUse() const {
   std::lock_guard lock(mutex_);
   return bytesInUse_;
+}
+
+void DeviceMemory::fill(void* p, int value, uint64_t count) {
+  auto* begin = static_cast<unsigned char*>(p);
+  const Allocation* a = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    a = find(reinterpret_cast<uintptr_t>(p));
+  }
+  if (value == 0 && a && a->mapped) {
+    // Whole pages back to the zero page (MADV_DONTNEED on a private anonymous mapping reads as
+    // zeros afterwards); only the partial pages at either end are written.
+    const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    const uintptr_t first = (reinterpret_cast<uintptr_t>(begin) + page - 1) / page * page;
+    const uintptr_t last = (reinterpret_cast<uintptr_t>(begin) + count) / page * page;
+    if (first < last && madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED) == 0) {
+      std::memset(begin, 0, first - reinterpret_cast<uintptr_t>(begin));
+      std::memset(reinterpret_cast<void*>(last), 0, reinterpret_cast<uintptr_t>(begin) + count - last);
+      return;
+    }
+  }
+  std::memset(begin, value, count);
 }
 
 bool DeviceMemory::contains(const void* p, uint64_t size) const {

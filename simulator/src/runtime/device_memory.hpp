@@ -18,6 +18,7 @@ struct Allocation {
   uint64_t size = 0;
   bool moduleVariable = false;  // a __device__/__constant__ variable
   std::string name;             // variable name, empty for cudaMalloc
+  bool mapped = false;          // pages mapped on first touch (a large cudaMalloc), not malloc'ed
   std::shared_ptr<SectorFootprint> footprint;  // sectors the current launch touched
 };
 
@@ -40,6 +41,11 @@ class DeviceMemory {
   const Allocation* nearestBelow(uintptr_t addr) const;
 
   uint64_t bytesInUse() const;
+
+  // cudaMemset's work: `count` bytes of `value` at p, inside one live allocation. Zeros over whole
+  // pages of a mapped allocation drop those pages instead of writing them, so that a cleared
+  // multi-gigabyte buffer costs no memory until something else is written there.
+  void fill(void* p, int value, uint64_t count);
 
   // True if [p, p+size) lies inside one live allocation.
   bool contains(const void* p, uint64_t size) const;

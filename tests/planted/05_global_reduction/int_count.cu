@@ -3,7 +3,6 @@
 //   grid-stride loop.
 // replaces: reduce_sum.cu
 // expect: wrong result: reduce_sum \(zeros, then random values from index 2\^31 - 2\^20 on\), n = 2147549187
-// gpu only
 
 #include "global_reduction.cuh"
 
