@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Callable, NoReturn
 
-from . import (batch, building, common, demos, docs, lessons, nvidia_tools, release, selfcheck, student, thresholds,
+from . import (batch, building, common, demos, devcheck, docs, lessons, nvidia_tools, release, selfcheck, student, thresholds,
                watch)
 
 OVERVIEW = """\
@@ -57,13 +57,15 @@ The course itself:
     ./course doctor                                check the tools and libraries the course needs
     ./course docs [--with-solutions]               build the HTML reference (Doxygen); the reference
                                                   solutions only with --with-solutions (instructors)
+    ./course dev check                             every lesson has all its pieces, and the lists of
+                                                  lessons agree (docs/adding_a_lesson.md)
 
 Every command's --help lists its options. Everything that matters happens in CMake, CTest and the
 C++ programs; the driver only chooses a build tree, builds what a command needs and runs it.
 """
 
 COMMANDS = ("run", "trace", "profile", "sanitize", "watch", "grade", "hint", "status", "reset", "release", "test",
-            "doctor", "docs", "help")
+            "doctor", "docs", "dev", "help")
 
 # Each command's synopsis: the first lines of `./course COMMAND --help` (exit code 0), and the one
 # line after a bad command line (exit code 2).
@@ -87,6 +89,7 @@ USAGE = {
     "test": "usage: ./course test (takes no arguments)",
     "doctor": "usage: ./course doctor (takes no arguments)",
     "docs": "usage: ./course docs [--with-solutions]",
+    "dev": "usage: ./course dev check",
     "help": "usage: ./course help",
 }
 HELP_FLAGS = ("-h", "--help")
@@ -265,6 +268,10 @@ def add_parsers(commands) -> None:
     docs_parser = add("docs", "Builds the HTML reference (Doxygen), without the reference solutions and the hints.")
     docs_parser.add_argument("--with-solutions", action="store_true",
                              help="the instructors' pages, with the reference solutions (not in a student's copy)")
+    dev = add("dev", "For the course's authors. check: every lesson has its text, hints, grader, demo, exercise "
+                     "and reference (the same files and names), planted kernels with their expectations, its "
+                     "build entry, its row in the README's table, and figures that name the GPU and a command.")
+    dev.add_argument("action", choices=["check"], metavar="check", help="what to do (check)")
     add("help", "The commands and the lessons.", add_help=False)
 
 
@@ -429,6 +436,11 @@ def docs_command(parser: CommandParser, args: list[str]) -> int:
     return docs.docs(options.with_solutions)
 
 
+def dev_command(parser: CommandParser, args: list[str]) -> int:
+    parser.parse_args(args)
+    return devcheck.check()
+
+
 def help_command(parser: CommandParser, args: list[str]) -> int:
     print(OVERVIEW.strip())
     print("\nlessons: " + ", ".join(f"{lesson.number} ({lesson.title})" for lesson in lessons.all_lessons()))
@@ -439,7 +451,7 @@ HANDLERS: dict[str, Callable[[CommandParser, list[str]], int]] = {
     "run": run_command, "trace": trace_command, "profile": profile_command, "sanitize": sanitize_command,
     "watch": watch_command, "grade": grade_command, "hint": hint_command, "status": status_command,
     "reset": reset_command, "release": release_command, "test": test_command, "doctor": doctor_command,
-    "docs": docs_command, "help": help_command,
+    "docs": docs_command, "dev": dev_command, "help": help_command,
 }
 
 

@@ -1,0 +1,70 @@
+"""./course dev check: passes on the course, and names each missing or inconsistent piece of a lesson
+in a copy where pieces were taken out."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from support import ROOT, copy_driver, run_course
+
+# What dev check reads: the lessons and their files, the build entries, the README's table.
+PARTS = ("lessons", "exercises", "solutions", "tests/planted", "README.md")
+
+
+def copy_course(root: Path) -> None:
+    copy_driver(root)
+    for part in PARTS:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, root / part, ignore=shutil.ignore_patterns("__pycache__"))
+        elif source.exists():
+            shutil.copy2(source, root / part)
+
+
+class DevCheck(unittest.TestCase):
+    def test_the_course_passes(self):
+        result = run_course("dev", "check")
+        self.assertEqual(result.returncode, 0, result.stdout)
+        self.assertRegex(result.stdout, r"dev check: \d+ lessons, each with")
+
+    def test_each_missing_piece_is_named(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            copy_course(root)
+            (root / "lessons" / "03_neighbored_reduction" / "hints.md").unlink()
+            readme = (root / "README.md").read_text()
+            (root / "README.md").write_text(re.sub(r"^\| 07 \|.*\n", "", readme, flags=re.M))
+            cmake = root / "lessons" / "CMakeLists.txt"
+            cmake.write_text(cmake.read_text().replace("STUDENT_SOURCES uniform_branches.cu", "STUDENT_SOURCES"))
+            expected = [r"lesson 03: lessons/03_neighbored_reduction/hints\.md is missing",
+                        r"lesson 07: README\.md's lesson table has no row '\| 07 \|",
+                        r"lesson 02: course_add_lesson\(02_divergence\) lists STUDENT_SOURCES \[\], but "
+                        r"exercises/02_divergence/ holds \['uniform_branches\.cu'\]"]
+            if (ROOT / "solutions").is_dir():
+                (root / "solutions" / "04_interleaved_reduction" / "helpers.cuh").write_text("// not the starter's\n")
+                starter = root / "exercises" / "09_one_launch_reduction" / "reduce_once.cu"
+                starter.write_text(starter.read_text().replace("reduce_once(", "reduce_twice("))
+                planted = root / "tests" / "planted" / "05_global_reduction" / "no_tail.patch"
+                planted.write_text(re.sub(r"^expect: .*\n", "", planted.read_text(), flags=re.M))
+                for name in ("race_on_result.patch", "ticket_never_reset.patch", "no_barrier_after_ticket.patch"):
+                    (root / "tests" / "planted" / "09_one_launch_reduction" / name).unlink()
+                expected += [r"lesson 04: solutions/04_interleaved_reduction/ holds .*helpers\.cuh.*the same files",
+                             r"lesson 09: 09_one_launch_reduction/reduce_once\.cu: the starter declares extern \"C\" "
+                             r"\['reduce_once_launch', 'reduce_twice'\], the reference \['reduce_once', "
+                             r"'reduce_once_launch'\]",
+                             r"lesson 05: tests/planted/05_global_reduction/no_tail\.patch has no 'expect:' line",
+                             r"lesson 09: tests/planted/09_one_launch_reduction/ holds 2 planted kernels; a lesson "
+                             r"needs at least 3"]
+            result = run_course("dev", "check", course=root / "course")
+        self.assertEqual(result.returncode, 1, result.stdout)
+        for pattern in expected:
+            self.assertRegex(result.stdout, pattern)
+        self.assertIn(f"dev check: {len(expected)} problem(s) in", result.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
