@@ -237,7 +237,7 @@ void check_at_least(double measured, double threshold, std::string_view check, s
     }
 }
 
-void check_technique(const Technique& t, std::string_view hint)
+bool check_technique(const Technique& t, std::string_view hint)
 {
     const auto [applied, note] = applied_threshold(t.threshold, t.at_most, key(t.name, t.check), t.unit);
     const bool passed = t.at_most ? t.measured <= applied : t.measured >= applied;
@@ -256,6 +256,7 @@ void check_technique(const Technique& t, std::string_view hint)
     } else {
         FAIL_CHECK(failure::too_slow << " " << text.str() << ". " << hint << hint_command());
     }
+    return passed;
 }
 
 std::string hint_command()

@@ -161,6 +161,7 @@ void check_modelled_speedup(const ProfiledPair& pair, double threshold, std::str
 /// Passes when the technique's figure reaches its threshold (or stays at or below it); prints
 /// "fast enough: ..." or fails with "too slow: ..." and `hint`, naming the counters used, and
 /// records both figures for the results file. A thresholds file may replace the threshold.
-void check_technique(const Technique& technique, std::string_view hint);
+/// Returns whether it passed.
+bool check_technique(const Technique& technique, std::string_view hint);
 
 }  // namespace course::grading
