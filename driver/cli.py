@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Callable, NoReturn
 
-from . import (batch, building, common, demos, devcheck, docs, lessons, nvidia_tools, release, selfcheck, student, thresholds,
+from . import (batch, building, common, demos, authoring, docs, lessons, nvidia_tools, release, selfcheck, student, thresholds,
                watch)
 
 OVERVIEW = """\
@@ -59,6 +59,7 @@ The course itself:
                                                   solutions only with --with-solutions (instructors)
     ./course dev check                             every lesson has all its pieces, and the lists of
                                                   lessons agree (docs/adding_a_lesson.md)
+    ./course dev new NN_name                       start a lesson from templates/lesson/
 
 Every command's --help lists its options. Everything that matters happens in CMake, CTest and the
 C++ programs; the driver only chooses a build tree, builds what a command needs and runs it.
@@ -89,7 +90,7 @@ USAGE = {
     "test": "usage: ./course test (takes no arguments)",
     "doctor": "usage: ./course doctor (takes no arguments)",
     "docs": "usage: ./course docs [--with-solutions]",
-    "dev": "usage: ./course dev check",
+    "dev": "usage: ./course dev check | ./course dev new NN_name",
     "help": "usage: ./course help",
 }
 HELP_FLAGS = ("-h", "--help")
@@ -270,8 +271,10 @@ def add_parsers(commands) -> None:
                              help="the instructors' pages, with the reference solutions (not in a student's copy)")
     dev = add("dev", "For the course's authors. check: every lesson has its text, hints, grader, demo, exercise "
                      "and reference (the same files and names), planted kernels with their expectations, its "
-                     "build entry, its row in the README's table, and figures that name the GPU and a command.")
-    dev.add_argument("action", choices=["check"], metavar="check", help="what to do (check)")
+                     "build entry, its row in the README's table, and figures that name the GPU and a command. "
+                     "new NN_name: a lesson started from templates/lesson/, which builds and grades as it is.")
+    dev.add_argument("action", choices=["check", "new"], metavar="check|new", help="what to do")
+    dev.add_argument("lesson", metavar="NN_name", nargs="?", help="with new: the new lesson's folder name")
     add("help", "The commands and the lessons.", add_help=False)
 
 
@@ -437,8 +440,14 @@ def docs_command(parser: CommandParser, args: list[str]) -> int:
 
 
 def dev_command(parser: CommandParser, args: list[str]) -> int:
-    parser.parse_args(args)
-    return devcheck.check()
+    options = parser.parse_args(args)
+    if options.action == "new":
+        if not options.lesson:
+            parser.error("dev new needs the new lesson's folder name: ./course dev new NN_name")
+        return authoring.new_lesson(options.lesson)
+    if options.lesson:
+        parser.error("dev check takes no lesson")
+    return authoring.check()
 
 
 def help_command(parser: CommandParser, args: list[str]) -> int:

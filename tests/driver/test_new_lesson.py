@@ -1,10 +1,11 @@
 """Adding a lesson by the recipe of docs/adding_a_lesson.md, in a temporary copy of the course.
 
-The lesson in fixtures/new_lesson/ (99_add_one: one kernel, its starter, its reference, one planted
-kernel) is put in place as the recipe says: its three folders, its planted kernel, and one line in
-lessons/CMakeLists.txt; nothing else of the course changes. The copy is then built for the CPU
-simulator, and the lesson must register its tests, pass with its reference, fail with its starter
-for its reason, reject its planted kernel, and be listed by the driver.
+`./course dev new 42_throwaway` and nothing else: the lesson of templates/lesson/ (one kernel, its
+starter, its reference, one planted kernel) is put in place as the recipe says, its three folders,
+its planted kernel, one entry in lessons/CMakeLists.txt and a row in the README's table. The copy
+is then built for the CPU simulator, and the lesson must register its tests, pass with its
+reference, fail with its starter for its reason, reject its planted kernel, and be listed by the
+driver; `./course dev check` names what it still lacks (more planted kernels, measured figures).
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from pathlib import Path
 
 from support import ROOT
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "new_lesson"
-LESSON = "99_add_one"
-TARGETS = ["lesson99_grader", "lesson99_demo", "lesson99_exercise_modules", "lesson99_solution_modules",
-           "lesson99_planted_last_element_skipped_modules"]
+LESSON = "42_throwaway"
+TARGETS = ["lesson42_grader", "lesson42_demo", "lesson42_exercise_modules", "lesson42_solution_modules",
+           "lesson42_planted_last_element_skipped_modules"]
 
 
 def course_files() -> list[str]:
@@ -44,36 +44,39 @@ class NewLesson(unittest.TestCase):
         with tempfile.TemporaryDirectory() as work:
             course = Path(work) / "course"
             for name in course_files():
-                if name.startswith("tests/driver/fixtures/new_lesson/"):
-                    continue
                 (course / name).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(ROOT / name, course / name)
 
-            # The recipe: the lesson's folders and planted kernel, and one line in lessons/CMakeLists.txt.
-            for folder in ("lessons", "exercises", "solutions", "tests/planted"):
-                shutil.copytree(FIXTURE / folder / LESSON, course / folder / LESSON)
-            with open(course / "lessons" / "CMakeLists.txt", "a") as cmake_lists:
-                cmake_lists.write((FIXTURE / "lessons_line.cmake").read_text())
+            made = run([str(course / "course"), "dev", "new", LESSON], course, 120)
+            self.assertEqual(made.returncode, 0, made.stdout + made.stderr)
+            self.assertIn(f"| 42 | [throwaway](lessons/{LESSON}/README.md) |", (course / "README.md").read_text())
+            again = run([str(course / "course"), "dev", "new", "42_other"], course, 120)
+            self.assertEqual(again.returncode, 2)
+            self.assertIn(f"lesson 42 exists already ({LESSON})", again.stderr)
+            checked = run([str(course / "course"), "dev", "check"], course, 120)
+            self.assertEqual(checked.returncode, 1, checked.stdout)
+            self.assertIn(f"lesson 42: tests/planted/{LESSON}/ holds 1 planted kernels", checked.stdout)
+            self.assertIn(f"lesson 42: lessons/{LESSON}/README.md names no GPU", checked.stdout)
 
             configured = run(["cmake", "--preset", "sim"], course, 600)
             self.assertEqual(configured.returncode, 0, configured.stdout + configured.stderr)
             built = run(["cmake", "--build", "--preset", "sim", "--target", *TARGETS], course, 1500)
             self.assertEqual(built.returncode, 0, built.stdout[-4000:] + built.stderr[-4000:])
 
-            tests = run(["ctest", "--preset", "sim", "-N", "-R", r"^lesson99\."], course, 120).stdout
-            for name in ("lesson99.solution/", "lesson99.exercise/", "lesson99.starter_fails_as_expected",
-                         "lesson99.planted.last_element_skipped"):
+            tests = run(["ctest", "--preset", "sim", "-N", "-R", r"^lesson42\."], course, 120).stdout
+            for name in ("lesson42.solution/", "lesson42.exercise/", "lesson42.starter_fails_as_expected",
+                         "lesson42.planted.last_element_skipped"):
                 self.assertIn(name, tests)
 
             # The reference passes, the starter fails for its reason, the planted kernel is rejected.
-            ran = run(["ctest", "--preset", "sim", "-R", r"^lesson99\.", "-LE", "^exercise$", "--output-on-failure"],
+            ran = run(["ctest", "--preset", "sim", "-R", r"^lesson42\.", "-LE", "^exercise$", "--output-on-failure"],
                       course, 900)
             self.assertEqual(ran.returncode, 0, ran.stdout[-6000:])
             self.assertIn("100% tests passed, 0 tests failed out of 3", ran.stdout)
 
             status = run([str(course / "course"), "status"], course, 120)
-            self.assertIn("99", status.stdout + status.stderr)
-            hint = run([str(course / "course"), "hint", "99"], course, 120)
+            self.assertIn("42", status.stdout + status.stderr)
+            hint = run([str(course / "course"), "hint", "42"], course, 120)
             self.assertEqual(hint.returncode, 0, hint.stdout + hint.stderr)
             self.assertIn("Each thread owns one element", hint.stdout)
 

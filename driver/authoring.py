@@ -1,4 +1,5 @@
-"""./course dev check: every lesson has all its pieces, and the places that list lessons agree.
+"""./course dev: for the course's authors. check: every lesson has all its pieces, and the places
+that list lessons agree. new NN_name: a lesson started from the template.
 
 A lesson is lessons/NN_name/ (README.md, hints.md, grader.cpp, demo.cpp), its exercise and reference
 (exercises/ and solutions/, the same files, the same extern "C" names), its planted kernels
@@ -130,3 +131,60 @@ def check() -> int:
     print(f"course: dev check: {len(all_lessons)} lessons, each with its text, hints, grader, demo, exercise and "
           f"reference, planted kernels, build entry, README row and measured figures")
     return 0
+
+
+# ./course dev new NN_name: a lesson started from templates/lesson/ (99_add_one, which the course's
+# tests build in a copy of the course): its folders, its planted kernel, its course_add_lesson()
+# entry and its row in the README's table, with the number and the folder name put in.
+TEMPLATE = "99_add_one"
+LESSON_NAME = re.compile(r"^(\d\d)_[a-z][a-z0-9_]*$")
+TEMPLATE_PARTS = ("lessons", "exercises", "solutions", "tests/planted")
+
+
+def instantiate(text: str, folder: str) -> str:
+    number = folder[:2]
+    text = text.replace(TEMPLATE, folder).replace("lesson99", f"lesson{number}")
+    return re.sub(r"(?<![\w.])99(?![\w.])", number, text)
+
+
+def new_lesson(folder: str) -> int:
+    if not LESSON_NAME.match(folder):
+        common.fail(f"'{folder}' is not a lesson folder name: two digits, an underscore and a lower-case name "
+                    f"(07_unrolling)", common.BAD_USAGE)
+    template = common.ROOT / "templates" / "lesson"
+    if not template.is_dir():
+        common.fail("templates/lesson/ is missing (a student's copy of the course has no lesson template)")
+    taken = [lesson.folder for lesson in lessons.all_lessons() if lesson.number == folder[:2]]
+    if taken or (common.ROOT / "lessons" / folder).exists():
+        common.fail(f"lesson {folder[:2]} exists already ({(taken or [folder])[0]})", common.BAD_USAGE)
+    made = []
+    for part in TEMPLATE_PARTS:
+        source = template / part / TEMPLATE
+        if (common.ROOT / part / folder).exists():
+            common.fail(f"{part}/{folder} exists already", common.BAD_USAGE)
+        for path in sorted(p for p in source.rglob("*") if p.is_file()):
+            target = common.ROOT / part / folder / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(instantiate(path.read_text(), folder))
+            made.append(target.relative_to(common.ROOT))
+    with open(common.ROOT / "lessons" / "CMakeLists.txt", "a") as cmake_lists:
+        cmake_lists.write(instantiate((template / "lessons_line.cmake").read_text(), folder))
+    add_readme_row(folder)
+    for path in made:
+        print(f"course: dev new: {path}")
+    print(f"course: dev new: lessons/CMakeLists.txt: course_add_lesson({folder} ...)")
+    print(f"course: dev new: README.md: a row for lesson {folder[:2]}")
+    print(f"course: dev new: lesson {folder} builds and grades as it is (./course grade {folder[:2]} --sim); "
+          f"docs/adding_a_lesson.md says what to make of each file, ./course dev check what is still missing")
+    return 0
+
+
+def add_readme_row(folder: str) -> None:
+    """A row in the README's lesson table, after the last lesson's."""
+    path = common.ROOT / "README.md"
+    lines = path.read_text().splitlines(keepends=True)
+    rows = [i for i, line in enumerate(lines) if re.match(r"^\| \d\d \| \[", line)]
+    title = folder[3:].replace("_", " ")
+    row = f"| {folder[:2]} | [{title}](lessons/{folder}/README.md) | (what the student writes) | (what the grader checks) |\n"
+    at = rows[-1] + 1 if rows else len(lines)
+    path.write_text("".join(lines[:at] + [row] + lines[at:]))
