@@ -66,6 +66,18 @@ def make_class(folder: Path) -> list[str]:
     return names + ["compile_error", "hang", "fault", "cheater", "borrower", "stranger"]
 
 
+def grade_class(test: unittest.TestCase, tmp: Path, work: Path, *, seed: int, timeout: int, limit: float) -> dict:
+    """./course grade --submissions tmp/class, two at a time (on the simulator without a GPU), into
+    tmp/out; the results.json it wrote, once it exited 0."""
+    args = ["grade", "--submissions", str(tmp / "class"), "--out", str(tmp / "out"), "--work", str(work),
+            "--seed", str(seed), "--timeout", str(timeout), "--jobs", "2"]
+    if not has_gpu():
+        args += ["--sim"]
+    result = run_course(*args, timeout=limit)
+    test.assertEqual(result.returncode, 0, result.stdout[-4000:])
+    return json.loads((tmp / "out" / "results.json").read_text())
+
+
 # The two lines that made a grader which linked student code report PASS.
 CHEAT = "\n#include <cstdlib>\nnamespace { const int cheat = (std::_Exit(0), 0); }\n"
 
@@ -280,13 +292,7 @@ class GamingClass(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             expected = make_class(tmp / "class")
-            args = ["grade", "--submissions", str(tmp / "class"), "--out", str(tmp / "out"), "--work", str(work),
-                    "--seed", "7", "--timeout", "120", "--jobs", "2"]
-            if not has_gpu():
-                args += ["--sim"]
-            result = run_course(*args, timeout=3000)
-            self.assertEqual(result.returncode, 0, result.stdout[-4000:])
-            report = json.loads((tmp / "out" / "results.json").read_text())
+            report = grade_class(self, tmp, work, seed=7, timeout=120, limit=3000)
         verdicts = {}
         for record in report["results"]:
             if record["verdict"] != "not submitted":
@@ -315,13 +321,7 @@ class EveryLessonsChecks(unittest.TestCase):
             tmp = Path(tmp)
             for lesson in lessons:
                 shutil.copytree(ROOT / "solutions" / lesson, tmp / "class" / "reference" / lesson)
-            args = ["grade", "--submissions", str(tmp / "class"), "--out", str(tmp / "out"), "--work", str(work),
-                    "--seed", "11", "--timeout", "300", "--jobs", "2"]
-            if not has_gpu():
-                args += ["--sim"]
-            result = run_course(*args, timeout=2400)
-            self.assertEqual(result.returncode, 0, result.stdout[-4000:])
-            report = json.loads((tmp / "out" / "results.json").read_text())
+            report = grade_class(self, tmp, work, seed=11, timeout=300, limit=2400)
             rows = {row["lesson"]: row for row in csv.DictReader(open(tmp / "out" / "results.csv"))}
         backend = "gpu" if has_gpu() else "sim"
         records = {r["lesson"]: r for r in report["results"]}
