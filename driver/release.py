@@ -14,8 +14,8 @@ from pathlib import Path
 from . import common, environment, lessons
 
 # Never shipped to students: the reference kernels, the planted wrong kernels and gaming attempts
-# (most are one bug away from a solution), the throwaway lesson that tests docs/adding_a_lesson.md
-# (it has a reference) and the calibration script that runs the solutions.
+# (most are one bug away from a solution), the lesson template of ./course dev new (it has a
+# reference) and the calibration script that runs the solutions.
 RELEASE_EXCLUDE = ("solutions/", "tests/planted/", "tests/gaming/", "templates/",
                    "tools/calibrate.sh")
 

@@ -3,8 +3,8 @@
 attempt, named <lesson number>_<attempt>, whose folder holds the attempt under the name of the
 student file it replaces (a .patch applied to the reference or the starter, as CMake applies it)
 and the reference's other files of that lesson (so that only the attempt can make the lesson
-fail). Prints each student's name and the verdict it must not get
-beyond: every one must be reported as fail, error or compile error, never pass.
+fail). Prints each student's name and the verdict it must not get beyond: every one must be
+reported as fail, error or compile error, never pass.
 
     tests/gaming/make_class.py CLASS_DIR        (then: ./course grade --submissions CLASS_DIR)
 
