@@ -49,9 +49,8 @@ float time_one_run(const BenchmarkCase& item, cudaStream_t stream, L2Flusher* fl
 
 bool timings_are_stable(std::span<const BenchmarkResult> results, double stable_spread)
 {
-    return std::all_of(results.begin(), results.end(), [&](const BenchmarkResult& result) {
-        return result.summary.relative_spread() < stable_spread;
-    });
+    return std::all_of(results.begin(), results.end(),
+                       [&](const BenchmarkResult& result) { return result.summary.relative_spread() < stable_spread; });
 }
 
 std::vector<BenchmarkResult> run_interleaved(std::span<const BenchmarkCase> cases, const BenchmarkOptions& options)

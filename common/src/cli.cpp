@@ -46,7 +46,8 @@ std::optional<std::string> validate(const DemoSpec& spec, const std::string& n_t
     options.n = *n;
 
     const auto block = parse_digits(block_text);
-    if (!block || std::find(spec.allowed_blocks.begin(), spec.allowed_blocks.end(), *block) == spec.allowed_blocks.end())
+    if (!block ||
+        std::find(spec.allowed_blocks.begin(), spec.allowed_blocks.end(), *block) == spec.allowed_blocks.end())
         return "--block " + block_text + ": this lesson's kernels need " + spec.allowed_blocks_text;
     options.block = static_cast<unsigned>(*block);
 
@@ -121,7 +122,8 @@ ParsedDemoOptions parse_demo_options(const DemoSpec& spec, int argc, const char*
     DemoOptions options;
     app.add_option("--n", n_text, "number of elements, digits or a power of two such as 2^24")->capture_default_str();
     app.add_option("--block", block_text, "threads per block: " + spec.allowed_blocks_text)->capture_default_str();
-    app.add_option("--reps", reps_text, "most timed runs per kernel (fewer once timings are stable)")->capture_default_str();
+    app.add_option("--reps", reps_text, "most timed runs per kernel (fewer once timings are stable)")
+        ->capture_default_str();
     app.add_option("--seed", seed_text, "seed of the random input (default: a fresh one, printed)");
     app.add_option("--kernel", options.kernel, "kernel to run: all, " + join(spec.kernels))->capture_default_str();
     app.add_option("--json", options.json_path, "also write the results to this JSON file");

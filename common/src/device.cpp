@@ -11,7 +11,10 @@
 namespace course {
 namespace {
 
-std::string version_text(int version) { return std::to_string(version / 1000) + '.' + std::to_string(version % 1000 / 10); }
+std::string version_text(int version)
+{
+    return std::to_string(version / 1000) + '.' + std::to_string(version % 1000 / 10);
+}
 
 std::string why_no_device(cudaError_t status)
 {
@@ -39,12 +42,14 @@ DeviceProbe probe_device(int id)
         return {std::nullopt, "no CUDA device is available (" + why_no_device(status) + ")"};
     }
     if (id < 0 || id >= count)
-        return {std::nullopt, "device " + std::to_string(id) + " does not exist; this machine has " + std::to_string(count)};
+        return {std::nullopt,
+                "device " + std::to_string(id) + " does not exist; this machine has " + std::to_string(count)};
 
     cudaDeviceProp prop{};
     if (cudaGetDeviceProperties(&prop, id) != cudaSuccess || cudaSetDevice(id) != cudaSuccess) {
         const cudaError_t error = cudaGetLastError();
-        return {std::nullopt, std::string("device ") + std::to_string(id) + " cannot be used: " + cudaGetErrorString(error)};
+        return {std::nullopt,
+                std::string("device ") + std::to_string(id) + " cannot be used: " + cudaGetErrorString(error)};
     }
     DeviceInfo info;
     info.id = id;
@@ -58,7 +63,8 @@ DeviceProbe probe_device(int id)
     std::size_t total = 0;
     if (cudaMemGetInfo(&info.free_bytes, &total) != cudaSuccess) {
         const cudaError_t error = cudaGetLastError();
-        return {std::nullopt, std::string("device ") + std::to_string(id) + " cannot be used: " + cudaGetErrorString(error)};
+        return {std::nullopt,
+                std::string("device ") + std::to_string(id) + " cannot be used: " + cudaGetErrorString(error)};
     }
     cudaDriverGetVersion(&info.driver_version);
     cudaRuntimeGetVersion(&info.runtime_version);

@@ -58,9 +58,13 @@ constexpr int kSkipped = 77;
 /// doctest's options that only print something (CTest's discovery runs --list-test-cases).
 bool only_lists_or_helps(int argc, char** argv)
 {
-    constexpr std::string_view queries[] = {"-ltc", "--list-test-cases", "-lts", "--list-test-suites",
-                                            "-lr",  "--list-reporters",  "-h",   "--help",
-                                            "-?",   "-v",                "--version", "-c", "--count"};
+    constexpr std::string_view queries[] = {"-ltc",      "--list-test-cases",
+                                            "-lts",      "--list-test-suites",
+                                            "-lr",       "--list-reporters",
+                                            "-h",        "--help",
+                                            "-?",        "-v",
+                                            "--version", "-c",
+                                            "--count"};
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         arg = arg.substr(0, arg.find('='));

@@ -43,10 +43,22 @@ std::string failure_text(std::string_view kernel, const std::string& where, cons
 
 }  // namespace
 
-std::uint64_t run_seed() { return g_seed; }
-void set_run_seed(std::uint64_t seed) { g_seed = seed; }
-const DeviceInfo& device() { return g_device; }
-void set_device(const DeviceInfo& device) { g_device = device; }
+std::uint64_t run_seed()
+{
+    return g_seed;
+}
+void set_run_seed(std::uint64_t seed)
+{
+    g_seed = seed;
+}
+const DeviceInfo& device()
+{
+    return g_device;
+}
+void set_device(const DeviceInfo& device)
+{
+    g_device = device;
+}
 
 std::vector<std::size_t> awkward_sizes()
 {
@@ -58,11 +70,13 @@ std::vector<std::size_t> awkward_sizes()
     return sizes;
 }
 
-std::vector<unsigned> power_of_two_blocks() { return {32, 64, 128, 256, 512, 1024}; }
+std::vector<unsigned> power_of_two_blocks()
+{
+    return {32, 64, 128, 256, 512, 1024};
+}
 
-void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel,
-                           const std::vector<std::size_t>& sizes, const std::vector<unsigned>& blocks,
-                           unsigned data_blocks)
+void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel, const std::vector<std::size_t>& sizes,
+                           const std::vector<unsigned>& blocks, unsigned data_blocks)
 {
     std::uint64_t case_index = 0;
     for (const std::size_t n : sizes) {
@@ -117,9 +131,8 @@ Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLau
     const auto input = random_ints(n, seed, -kInputMagnitude, kInputMagnitude);
     BlockReductionBench bench(input, block);
     const auto restore = [&bench](cudaStream_t s) { bench.restore(s); };
-    const auto comparison =
-        compare_cases({"baseline", restore, [&](cudaStream_t s) { bench.launch(baseline, s); }},
-                      {"candidate", restore, [&](cudaStream_t s) { bench.launch(candidate, s); }});
+    const auto comparison = compare_cases({"baseline", restore, [&](cudaStream_t s) { bench.launch(baseline, s); }},
+                                          {"candidate", restore, [&](cudaStream_t s) { bench.launch(candidate, s); }});
 
     // A fast kernel only counts if it is still right after all those runs, on new contents at
     // the same addresses (an answer remembered from an earlier call is wrong now).
@@ -213,7 +226,10 @@ std::pair<double, std::string> applied_threshold(double threshold, bool at_most,
     return {*value, note.str()};
 }
 
-std::string key(std::string_view name, std::string_view fallback) { return std::string(name.empty() ? fallback : name); }
+std::string key(std::string_view name, std::string_view fallback)
+{
+    return std::string(name.empty() ? fallback : name);
+}
 
 }  // namespace
 
@@ -225,9 +241,11 @@ void check_at_least(double measured, double threshold, std::string_view check, s
     std::ostringstream text;
     text << check << ": " << fixed(measured, 2) << ' ' << unit << ", threshold " << fixed(applied, 2) << note << ", on "
          << device().name;
-    results::SpeedResult recorded{key(name, check), std::string(unit), measured, applied, threshold,
-                                  note.empty() ? std::string("grader") : results::threshold_overrides().source(),
-                                  passed, "figure"};
+    results::SpeedResult recorded{
+        key(name, check), std::string(unit),
+        measured,         applied,
+        threshold,        note.empty() ? std::string("grader") : results::threshold_overrides().source(),
+        passed,           "figure"};
     recorded.unit = std::string(unit);
     results::recorder().add_speed(std::move(recorded));
     if (passed) {
@@ -245,9 +263,14 @@ bool check_technique(const Technique& t, std::string_view hint)
     text << t.check << ", " << t.figure << ": " << fixed(t.measured, 2) << t.unit << ", threshold "
          << (t.at_most ? "at most " : "at least ") << fixed(applied, 2) << t.unit << note
          << " (technique check on the CPU simulator's counters: " << t.counters << ")";
-    results::SpeedResult recorded{key(t.name, t.check), t.figure, t.measured, applied, t.threshold,
+    results::SpeedResult recorded{key(t.name, t.check),
+                                  t.figure,
+                                  t.measured,
+                                  applied,
+                                  t.threshold,
                                   note.empty() ? std::string("grader") : results::threshold_overrides().source(),
-                                  passed, "technique"};
+                                  passed,
+                                  "technique"};
     recorded.unit = t.unit;
     recorded.at_most = t.at_most;
     results::recorder().add_speed(std::move(recorded));

@@ -16,7 +16,10 @@
 namespace course {
 namespace {
 
-double ratio(std::uint64_t part, std::uint64_t whole) { return whole == 0 ? 0.0 : double(part) / double(whole); }
+double ratio(std::uint64_t part, std::uint64_t whole)
+{
+    return whole == 0 ? 0.0 : double(part) / double(whole);
+}
 
 #if COURSE_ON_SIMULATOR
 /// Writes more bytes than L2 holds, so that the profiled work starts from a cold cache, as the
@@ -69,22 +72,58 @@ KernelProfile from_counters(const cudasim::LaunchCounters& launch)
 
 }  // namespace
 
-double KernelProfile::instructions_per_warp() const { return ratio(warp_instructions, warps); }
-double KernelProfile::issue_slots_per_warp() const { return ratio(issue_slots, warps); }
-double KernelProfile::warp_execution_efficiency() const { return ratio(thread_instructions, 32 * warp_instructions); }
+double KernelProfile::instructions_per_warp() const
+{
+    return ratio(warp_instructions, warps);
+}
+double KernelProfile::issue_slots_per_warp() const
+{
+    return ratio(issue_slots, warps);
+}
+double KernelProfile::warp_execution_efficiency() const
+{
+    return ratio(thread_instructions, 32 * warp_instructions);
+}
 double KernelProfile::branch_efficiency() const
 {
     return branches == 0 ? 1.0 : 1.0 - ratio(divergent_branches, branches);
 }
-double KernelProfile::sectors_per_load_request() const { return ratio(global_load_sectors, global_load_requests); }
-double KernelProfile::conflicts_per_shared_request() const { return ratio(bank_conflicts, shared_requests); }
-double KernelProfile::wide_load_share() const { return ratio(global_wide_load_requests, global_load_requests); }
-double KernelProfile::shared_requests_per_warp() const { return ratio(shared_requests, warps); }
-double KernelProfile::barriers_per_warp() const { return ratio(barriers, warps); }
-double KernelProfile::warp_exchanges_per_warp() const { return ratio(shuffles + warp_reductions, warps); }
-double KernelProfile::atomic_updates_per_warp() const { return ratio(atomic_updates, warps); }
-double KernelProfile::global_load_bytes_per_warp() const { return 32.0 * ratio(global_load_sectors, warps); }
-double KernelProfile::memory_round_trips_per_block() const { return ratio(memory_round_trips, blocks); }
+double KernelProfile::sectors_per_load_request() const
+{
+    return ratio(global_load_sectors, global_load_requests);
+}
+double KernelProfile::conflicts_per_shared_request() const
+{
+    return ratio(bank_conflicts, shared_requests);
+}
+double KernelProfile::wide_load_share() const
+{
+    return ratio(global_wide_load_requests, global_load_requests);
+}
+double KernelProfile::shared_requests_per_warp() const
+{
+    return ratio(shared_requests, warps);
+}
+double KernelProfile::barriers_per_warp() const
+{
+    return ratio(barriers, warps);
+}
+double KernelProfile::warp_exchanges_per_warp() const
+{
+    return ratio(shuffles + warp_reductions, warps);
+}
+double KernelProfile::atomic_updates_per_warp() const
+{
+    return ratio(atomic_updates, warps);
+}
+double KernelProfile::global_load_bytes_per_warp() const
+{
+    return 32.0 * ratio(global_load_sectors, warps);
+}
+double KernelProfile::memory_round_trips_per_block() const
+{
+    return ratio(memory_round_trips, blocks);
+}
 double KernelProfile::achieved_occupancy(int multiprocessors) const
 {
     if (launches == 0 || multiprocessors <= 0)

@@ -80,8 +80,7 @@ const Module& find_module(bool reference, std::string_view lesson, std::string_v
 Module::Module(std::filesystem::path file) : file_(std::move(file))
 {
     const std::string image = read_file(file_);
-    const cudaError_t status =
-        cudaLibraryLoadData(&library_, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+    const cudaError_t status = cudaLibraryLoadData(&library_, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
     if (status != cudaSuccess)
         throw CudaError(status, ("cudaLibraryLoadData(" + file_.string() + ")").c_str(), __FILE__, __LINE__);
 }
@@ -140,9 +139,15 @@ void Module::read_variable(const std::string& name, void* into, std::size_t size
     COURSE_CUDA_CHECK(cudaMemcpy(into, address, size, cudaMemcpyDeviceToHost));
 }
 
-const Module& student_module(std::string_view lesson, std::string_view stem) { return find_module(false, lesson, stem); }
+const Module& student_module(std::string_view lesson, std::string_view stem)
+{
+    return find_module(false, lesson, stem);
+}
 
-const Module& reference_module(std::string_view lesson, std::string_view stem) { return find_module(true, lesson, stem); }
+const Module& reference_module(std::string_view lesson, std::string_view stem)
+{
+    return find_module(true, lesson, stem);
+}
 
 void set_student_module_path(std::string_view colon_separated_folders)
 {

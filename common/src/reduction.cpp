@@ -53,11 +53,8 @@ std::vector<int> with_guard(std::span<const int> input)
 }  // namespace
 
 BlockReductionBench::BlockReductionBench(std::span<const int> input, unsigned block)
-    : pristine_(std::span<const int>(with_guard(input))),
-      working_(input.size() + kGuardElements),
-      partials_(blocks_for(input.size(), block)),
-      n_(input.size()),
-      block_(block)
+    : pristine_(std::span<const int>(with_guard(input))), working_(input.size() + kGuardElements),
+      partials_(blocks_for(input.size(), block)), n_(input.size()), block_(block)
 {
 }
 

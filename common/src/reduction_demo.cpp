@@ -70,7 +70,8 @@ int run(const BlockReductionDemo& demo, const DemoOptions& options, const Device
               << " MB), values 0.." << kInputMax << ", seed " << options.seed << " (--seed " << options.seed
               << " repeats it)\n"
               << "grid " << blocks_for(options.n, options.block) << (unrolled ? " for one data block per block" : "")
-              << ", block " << options.block << "; student kernels from " << course::student_code_label(demo.lesson) << "/\n";
+              << ", block " << options.block << "; student kernels from " << course::student_code_label(demo.lesson)
+              << "/\n";
 
     const auto input = random_ints(options.n, options.seed, 0, kInputMax);
     const auto cpu_start = std::chrono::steady_clock::now();
@@ -105,8 +106,8 @@ int run(const BlockReductionDemo& demo, const DemoOptions& options, const Device
     if (unrolled)
         columns.insert(columns.begin() + 1, "grid");
     Table table(columns);
-    std::vector<std::string> warmup_row = {"warm-up (first launch, " + chosen.front()->name + ")",
-                                           fixed(warmup_ms, 3), "", "", "", "", ""};
+    std::vector<std::string> warmup_row = {
+        "warm-up (first launch, " + chosen.front()->name + ")", fixed(warmup_ms, 3), "", "", "", "", ""};
     if (unrolled)
         warmup_row.insert(warmup_row.begin() + 1, "");
     table.add_row(warmup_row);
@@ -123,10 +124,12 @@ int run(const BlockReductionDemo& demo, const DemoOptions& options, const Device
         report.rows.push_back({chosen[i]->name, summary.median, summary.min, summary.relative_spread(), summary.runs,
                                gigabytes_per_second(bytes, summary.median), speedup, correct});
         std::vector<std::string> row = {row_name(*chosen[i], course::student_code_label(demo.lesson)),
-                                        fixed(summary.median, 3), fixed(summary.min, 3),
+                                        fixed(summary.median, 3),
+                                        fixed(summary.min, 3),
                                         fixed(100 * summary.relative_spread(), 1) + "%",
                                         fixed(gigabytes_per_second(bytes, summary.median), 1),
-                                        baseline_chosen ? fixed(speedup, 2) + "x" : "", correct ? "yes" : "NO"};
+                                        baseline_chosen ? fixed(speedup, 2) + "x" : "",
+                                        correct ? "yes" : "NO"};
         if (unrolled)
             row.insert(row.begin() + 1, std::to_string(blocks_for(options.n, per_partial)));
         table.add_row(row);

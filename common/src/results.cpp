@@ -8,9 +8,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <ostream>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -31,18 +31,24 @@ std::string lesson_number(std::string_view text)
             found = std::string(part.substr(0, 2));
         else if (part.size() == 2 && is_digit(part[0]) && is_digit(part[1]))
             found = std::string(part);
-        else if (const auto at = part.find("lesson");
-                 found.empty() && at != std::string_view::npos && part.size() >= at + 8 && is_digit(part[at + 6]) &&
-                 is_digit(part[at + 7]))
+        else if (const auto at = part.find("lesson"); found.empty() && at != std::string_view::npos &&
+                                                      part.size() >= at + 8 && is_digit(part[at + 6]) &&
+                                                      is_digit(part[at + 7]))
             found = std::string(part.substr(at + 6, 2));
         start = end + 1;
     }
     return found;
 }
 
-std::string_view backend_name(Backend backend) { return backend == Backend::sim ? "sim" : "gpu"; }
+std::string_view backend_name(Backend backend)
+{
+    return backend == Backend::sim ? "sim" : "gpu";
+}
 
-Backend this_backend() { return kOnSimulator ? Backend::sim : Backend::gpu; }
+Backend this_backend()
+{
+    return kOnSimulator ? Backend::sim : Backend::gpu;
+}
 
 namespace {
 
@@ -76,7 +82,10 @@ CheckList::CheckList(std::initializer_list<CheckSpec> checks)
     registry().insert(registry().end(), checks.begin(), checks.end());
 }
 
-const std::vector<CheckSpec>& registered_checks() { return registry(); }
+const std::vector<CheckSpec>& registered_checks()
+{
+    return registry();
+}
 
 const CheckSpec* find_check(std::string_view name, Backend backend)
 {
@@ -97,8 +106,8 @@ void print_checks(std::ostream& out, std::string_view lesson)
     for (const auto& check : registry()) {
         std::string condition = (check.at_most ? "<= " : ">= ") + fixed2(check.threshold) + std::string(check.unit);
         condition.resize(std::max<std::size_t>(condition.size(), 15), ' ');
-        out << backend_name(check.backend) << "       " << check.name
-            << std::string(width - check.name.size(), ' ') << "  " << condition << "  " << check.figure << '\n';
+        out << backend_name(check.backend) << "       " << check.name << std::string(width - check.name.size(), ' ')
+            << "  " << condition << "  " << check.figure << '\n';
     }
     if (registry().empty())
         out << "(none)\n";
@@ -124,8 +133,10 @@ ThresholdOverrides ThresholdOverrides::parse(std::string_view json_text, std::st
         if (number.empty())
             throw std::runtime_error(where + ": '" + lesson + "' does not name a lesson (use \"03\")");
         if (!backends.is_object())
-            throw std::runtime_error(where + ": lesson '" + lesson + "' must map a back end (\"gpu\" or \"sim\") to "
-                                     "its checks: {\"" + lesson + "\": {\"gpu\": {\"check\": threshold}}}");
+            throw std::runtime_error(where + ": lesson '" + lesson +
+                                     "' must map a back end (\"gpu\" or \"sim\") to "
+                                     "its checks: {\"" +
+                                     lesson + "\": {\"gpu\": {\"check\": threshold}}}");
         for (const auto& [backend, checks] : backends.items()) {
             if (backend.starts_with("_"))
                 continue;
@@ -142,7 +153,8 @@ ThresholdOverrides ThresholdOverrides::parse(std::string_view json_text, std::st
                 if (check == "*")
                     throw std::runtime_error(where + ": lesson '" + lesson + "', back end '" + backend +
                                              "': '*' is not accepted, the checks differ in unit and direction; "
-                                             "name each one (lesson" + number + "_grader --list-checks)");
+                                             "name each one (lesson" +
+                                             number + "_grader --list-checks)");
                 if (!value.is_number() || !(value.get<double>() > 0) || !std::isfinite(value.get<double>()))
                     throw std::runtime_error(where + ": the threshold of '" + lesson + "' / '" + backend + "' / '" +
                                              check + "' must be a positive number, not " + value.dump());
@@ -213,7 +225,10 @@ void Recorder::begin_case(std::string name, std::string suite, std::string_view 
     in_case_ = true;
 }
 
-CaseResult* Recorder::current() { return in_case_ && !cases_.empty() ? &cases_.back() : nullptr; }
+CaseResult* Recorder::current()
+{
+    return in_case_ && !cases_.empty() ? &cases_.back() : nullptr;
+}
 
 void Recorder::add_failure(std::string text)
 {
@@ -317,7 +332,9 @@ std::string Recorder::to_json() const
         json["cases"].push_back({{"name", c.name},
                                  {"suite", c.suite},
                                  {"lesson", c.lesson},
-                                 {"verdict", !c.finished ? "unfinished" : c.passed ? "pass" : "fail"},
+                                 {"verdict", !c.finished ? "unfinished"
+                                             : c.passed  ? "pass"
+                                                         : "fail"},
                                  {"seconds", c.seconds},
                                  {"failures", c.failures},
                                  {"notes", c.notes},
@@ -353,7 +370,13 @@ Recorder& recorder()
     return instance;
 }
 
-const ThresholdOverrides& threshold_overrides() { return g_overrides; }
-void set_threshold_overrides(ThresholdOverrides overrides) { g_overrides = std::move(overrides); }
+const ThresholdOverrides& threshold_overrides()
+{
+    return g_overrides;
+}
+void set_threshold_overrides(ThresholdOverrides overrides)
+{
+    g_overrides = std::move(overrides);
+}
 
 }  // namespace course::results

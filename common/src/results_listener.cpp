@@ -32,14 +32,26 @@ bool write_all(int fd, const std::string& text)
     return true;
 }
 
-std::string text_of(const doctest::String& s) { return std::string(s.c_str(), s.size()); }
+std::string text_of(const doctest::String& s)
+{
+    return std::string(s.c_str(), s.size());
+}
 
 }  // namespace
 
-void set_results_path(std::string path) { g_results_path = std::move(path); }
-const std::string& results_path() { return g_results_path; }
+void set_results_path(std::string path)
+{
+    g_results_path = std::move(path);
+}
+const std::string& results_path()
+{
+    return g_results_path;
+}
 
-void set_results_channel(int fd) { g_results_channel = fd; }
+void set_results_channel(int fd)
+{
+    g_results_channel = fd;
+}
 
 void write_results() noexcept
 {

@@ -25,8 +25,8 @@ TimingSummary summarize(std::span<const float> samples)
         throw std::invalid_argument("summarize: no samples");
     std::vector<float> sorted(samples.begin(), samples.end());
     std::sort(sorted.begin(), sorted.end());
-    return {quantile(sorted, 0.5), sorted.front(), sorted.back(), quantile(sorted, 0.25), quantile(sorted, 0.75),
-            int(sorted.size())};
+    return {quantile(sorted, 0.5),  sorted.front(),         sorted.back(),
+            quantile(sorted, 0.25), quantile(sorted, 0.75), int(sorted.size())};
 }
 
 double gigabytes_per_second(double bytes, double milliseconds)

@@ -152,8 +152,7 @@ constexpr const char* kSteps[] = {"chdir into its folder", "setrlimit", "the Lan
 
 /// In the forked child, before exec: only async-signal-safe calls (the judge may have threads).
 [[noreturn]] void become_student_program(const char* program, const char* folder, int in, int out, int err,
-                                         int exec_status, int sandbox, pid_t judge,
-                                         const StudentProgramLimits& limits)
+                                         int exec_status, int sandbox, pid_t judge, const StudentProgramLimits& limits)
 {
     setpgid(0, 0);
     // Killed with the judge, whichever way the judge ends.
@@ -395,7 +394,10 @@ StudentProgram::StudentProgram(std::string_view lesson, StudentProgramLimits lim
                               "/*.cpp: ./course grade and ./course run build it)");
 }
 
-std::string StudentProgram::error_prefix() const { return "error: the student program " + file_.string(); }
+std::string StudentProgram::error_prefix() const
+{
+    return "error: the student program " + file_.string();
+}
 
 void StudentProgram::reject(const Answer& answer, std::size_t fields) const
 {
@@ -444,9 +446,8 @@ std::vector<Answer> StudentProgram::ask(std::span<const std::string> questions) 
             answer.fields.push_back(field);
         if (answer.fields.empty() || !std::all_of(answer.fields.begin(), answer.fields.end(), is_number) ||
             answers.size() == questions.size())
-            throw StudentProgramError(prefix + " printed something that is not an answer: \"" + line +
-                                      "\" (answer " + std::to_string(answers.size() + 1) + " of " +
-                                      std::to_string(questions.size()) +
+            throw StudentProgramError(prefix + " printed something that is not an answer: \"" + line + "\" (answer " +
+                                      std::to_string(answers.size() + 1) + " of " + std::to_string(questions.size()) +
                                       "; print your own messages on std::cerr, not on std::cout)");
         answers.push_back(std::move(answer));
     }

@@ -13,7 +13,9 @@
 
 namespace course::grading {
 
-SumInput::SumInput(std::size_t capacity) : buffer_(capacity + kMaxMisalignment + kGuardElements) {}
+SumInput::SumInput(std::size_t capacity) : buffer_(capacity + kMaxMisalignment + kGuardElements)
+{
+}
 
 const int* SumInput::put(const std::vector<int>& values, std::size_t offset)
 {
@@ -45,8 +47,8 @@ std::string describe_sum_case(const SumCase& input, std::size_t offset, std::str
     return text.str();
 }
 
-bool check_sum(long long got, const SumCase& input, std::size_t offset, std::string_view kernel,
-               std::string_view when, std::string_view extra)
+bool check_sum(long long got, const SumCase& input, std::size_t offset, std::string_view kernel, std::string_view when,
+               std::string_view extra)
 {
     if (got == input.expected)
         return true;

@@ -14,13 +14,16 @@ namespace {
 
 bool looks_numeric(const std::string& cell)
 {
-    return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell.front())) != 0 ||
-                             (cell.front() == '-' && cell.size() > 1));
+    return !cell.empty() &&
+           (std::isdigit(static_cast<unsigned char>(cell.front())) != 0 || (cell.front() == '-' && cell.size() > 1));
 }
 
 }  // namespace
 
-Table::Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
+Table::Table(std::vector<std::string> header)
+{
+    rows_.push_back(std::move(header));
+}
 
 void Table::add_row(std::vector<std::string> cells)
 {

@@ -23,6 +23,10 @@ extern "C" __global__ void record_layout(lesson01::ThreadLayout* out)
     const unsigned per_block = blockDim.x;
 
     const unsigned global = block_id * per_block + thread;
-    out[global] = {{threadIdx.x, threadIdx.y, threadIdx.z}, {blockIdx.x, blockIdx.y, blockIdx.z},
-                   thread, thread / warpSize, thread % warpSize, global};
+    out[global] = {{threadIdx.x, threadIdx.y, threadIdx.z},
+                   {blockIdx.x, blockIdx.y, blockIdx.z},
+                   thread,
+                   thread / warpSize,
+                   thread % warpSize,
+                   global};
 }

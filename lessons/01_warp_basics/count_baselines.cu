@@ -38,8 +38,8 @@ __global__ void count_compiler_aggregated(const int* data, std::size_t n, int th
 
 }  // namespace
 
-void launch_count_per_thread(const int* data, std::size_t n, int threshold, unsigned long long* count,
-                             unsigned block, cudaStream_t stream)
+void launch_count_per_thread(const int* data, std::size_t n, int threshold, unsigned long long* count, unsigned block,
+                             cudaStream_t stream)
 {
     COURSE_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof *count, stream));
     count_per_thread<<<course::blocks_for(n, block), block, 0, stream>>>(data, n, threshold, count);

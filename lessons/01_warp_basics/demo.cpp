@@ -46,8 +46,9 @@ bool show_layout()
     COURSE_CUDA_CHECK(cudaDeviceSynchronize());
     const auto got = out.download();
 
-    std::cout << "1. One block of (" << kShownBlock.x << ", " << kShownBlock.y << ", " << kShownBlock.z << ") = "
-              << expected.size() << " threads, as record_layout saw it. Cell: linear id in the block : warp . lane\n\n";
+    std::cout << "1. One block of (" << kShownBlock.x << ", " << kShownBlock.y << ", " << kShownBlock.z
+              << ") = " << expected.size()
+              << " threads, as record_layout saw it. Cell: linear id in the block : warp . lane\n\n";
     std::vector<std::string> header = {"threadIdx.z, .y"};
     for (unsigned x = 0; x < kShownBlock.x; ++x)
         header.push_back("x=" + std::to_string(x));
@@ -70,9 +71,9 @@ bool show_layout()
     table.print(std::cout);
     const unsigned threads = kShownBlock.x * kShownBlock.y * kShownBlock.z;
     const unsigned warps = (threads + 31) / 32;
-    std::cout << "\nx varies fastest, then y, then z; warps are cut from the linear id: " << warps
-              << " warps for " << threads << " threads, the last with " << threads - 32 * (warps - 1)
-              << " active lanes and " << 32 * warps - threads << " inactive ones that still occupy its slot.\n";
+    std::cout << "\nx varies fastest, then y, then z; warps are cut from the linear id: " << warps << " warps for "
+              << threads << " threads, the last with " << threads - 32 * (warps - 1) << " active lanes and "
+              << 32 * warps - threads << " inactive ones that still occupy its slot.\n";
     if (!right)
         std::cout << "record_layout did NOT match the hardware's layout ('-': never written); "
                      "./course grade 01 names the first wrong thread.\n";
@@ -127,8 +128,8 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
         rows.push_back({label, chosen[i]->name, timings[i].summary, double(options.n) * sizeof(int),
                         baseline_chosen ? std::optional<std::size_t>(0) : std::nullopt, correct});
     }
-    course::RunReport report{"01_warp_basics", device, options.n, options.block, options.seed,
-                             static_cast<std::int64_t>(expected), {}};
+    course::RunReport report{
+        "01_warp_basics", device, options.n, options.block, options.seed, static_cast<std::int64_t>(expected), {}};
     course::print_timing_table(rows, std::cout, &report.rows);
     std::cout << "\nmedian of up to " << options.reps << " runs per kernel, interleaved, L2 flushed before each; "
               << "GB/s counts the input read once; speedup over per-thread-atomic\n";

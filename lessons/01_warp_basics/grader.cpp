@@ -49,12 +49,11 @@ struct Shape {
 std::vector<Shape> layout_shapes()
 {
     return {
-        {{1, 1, 1}, {1, 1, 1}},      {{3, 1, 1}, {32, 1, 1}},     {{2, 1, 1}, {33, 1, 1}},
-        {{4, 1, 1}, {31, 1, 1}},     {{5, 1, 1}, {1024, 1, 1}},   {{1, 1, 1}, {8, 4, 1}},
-        {{2, 3, 1}, {8, 4, 1}},      {{1, 1, 1}, {16, 16, 1}},    {{4, 1, 2}, {2, 32, 1}},
-        {{1, 1000, 1}, {32, 1, 1}},  {{3, 5, 1}, {7, 9, 1}},      {{1, 2, 1}, {1, 1, 64}},
-        {{3, 2, 2}, {5, 7, 3}},      {{2, 2, 3}, {4, 4, 4}},      {{7, 5, 3}, {11, 3, 2}},
-        {{1, 1, 9}, {3, 1, 5}},      {{40, 20, 3}, {10, 10, 10}}, {{65, 2, 1}, {96, 2, 1}},
+        {{1, 1, 1}, {1, 1, 1}},      {{3, 1, 1}, {32, 1, 1}},    {{2, 1, 1}, {33, 1, 1}}, {{4, 1, 1}, {31, 1, 1}},
+        {{5, 1, 1}, {1024, 1, 1}},   {{1, 1, 1}, {8, 4, 1}},     {{2, 3, 1}, {8, 4, 1}},  {{1, 1, 1}, {16, 16, 1}},
+        {{4, 1, 2}, {2, 32, 1}},     {{1, 1000, 1}, {32, 1, 1}}, {{3, 5, 1}, {7, 9, 1}},  {{1, 2, 1}, {1, 1, 64}},
+        {{3, 2, 2}, {5, 7, 3}},      {{2, 2, 3}, {4, 4, 4}},     {{7, 5, 3}, {11, 3, 2}}, {{1, 1, 9}, {3, 1, 5}},
+        {{40, 20, 3}, {10, 10, 10}}, {{65, 2, 1}, {96, 2, 1}},
     };
 }
 
@@ -65,9 +64,15 @@ std::string triple(std::uint32_t x, std::uint32_t y, std::uint32_t z)
     return text.str();
 }
 
-std::string dims(dim3 d) { return triple(d.x, d.y, d.z); }
+std::string dims(dim3 d)
+{
+    return triple(d.x, d.y, d.z);
+}
 
-std::string coords(const lesson01::Coords& c) { return triple(c.x, c.y, c.z); }
+std::string coords(const lesson01::Coords& c)
+{
+    return triple(c.x, c.y, c.z);
+}
 
 std::string fields(const ThreadLayout& t)
 {
@@ -82,7 +87,10 @@ std::string who(const ThreadLayout& expected)
     return "thread " + coords(expected.thread_idx) + " of block " + coords(expected.block_idx);
 }
 
-bool poisoned(const ThreadLayout& t) { return t.global == UINT32_MAX && t.thread == UINT32_MAX; }
+bool poisoned(const ThreadLayout& t)
+{
+    return t.global == UINT32_MAX && t.thread == UINT32_MAX;
+}
 
 /// Entries written past the grid's last thread are caught too: the output has a poisoned tail.
 constexpr std::size_t kGuardEntries = 64;
@@ -114,7 +122,8 @@ std::optional<std::string> check_layout(const Shape& shape)
     if (!first)
         return std::nullopt;
     const std::size_t g = *first;
-    const std::string tail = "; " + std::to_string(bad) + " of " + std::to_string(expected.size()) + " entries are wrong";
+    const std::string tail =
+        "; " + std::to_string(bad) + " of " + std::to_string(expected.size()) + " entries are wrong";
     if (poisoned(got[g]))
         return course::failure::not_written.with(
             where + "out[" + std::to_string(g) + "], the entry of " + who(expected[g]) +
@@ -208,7 +217,8 @@ void check_count(lesson01::CountLauncher launch, std::string_view kernel, const 
         for (const unsigned block : blocks)
             for (const int threshold : thresholds) {
                 const auto where = count_case(kernel, n, block, threshold, seed);
-                const auto got = course::grading::run_case(where, [&] { return bench.run_once(launch, threshold, block); });
+                const auto got =
+                    course::grading::run_case(where, [&] { return bench.run_once(launch, threshold, block); });
                 if (const auto problem = compare_count(got, lesson01::count_below(values, threshold), where))
                     FAIL_CHECK(*problem);
             }
@@ -275,8 +285,12 @@ void check_faster_at(std::size_t n, unsigned block)
         check_updates_per_warp(bench, threshold, n, block);
     else
         comparison = course::grading::compare_cases(
-            {"baseline", {}, [&](cudaStream_t s) { bench.launch(lesson01::launch_count_per_thread, threshold, block, s); }},
-            {"candidate", {}, [&](cudaStream_t s) { bench.launch(lesson01::launch_count_per_warp, threshold, block, s); }});
+            {"baseline",
+             {},
+             [&](cudaStream_t s) { bench.launch(lesson01::launch_count_per_thread, threshold, block, s); }},
+            {"candidate", {}, [&](cudaStream_t s) {
+                 bench.launch(lesson01::launch_count_per_warp, threshold, block, s);
+             }});
     const std::uint64_t fresh = course::derive_seed(seed, 0xF2E54);
     const auto new_values = course::random_ints(n, fresh, -kRange, kRange);
     bench.replace_values(new_values);

@@ -21,8 +21,8 @@ void launch_record_layout(dim3 grid, dim3 block, ThreadLayout* out, cudaStream_t
     kernel.launch(grid, block, 0, stream, out);
 }
 
-void launch_count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count,
-                           unsigned block, cudaStream_t stream)
+void launch_count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count, unsigned block,
+                           cudaStream_t stream)
 {
     static const course::ModuleKernel<const int*, std::size_t, int, unsigned long long*> kernel(
         course::student_module(kLesson, "count_per_warp"), "count_per_warp");

@@ -30,7 +30,8 @@ std::vector<ThreadLayout> expected_layout(dim3 grid, dim3 block)
                         for (std::uint32_t x = 0; x < block.x; ++x) {
                             const std::uint32_t thread = x + y * block.x + z * block.x * block.y;
                             const std::uint32_t global = block_id * per_block + thread;
-                            layout[global] = {{x, y, z}, {bx, by, bz}, thread, thread / kWarpSize, thread % kWarpSize, global};
+                            layout[global] = {{x, y, z},          {bx, by, bz},       thread,
+                                              thread / kWarpSize, thread % kWarpSize, global};
                         }
             }
     return layout;

@@ -49,12 +49,12 @@ void launch_record_layout(dim3 grid, dim3 block, ThreadLayout* out, cudaStream_t
 
 /// Counts data[i] < threshold for i in [0, n) into *count (which the launcher resets to 0 first),
 /// with blocks of `block` threads, a multiple of 32 from 32 to 1024.
-using CountLauncher = void (*)(const int* data, std::size_t n, int threshold, unsigned long long* count,
-                               unsigned block, cudaStream_t stream);
+using CountLauncher = void (*)(const int* data, std::size_t n, int threshold, unsigned long long* count, unsigned block,
+                               cudaStream_t stream);
 
 /// The baseline: every thread adds its own 0 or 1 to the counter, one atomic per thread.
-void launch_count_per_thread(const int* data, std::size_t n, int threshold, unsigned long long* count,
-                             unsigned block, cudaStream_t stream);
+void launch_count_per_thread(const int* data, std::size_t n, int threshold, unsigned long long* count, unsigned block,
+                             cudaStream_t stream);
 
 /// `if (data[i] < threshold) atomicAdd(count, 1)`: source with one atomic per matching thread that
 /// nvcc turns into one atomic per warp by itself (shown by the demo; see the README).
@@ -64,8 +64,8 @@ void launch_count_compiler_aggregated(const int* data, std::size_t n, int thresh
 /// Exercise 2: resets *count to 0 and launches the student's count_per_warp (their module, from
 /// exercises/01_warp_basics/count_per_warp.cu): the same count with __ballot_sync and __popc, lane 0
 /// of each warp adding the warp's count with one atomic.
-void launch_count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count,
-                           unsigned block, cudaStream_t stream);
+void launch_count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count, unsigned block,
+                           cudaStream_t stream);
 
 /// A named counting kernel, as listed in the lesson's registry.
 struct CountKernel {

@@ -74,8 +74,8 @@ const std::vector<MapKernel>& map_kernels()
     static const std::vector<MapKernel> registry = {
         {"index-divergent", "i % 2 picks the path: both paths in every warp", &launch_index_parity_divergent,
          Output::index_parity, false, ""},
-        {"warp-parity", "(i / warpSize) % 2 picks the path: one path per warp, another output",
-         &launch_warp_parity, Output::warp_parity, false, "index-divergent"},
+        {"warp-parity", "(i / warpSize) % 2 picks the path: one path per warp, another output", &launch_warp_parity,
+         Output::warp_parity, false, "index-divergent"},
         {"index-uniform", "the index-divergent output, each warp on one parity", &launch_index_parity_uniform,
          Output::index_parity, true, "index-divergent"},
         {"value-divergent", "in[i] % 2 picks the path: random data, both paths in every warp",

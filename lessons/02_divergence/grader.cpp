@@ -67,14 +67,14 @@ const char* pattern_text(Pattern pattern)
 
 class MapBench {
 public:
-    explicit MapBench(const std::vector<int>& input) : in_(padded(input, 0)), out_(input.size() + kGuard), n_(input.size()) {}
+    explicit MapBench(const std::vector<int>& input)
+        : in_(padded(input, 0)), out_(input.size() + kGuard), n_(input.size())
+    {
+    }
 
     /// New contents for the same input buffer: a kernel that replays an answer it remembered for
     /// these addresses is wrong afterwards.
-    void replace_input(const std::vector<int>& input)
-    {
-        in_.upload(std::span<const int>(padded(input, 0)));
-    }
+    void replace_input(const std::vector<int>& input) { in_.upload(std::span<const int>(padded(input, 0))); }
 
     void launch(lesson02::MapLauncher launch, unsigned block, cudaStream_t stream)
     {
@@ -124,11 +124,10 @@ std::optional<std::string> compare_output(const std::vector<int>& got, const std
     const std::string tail = "; " + std::to_string(wrong) + " of " + std::to_string(n) + " elements are wrong";
     if (got[first] == kPoison)
         return course::failure::not_written.with(where + ": " + element + " was never written" + tail);
-    const std::string which = got[first] == static_cast<int>(lesson02::even_path(std::uint32_t(input[first])))
-                                  ? " (the even path's result)"
-                              : got[first] == static_cast<int>(lesson02::odd_path(std::uint32_t(input[first])))
-                                  ? " (the odd path's result)"
-                                  : "";
+    const std::string which =
+        got[first] == static_cast<int>(lesson02::even_path(std::uint32_t(input[first])))  ? " (the even path's result)"
+        : got[first] == static_cast<int>(lesson02::odd_path(std::uint32_t(input[first]))) ? " (the odd path's result)"
+                                                                                          : "";
     return course::failure::wrong_result.with(where + ": " + element + " holds " + std::to_string(got[first]) + which +
                                               ", expected " + std::to_string(expected[first]) + tail);
 }
@@ -169,9 +168,9 @@ void check_map(lesson02::MapLauncher launch, std::string_view kernel, lesson02::
 
 /// On the simulator: the share of each warp's lanes that do work, which divergence halves, and the
 /// modelled time, which must show the speedup a GPU is held to.
-void check_lanes_busy(MapBench& bench, lesson02::MapLauncher baseline, lesson02::MapLauncher candidate,
-                      std::size_t n, unsigned block, double threshold, double lanes_busy,
-                      std::string_view candidate_name, std::string_view baseline_name, std::string_view hint)
+void check_lanes_busy(MapBench& bench, lesson02::MapLauncher baseline, lesson02::MapLauncher candidate, std::size_t n,
+                      unsigned block, double threshold, double lanes_busy, std::string_view candidate_name,
+                      std::string_view baseline_name, std::string_view hint)
 {
     course::Stream stream;
     course::grading::ProfiledPair pair;
@@ -220,18 +219,18 @@ void check_faster_at(std::size_t n, unsigned block, lesson02::MapLauncher baseli
     const std::uint64_t fresh = course::derive_seed(seed, 0xF2E54);
     const auto new_input = make_input(n, fresh, Pattern::random);
     bench.replace_input(new_input);
-    if (const auto problem = compare_output(
-            bench.run_once(candidate, block), lesson02::expected_output(output, new_input), new_input,
-            std::string(course::kOnSimulator ? "after profiling, " : "after the timed runs, ") +
-                case_text(candidate_name, n, block, Pattern::random, fresh)))
+    if (const auto problem =
+            compare_output(bench.run_once(candidate, block), lesson02::expected_output(output, new_input), new_input,
+                           std::string(course::kOnSimulator ? "after profiling, " : "after the timed runs, ") +
+                               case_text(candidate_name, n, block, Pattern::random, fresh)))
         FAIL_CHECK(*problem);
 }
 
 /// On a GPU, timed at 2^24 values in blocks of 256; on the simulator, profiled at two shapes, so that
 /// a kernel fast at one size and block only does not pass.
 void check_faster(lesson02::MapLauncher baseline, lesson02::MapLauncher candidate, lesson02::Output output,
-                  double threshold, double lanes_busy, std::string_view candidate_name,
-                  std::string_view baseline_name, std::string_view hint)
+                  double threshold, double lanes_busy, std::string_view candidate_name, std::string_view baseline_name,
+                  std::string_view hint)
 {
     constexpr unsigned kBlock = 256;
     if constexpr (course::kOnSimulator) {
@@ -278,8 +277,7 @@ TEST_SUITE("lesson02")
                   {1, 33, kLarge}, blocks);
         check_map(lesson02::launch_value_parity_divergent, "value_parity_divergent", lesson02::Output::value_parity,
                   {1, 33, kLarge}, blocks);
-        check_map(lesson02::launch_warp_parity, "warp_parity", lesson02::Output::warp_parity, {1, 33, kLarge},
-                  blocks);
+        check_map(lesson02::launch_warp_parity, "warp_parity", lesson02::Output::warp_parity, {1, 33, kLarge}, blocks);
     }
 
     TEST_CASE("index_parity_uniform writes exactly what index_parity_divergent writes")

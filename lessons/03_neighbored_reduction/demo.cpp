@@ -12,8 +12,8 @@
 
 int main(int argc, char** argv)
 {
-    const course::BlockReductionDemo demo{
-        "03_neighbored_reduction", COURSE_PROGRAM, "neighbored-pair reduction in global memory (lesson 03)",
-        lesson03::kernels()};
+    const course::BlockReductionDemo demo{"03_neighbored_reduction", COURSE_PROGRAM,
+                                          "neighbored-pair reduction in global memory (lesson 03)",
+                                          lesson03::kernels()};
     return course::run_block_reduction_demo(demo, argc, argv);
 }

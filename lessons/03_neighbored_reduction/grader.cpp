@@ -27,13 +27,12 @@ constexpr double kIssueRatioThreshold = 1.5;
 
 using course::results::Backend;
 // What --list-checks prints and a thresholds file may override.
-const course::results::CheckList kChecks{
-    {"reduce_neighbored_less", Backend::gpu, kSpeedupThreshold, false, "x",
-     "speedup over reduce_neighbored (median times)"},
-    {"reduce_neighbored_less", Backend::sim, kIssueRatioThreshold, false, "x",
-     "issue slots per warp, reduce_neighbored's / yours"},
-    {"reduce_neighbored_less/modelled", Backend::sim, kSpeedupThreshold, false, "x",
-     "modelled speedup over reduce_neighbored (the timing model)"}};
+const course::results::CheckList kChecks{{"reduce_neighbored_less", Backend::gpu, kSpeedupThreshold, false, "x",
+                                          "speedup over reduce_neighbored (median times)"},
+                                         {"reduce_neighbored_less", Backend::sim, kIssueRatioThreshold, false, "x",
+                                          "issue slots per warp, reduce_neighbored's / yours"},
+                                         {"reduce_neighbored_less/modelled", Backend::sim, kSpeedupThreshold, false,
+                                          "x", "modelled speedup over reduce_neighbored (the timing model)"}};
 
 constexpr const char* kHint =
     "At every stride the threads that add are still spread over all the block's warps, so no warp falls "
@@ -63,13 +62,11 @@ TEST_SUITE("lesson03")
             lesson03::launch_reduce_neighbored, lesson03::launch_reduce_neighbored_less, kTimedSize, kTimedBlock,
             kSpeedupThreshold, "reduce_neighbored_less", "reduce_neighbored", kHint,
             [](const course::grading::ProfiledPair& counted) {
-                course::grading::check_technique({"reduce_neighbored_less",
-                                                  "issue slots per warp, reduce_neighbored's / yours",
-                                                  counted.baseline.issue_slots_per_warp() /
-                                                      counted.candidate.issue_slots_per_warp(),
-                                                  kIssueRatioThreshold, false, "x",
-                                                  course::grading::compare_counters(counted)},
-                                                 kHint);
+                course::grading::check_technique(
+                    {"reduce_neighbored_less", "issue slots per warp, reduce_neighbored's / yours",
+                     counted.baseline.issue_slots_per_warp() / counted.candidate.issue_slots_per_warp(),
+                     kIssueRatioThreshold, false, "x", course::grading::compare_counters(counted)},
+                    kHint);
             });
     }
 }

@@ -13,8 +13,8 @@
 
 int main(int argc, char** argv)
 {
-    const course::BlockReductionDemo demo{
-        lesson04::kLesson, COURSE_PROGRAM,
-        "interleaved-pair reduction, in global and in shared memory (lesson 04)", lesson04::kernels()};
+    const course::BlockReductionDemo demo{lesson04::kLesson, COURSE_PROGRAM,
+                                          "interleaved-pair reduction, in global and in shared memory (lesson 04)",
+                                          lesson04::kernels()};
     return course::run_block_reduction_demo(demo, argc, argv);
 }

@@ -31,10 +31,10 @@ constexpr double kOverNeighboredLess = 1.1;
 constexpr double kSharedOverSharedNeighboredLess = 1.12;
 constexpr std::size_t kTimedSize = std::size_t{1} << 24;
 // On the simulator, the counters behind those speedups (the reference's figures in brackets):
-constexpr double kIssueRatioOverNeighbored = 1.5;             // issue slots (2.74x; the starter 1.00x)
-constexpr double kSectorRatioOverNeighboredLess = 2.0;        // global sectors (3.84x; the starter 1.00x)
-constexpr double kMostConflictsPerRequest = 0.1;              // (0; shared neighbored-less 2.9)
-constexpr double kIssueRatioOverSharedNeighboredLess = 1.1;   // issue slots (1.24x; the starter 0.4x)
+constexpr double kIssueRatioOverNeighbored = 1.5;            // issue slots (2.74x; the starter 1.00x)
+constexpr double kSectorRatioOverNeighboredLess = 2.0;       // global sectors (3.84x; the starter 1.00x)
+constexpr double kMostConflictsPerRequest = 0.1;             // (0; shared neighbored-less 2.9)
+constexpr double kIssueRatioOverSharedNeighboredLess = 1.1;  // issue slots (1.24x; the starter 0.4x)
 constexpr unsigned kTimedBlock = 512;
 
 using course::results::Backend;
@@ -84,8 +84,8 @@ TEST_SUITE("lesson04")
 
     TEST_CASE("reduce_shared_interleaved gives exact block sums for every size and block size")
     {
-        course::grading::check_block_reduction(lesson04::launch_reduce_shared_interleaved,
-                                               "reduce_shared_interleaved", course::grading::awkward_sizes(),
+        course::grading::check_block_reduction(lesson04::launch_reduce_shared_interleaved, "reduce_shared_interleaved",
+                                               course::grading::awkward_sizes(),
                                                course::grading::power_of_two_blocks());
     }
 
@@ -124,8 +124,8 @@ TEST_SUITE("lesson04")
                 };
                 course::grading::check_technique(
                     {"reduce_interleaved", "global memory sectors, reduce_neighbored_less's / yours",
-                     sectors(counted.baseline) / sectors(counted.candidate), kSectorRatioOverNeighboredLess, false,
-                     "x", course::grading::compare_counters(counted), "reduce_interleaved/reduce_neighbored_less"},
+                     sectors(counted.baseline) / sectors(counted.candidate), kSectorRatioOverNeighboredLess, false, "x",
+                     course::grading::compare_counters(counted), "reduce_interleaved/reduce_neighbored_less"},
                     hint);
             },
             "reduce_interleaved/reduce_neighbored_less");
@@ -139,8 +139,8 @@ TEST_SUITE("lesson04")
             "bank (see the bank conflicts and the issue slots above).";
         course::grading::check_block_reduction_speed(
             lesson04::launch_reduce_shared_neighbored_less, lesson04::launch_reduce_shared_interleaved, kTimedSize,
-            kTimedBlock, kSharedOverSharedNeighboredLess, "reduce_shared_interleaved",
-            "reduce_shared_neighbored_less", hint, [&](const course::grading::ProfiledPair& counted) {
+            kTimedBlock, kSharedOverSharedNeighboredLess, "reduce_shared_interleaved", "reduce_shared_neighbored_less",
+            hint, [&](const course::grading::ProfiledPair& counted) {
                 course::grading::check_technique(
                     {"reduce_shared_interleaved", "shared-memory bank conflicts per request",
                      counted.candidate.conflicts_per_shared_request(), kMostConflictsPerRequest, true, "",

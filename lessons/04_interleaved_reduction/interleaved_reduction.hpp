@@ -42,8 +42,7 @@ void launch_reduce_shared_neighbored(int* data, int* partials, std::size_t n, un
 
 /// The slides' shared-memory version 2 (the blog post's reduce1): index = 2 * stride * tid packs
 /// the adding threads into the first warps, at the price of shared-memory bank conflicts (given).
-void launch_reduce_shared_neighbored_less(int* data, int* partials, std::size_t n, unsigned block,
-                                          cudaStream_t stream);
+void launch_reduce_shared_neighbored_less(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream);
 
 /// Shared memory with sequential addressing: the interleaved pairs of launch_reduce_interleaved,
 /// in shared memory; no bank conflicts (the exercise: the student's module, from

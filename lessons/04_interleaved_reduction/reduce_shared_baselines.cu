@@ -66,11 +66,10 @@ void launch_reduce_shared_neighbored(int* data, int* partials, std::size_t n, un
     reduce_shared_neighbored<<<course::blocks_for(n, block), block, block * sizeof(int), stream>>>(data, partials, n);
 }
 
-void launch_reduce_shared_neighbored_less(int* data, int* partials, std::size_t n, unsigned block,
-                                          cudaStream_t stream)
+void launch_reduce_shared_neighbored_less(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
 {
     reduce_shared_neighbored_less<<<course::blocks_for(n, block), block, block * sizeof(int), stream>>>(data, partials,
-                                                                                                      n);
+                                                                                                        n);
 }
 
 }  // namespace lesson04

@@ -118,12 +118,11 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     if (want_all || options.kernel == "reduce_sum") {
         long long* out = results.data() + 1;
         const double per_thread = double(n) / (double(grid) * plan.launch.phase_one_block);
-        rows.push_back({"reduce_sum (" + code + ")", std::to_string(plan.launch.phase_one_block),
-                        course::fixed(per_thread, per_thread < 10 ? 1 : 0), std::to_string(grid),
-                        [&workspace, &data, n, out](cudaStream_t s) {
-                            lesson05::reduce_sum(data.data(), n, out, workspace, s);
-                        },
-                        out});
+        rows.push_back(
+            {"reduce_sum (" + code + ")", std::to_string(plan.launch.phase_one_block),
+             course::fixed(per_thread, per_thread < 10 ? 1 : 0), std::to_string(grid),
+             [&workspace, &data, n, out](cudaStream_t s) { lesson05::reduce_sum(data.data(), n, out, workspace, s); },
+             out});
     }
     for (std::size_t i = 0; i < sweep.size(); ++i) {
         const auto config = sweep[i];
@@ -176,8 +175,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
         if (!is_copy)
             correct = sums[std::size_t(row.result - results.data())] == expected;
         all_correct = all_correct && correct;
-        const std::string label =
-            row.name == "sweep" ? "sweep " + row.block + " x " + row.items : row.name;
+        const std::string label = row.name == "sweep" ? "sweep " + row.block + " x " + row.items : row.name;
         report.rows.push_back({label, summary.median, summary.min, summary.relative_spread(), summary.runs, gbs,
                                cub_gbs > 0 && !is_copy ? gbs / cub_gbs : 0, correct});
         table.add_row({row.name, row.block, row.items, row.grid, course::fixed(summary.median, 3),

@@ -69,11 +69,10 @@ constexpr int kMagnitude = 1 << 16;
 const std::vector<std::size_t>& exact_sizes()
 {
     static const std::vector<std::size_t> sizes = [] {
-        std::vector<std::size_t> all = {
-            1,          2,          3,          4,         5,         7,         31,        32,
-            33,         255,        256,        257,       1023,      1024,      1025,      4095,
-            4096,       4097,       65'521,     65'536,    65'537,    1'048'573, 1'048'576, 1'048'583,
-            16'777'213, 16'777'216, 16'777'259};
+        std::vector<std::size_t> all = {1,         2,         3,         4,          5,          7,         31,
+                                        32,        33,        255,       256,        257,        1023,      1024,
+                                        1025,      4095,      4096,      4097,       65'521,     65'536,    65'537,
+                                        1'048'573, 1'048'576, 1'048'583, 16'777'213, 16'777'216, 16'777'259};
         if (!course::kOnSimulator)
             all.push_back(268'435'399);  // the largest prime below 2^28
         return all;
@@ -100,8 +99,7 @@ std::string describe_launch(std::size_t n)
     text << "phase 1: min(ceil(n / " << block << "), max_blocks_per_sm " << plan.launch.max_blocks_per_sm << " x "
          << plan.sm_count << " SMs) = " << lesson05::partials_needed(n) << " blocks of " << block
          << " threads for n = " << n << " (one SM holds " << plan.resident_blocks_per_sm
-         << " blocks of this phase_one at a time); phase 2: one block of " << plan.launch.phase_two_block
-         << " threads";
+         << " blocks of this phase_one at a time); phase 2: one block of " << plan.launch.phase_two_block << " threads";
     return text.str();
 }
 
@@ -121,8 +119,8 @@ bool lean_enough_to_interpret(std::size_t n)
         [&](cudaStream_t s) { lesson05::reduce_sum(data, sample.n, result.data(), workspace, s); }, stream.get());
     const double per_element = double(counted.warp_instructions) / double(sample.n);
     return course::grading::check_technique(
-        {"reduce_sum", "warp instructions per element", per_element, kMostInterpretedInstructionsPerElement, true,
-         "", "warp instructions " + std::to_string(counted.warp_instructions) + " at n = 2^22, about " +
+        {"reduce_sum", "warp instructions per element", per_element, kMostInterpretedInstructionsPerElement, true, "",
+         "warp instructions " + std::to_string(counted.warp_instructions) + " at n = 2^22, about " +
              course::fixed(per_element * double(n) / 1e9, 2) + " billion over n = " + std::to_string(n),
          "reduce_sum/instructions_per_element"},
         "The simulator interprets every instruction, and checks the indexing past 2^31 once reduce_sum "
@@ -249,7 +247,8 @@ TEST_SUITE("lesson05")
         const std::size_t bytes = one.n * sizeof(int);
 
         const std::vector<course::BenchmarkCase> cases = {
-            {"copy", {},
+            {"copy",
+             {},
              [&](cudaStream_t s) {
                  COURSE_CUDA_CHECK(cudaMemcpyAsync(copy_target.data(), data, bytes, cudaMemcpyDeviceToDevice, s));
              }},
@@ -290,16 +289,14 @@ TEST_SUITE("lesson05")
             const double loaded_per_element = 32.0 * double(counted.global_load_sectors) / double(one.n);
             const std::string counters =
                 "global bytes loaded/element " + course::fixed(loaded_per_element, 2) + ", DRAM bytes/element " +
-                course::fixed(32.0 * double(counted.dram_sectors) / double(one.n), 2) +
-                ", issue slots/element " + course::fixed(double(counted.issue_slots) / double(one.n), 3) +
-                ", global sectors/load request " + course::fixed(counted.sectors_per_load_request(), 2) +
-                ", launches " + std::to_string(counted.launches) + ", modelled: copy " +
-                course::fixed(timings[0].summary.median, 3) + " ms, reduce_sum " +
-                course::fixed(timings[1].summary.median, 3) + " ms, cub::DeviceReduce::Sum " +
+                course::fixed(32.0 * double(counted.dram_sectors) / double(one.n), 2) + ", issue slots/element " +
+                course::fixed(double(counted.issue_slots) / double(one.n), 3) + ", global sectors/load request " +
+                course::fixed(counted.sectors_per_load_request(), 2) + ", launches " +
+                std::to_string(counted.launches) + ", modelled: copy " + course::fixed(timings[0].summary.median, 3) +
+                " ms, reduce_sum " + course::fixed(timings[1].summary.median, 3) + " ms, cub::DeviceReduce::Sum " +
                 course::fixed(timings[2].summary.median, 3) + " ms; n = " + size;
             course::grading::check_technique({"reduce_sum", "global-memory bytes loaded per element",
-                                              loaded_per_element,
-                                              kMostBytesPerElement, true, " B", counters,
+                                              loaded_per_element, kMostBytesPerElement, true, " B", counters,
                                               "reduce_sum/bytes_per_element"},
                                              "Some input elements are read more than once" + hint);
             course::grading::check_technique({"reduce_sum", "modelled bandwidth, % of the modelled copy's",
@@ -308,14 +305,14 @@ TEST_SUITE("lesson05")
             return;
         }
         std::ostringstream measured;
-        measured << "reads " << size << " ints at " << course::fixed(reduce_gbs, 0) << " GB/s = "
-                 << course::fixed(100 * fraction, 1) << "% of the device-to-device copy bandwidth measured in this run ("
-                 << course::fixed(copy_gbs, 0) << " GB/s, reads + writes; medians: copy "
-                 << course::fixed(timings[0].summary.median, 3) << " ms, reduce_sum "
-                 << course::fixed(timings[1].summary.median, 3) << " ms, spread "
+        measured << "reads " << size << " ints at " << course::fixed(reduce_gbs, 0)
+                 << " GB/s = " << course::fixed(100 * fraction, 1)
+                 << "% of the device-to-device copy bandwidth measured in this run (" << course::fixed(copy_gbs, 0)
+                 << " GB/s, reads + writes; medians: copy " << course::fixed(timings[0].summary.median, 3)
+                 << " ms, reduce_sum " << course::fixed(timings[1].summary.median, 3) << " ms, spread "
                  << course::fixed(100 * timings[1].summary.relative_spread(), 1) << "%, " << timings[1].summary.runs
-                 << " runs each, L2 flushed); cub::DeviceReduce::Sum " << course::fixed(cub_gbs, 0) << " GB/s = "
-                 << course::fixed(100 * cub_gbs / copy_gbs, 1) << "% (reduce_sum at "
+                 << " runs each, L2 flushed); cub::DeviceReduce::Sum " << course::fixed(cub_gbs, 0)
+                 << " GB/s = " << course::fixed(100 * cub_gbs / copy_gbs, 1) << "% (reduce_sum at "
                  << course::fixed(100 * reduce_gbs / cub_gbs, 1) << "% of CUB)";
         MESSAGE("reduce_sum " << measured.str());
         // check_at_least: the threshold a thresholds file may override ("reduce_sum" on the GPU).

@@ -86,7 +86,10 @@ const StudentReduction& student()
 
 }  // namespace
 
-const ReduceSumPlan& reduce_sum_plan() { return student().plan; }
+const ReduceSumPlan& reduce_sum_plan()
+{
+    return student().plan;
+}
 
 std::size_t partials_needed(std::size_t n)
 {

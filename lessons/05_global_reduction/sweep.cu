@@ -39,8 +39,8 @@ __device__ long long block_sum(long long value)
 }
 
 template <unsigned Block>
-__global__ void __launch_bounds__(Block) sweep_phase_one(const int* __restrict__ data, std::size_t n,
-                                                         long long* __restrict__ partials)
+__global__ void __launch_bounds__(Block)
+    sweep_phase_one(const int* __restrict__ data, std::size_t n, long long* __restrict__ partials)
 {
     long long sum = 0;
     const std::size_t threads = std::size_t(gridDim.x) * Block;
@@ -53,8 +53,8 @@ __global__ void __launch_bounds__(Block) sweep_phase_one(const int* __restrict__
 
 constexpr unsigned kPhaseTwoBlock = 256;
 
-__global__ void __launch_bounds__(kPhaseTwoBlock) sweep_phase_two(const long long* __restrict__ partials,
-                                                                  std::size_t count, long long* result)
+__global__ void __launch_bounds__(kPhaseTwoBlock)
+    sweep_phase_two(const long long* __restrict__ partials, std::size_t count, long long* result)
 {
     long long sum = 0;
     for (std::size_t i = threadIdx.x; i < count; i += kPhaseTwoBlock)
@@ -86,11 +86,20 @@ void sweep_reduce_sum(const int* data, std::size_t n, long long* result, long lo
         throw std::invalid_argument("sweep_reduce_sum: " + std::to_string(n) + " elements, " +
                                     std::to_string(config.items_per_thread) + " per thread: no valid grid");
     switch (config.block) {
-    case 128: launch_phase_one<128>(data, n, partials, grid, stream); break;
-    case 256: launch_phase_one<256>(data, n, partials, grid, stream); break;
-    case 512: launch_phase_one<512>(data, n, partials, grid, stream); break;
-    case 1024: launch_phase_one<1024>(data, n, partials, grid, stream); break;
-    default: throw std::invalid_argument("sweep_reduce_sum: block " + std::to_string(config.block));
+    case 128:
+        launch_phase_one<128>(data, n, partials, grid, stream);
+        break;
+    case 256:
+        launch_phase_one<256>(data, n, partials, grid, stream);
+        break;
+    case 512:
+        launch_phase_one<512>(data, n, partials, grid, stream);
+        break;
+    case 1024:
+        launch_phase_one<1024>(data, n, partials, grid, stream);
+        break;
+    default:
+        throw std::invalid_argument("sweep_reduce_sum: block " + std::to_string(config.block));
     }
     COURSE_CHECK_LAUNCH();
     sweep_phase_two<<<1, kPhaseTwoBlock, 0, stream>>>(partials, grid, result);

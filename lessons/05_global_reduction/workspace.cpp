@@ -13,7 +13,9 @@
 
 namespace lesson05 {
 
-Workspace::Workspace(std::size_t max_n) : partials_(partials_needed(max_n)), max_n_(max_n) {}
+Workspace::Workspace(std::size_t max_n) : partials_(partials_needed(max_n)), max_n_(max_n)
+{
+}
 
 long long* Workspace::partials_for(std::size_t n)
 {

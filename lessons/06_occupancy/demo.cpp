@@ -84,8 +84,8 @@ void write_json(const std::string& path, const course::DeviceInfo& info, std::si
     std::ofstream out(path);
     out << "{\n  \"lesson\": \"06_occupancy\",\n  \"device\": \"" << json_escape(info.name) << "\",\n  \"banner\": \""
         << json_escape(course::banner(info)) << "\",\n  \"n\": " << n << ",\n  \"seed\": " << seed
-        << ",\n  \"multiprocessors\": " << info.multiprocessors << ",\n  \"peak_dram_gbps\": " << peak_gbps << ",\n  \"dram_latency_ns\": " << latency.nanoseconds
-        << ",\n  \"rows\": [\n";
+        << ",\n  \"multiprocessors\": " << info.multiprocessors << ",\n  \"peak_dram_gbps\": " << peak_gbps
+        << ",\n  \"dram_latency_ns\": " << latency.nanoseconds << ",\n  \"rows\": [\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
         out << "    {\"kernel\": \"" << r.kernel << "\", \"block\": " << r.config.block
@@ -126,9 +126,8 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
               << "  DRAM latency (one thread, " << latency.hops << " dependent loads over "
               << latency.bytes / (1024 * 1024) << " MiB): " << course::fixed(latency.nanoseconds, 0) << " ns\n"
               << "  bytes in flight needed: " << course::fixed(peak_gbps, 0) << " GB/s x "
-              << course::fixed(latency.nanoseconds, 0) << " ns = " << course::fixed(in_flight / 1e6, 2)
-              << " MB, or " << course::fixed(per_sm / 1024, 1) << " KiB per SM (" << device.multiProcessorCount
-              << " SMs)\n"
+              << course::fixed(latency.nanoseconds, 0) << " ns = " << course::fixed(in_flight / 1e6, 2) << " MB, or "
+              << course::fixed(per_sm / 1024, 1) << " KiB per SM (" << device.multiProcessorCount << " SMs)\n"
               << "  scaled_add moves 12 bytes per thread per round trip (x and y loaded together, z stored): "
               << course::fixed(per_sm / 12 / device.warpSize, 1) << " warps per SM needed; an SM holds " << warp_slots
               << "\n"
@@ -148,8 +147,8 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
     course::DeviceBuffer<int> z(n);
     const double bytes = 3.0 * sizeof(int) * double(n);
     std::cout << "z = " << kFactor << " * x + y over " << n << " ints (" << course::fixed(bytes / 1e6, 0)
-              << " MB moved per launch: x and y read, z written), seed " << options.seed
-              << "; grid = blocks/SM x " << device.multiProcessorCount << " SMs (one full wave, grid-stride loop)\n\n";
+              << " MB moved per launch: x and y read, z written), seed " << options.seed << "; grid = blocks/SM x "
+              << device.multiProcessorCount << " SMs (one full wave, grid-stride loop)\n\n";
 
     const Kernel kernels[] = {{"scaled_add", &launch_scaled_add, scaled_add_kernel()},
                               {"scaled_add_wide", &launch_scaled_add_wide, scaled_add_wide_kernel()}};
@@ -181,12 +180,11 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
     if (options.kernel == "all" || options.kernel == "scaled_add") {
         const std::size_t sizes[] = {n};
         const LaunchConfig chosen = student::choose_launch_config(device, scaled_add_attributes, sizes)[0];
-        for (const auto& [name, config] : {std::pair{"starving_config", starving_config(n)},
-                                           std::pair{"choose_launch_config", chosen}}) {
+        for (const auto& [name, config] :
+             {std::pair{"starving_config", starving_config(n)}, std::pair{"choose_launch_config", chosen}}) {
             int blocks = 0;
-            COURSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, scaled_add_kernel(),
-                                                                            int(config.block),
-                                                                            config.dynamic_shared_bytes));
+            COURSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &blocks, scaled_add_kernel(), int(config.block), config.dynamic_shared_bytes));
             Row row;
             row.kernel = std::string("scaled_add, ") + name;
             row.config = config;
@@ -274,8 +272,8 @@ int main(int argc, char** argv)
         return 1;
     }
     // x, y, z and the expected z, plus the 256 MiB of the latency probe.
-    if (const auto problem = course::check_fits_device(parsed.options->n + (std::uint64_t{1} << 24),
-                                                       4 * sizeof(int), *probe.device)) {
+    if (const auto problem =
+            course::check_fits_device(parsed.options->n + (std::uint64_t{1} << 24), 4 * sizeof(int), *probe.device)) {
         std::cerr << COURSE_PROGRAM << ": " << *problem << '\n';
         return course::kBadUsage;
     }

@@ -51,13 +51,12 @@ constexpr double kLeastOccupancy = 0.5;
 
 using course::results::Backend;
 // What --list-checks prints and a thresholds file may override.
-const course::results::CheckList kChecks{
-    {"choose_launch_config", Backend::gpu, kSpeedupThreshold, false, "x",
-     "speedup over starving_config (median times)"},
-    {"choose_launch_config", Backend::sim, 100 * kLeastOccupancy, false, "%",
-     "occupancy: resident warps / 64 per SM, over the whole device"},
-    {"choose_launch_config/modelled", Backend::sim, kSpeedupThreshold, false, "x",
-     "modelled speedup over starving_config (the timing model)"}};
+const course::results::CheckList kChecks{{"choose_launch_config", Backend::gpu, kSpeedupThreshold, false, "x",
+                                          "speedup over starving_config (median times)"},
+                                         {"choose_launch_config", Backend::sim, 100 * kLeastOccupancy, false, "%",
+                                          "occupancy: resident warps / 64 per SM, over the whole device"},
+                                         {"choose_launch_config/modelled", Backend::sim, kSpeedupThreshold, false, "x",
+                                          "modelled speedup over starving_config (the timing model)"}};
 constexpr int kFactor = 3;
 constexpr int kInputMagnitude = 1 << 15;  // 3 * 2^15 + 2^15 fits an int with room to spare
 
@@ -192,8 +191,8 @@ TEST_SUITE("lesson06")
                     if (kernel.attributes.sharedSizeBytes + dynamic_bytes > device.sharedMemPerBlockOptin)
                         continue;
                     int blocks = 0;
-                    COURSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel.function, block,
-                                                                                    dynamic_bytes));
+                    COURSE_CUDA_CHECK(
+                        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel.function, block, dynamic_bytes));
                     if (blocks == 0) {
                         ++unlaunchable;
                         continue;
@@ -203,13 +202,13 @@ TEST_SUITE("lesson06")
                     auto expected = nvidia_calculator(device, kernel.attributes, block, dynamic_bytes);
                     if (expected.blocks_per_sm != blocks) {
                         if (calculator_differs++ == 0)
-                            first_difference = describe_case(name, kernel.name, kernel.attributes, block,
-                                                             dynamic_bytes) +
-                                               ": runtime " + std::to_string(blocks) + ", cuda_occupancy.h " +
-                                               std::to_string(expected.blocks_per_sm);
-                        expected = {blocks,
-                                    {Limiter::warp_slots, Limiter::block_slots, Limiter::registers,
-                                     Limiter::shared_memory}};
+                            first_difference =
+                                describe_case(name, kernel.name, kernel.attributes, block, dynamic_bytes) +
+                                ": runtime " + std::to_string(blocks) + ", cuda_occupancy.h " +
+                                std::to_string(expected.blocks_per_sm);
+                        expected = {
+                            blocks,
+                            {Limiter::warp_slots, Limiter::block_slots, Limiter::registers, Limiter::shared_memory}};
                     }
                     cases.push_back({kernel.name, kernel.attributes, block, dynamic_bytes, std::move(expected)});
                 }
@@ -219,8 +218,8 @@ TEST_SUITE("lesson06")
                                << " registers/thread; " << unlaunchable
                                << " configurations the GPU cannot launch were skipped");
         if (calculator_differs > 0)
-            MESSAGE("cuda_occupancy.h and the runtime differ in " << calculator_differs
-                                                                  << " configurations, e.g. " << first_difference);
+            MESSAGE("cuda_occupancy.h and the runtime differ in " << calculator_differs << " configurations, e.g. "
+                                                                  << first_difference);
         report_mismatches(check_student_calculator(device, name, cases),
                           "configurations of " + std::to_string(kernels.size()) + " kernels on " + name);
     }
@@ -282,10 +281,9 @@ TEST_SUITE("lesson06")
                  100 * yours.achieved_occupancy(sms), 100 * kLeastOccupancy, false, "%",
                  "starving_config " + text(starving) + " -> yours " + text(chosen) + ": resident warps/SM " +
                      std::to_string(before.resident_warps_per_sm) + " -> " +
-                     std::to_string(yours.resident_warps_per_sm) + ", warps launched " +
-                     std::to_string(before.warps) + " -> " + std::to_string(yours.warps) + ", modelled " +
-                     course::fixed(before.modelled_ms, 3) + " -> " + course::fixed(yours.modelled_ms, 3) +
-                     " ms; n = 2^22"},
+                     std::to_string(yours.resident_warps_per_sm) + ", warps launched " + std::to_string(before.warps) +
+                     " -> " + std::to_string(yours.warps) + ", modelled " + course::fixed(before.modelled_ms, 3) +
+                     " -> " + course::fixed(yours.modelled_ms, 3) + " ms; n = 2^22"},
                 hint);
             course::grading::check_modelled_speedup(pair, kSpeedupThreshold, "choose_launch_config", "starving_config",
                                                     hint);
@@ -308,11 +306,11 @@ TEST_SUITE("lesson06")
         MESSAGE("starving_config " << text(starving) << ": " << residency(starving, device) << ", "
                                    << course::fixed(course::gigabytes_per_second(bytes, results[0].summary.median), 0)
                                    << " GB/s");
-        MESSAGE("choose_launch_config " << text(chosen) << ": " << residency(chosen, device) << ", "
-                                        << course::fixed(course::gigabytes_per_second(bytes, results[1].summary.median), 0)
-                                        << " GB/s");
+        MESSAGE(
+            "choose_launch_config " << text(chosen) << ": " << residency(chosen, device) << ", "
+                                    << course::fixed(course::gigabytes_per_second(bytes, results[1].summary.median), 0)
+                                    << " GB/s");
         const course::grading::Comparison comparison{results[0].summary, results[1].summary};
-        course::grading::check_speedup(comparison, kSpeedupThreshold, "choose_launch_config", "starving_config",
-                                       hint);
+        course::grading::check_speedup(comparison, kSpeedupThreshold, "choose_launch_config", "starving_config", hint);
     }
 }

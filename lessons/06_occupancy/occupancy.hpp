@@ -27,30 +27,30 @@ namespace lesson06 {
 /// The fields of cudaDeviceProp this lesson reads, under the same names: what
 /// cudaGetDeviceProperties reports for the GPU the question is about.
 struct DeviceProperties {
-    int major = 0;                            ///< compute capability, 9 on an H100
-    int minor = 0;                            ///< 0 on an H100
-    int multiProcessorCount = 0;              ///< SMs (132 on an H100 SXM)
-    int warpSize = 0;                         ///< 32
-    int maxThreadsPerBlock = 0;               ///< 1024
-    int maxThreadsPerMultiProcessor = 0;      ///< 2048 on sm_90: 64 warp slots
-    int maxBlocksPerMultiProcessor = 0;       ///< 32 on sm_90, 16 on Turing
-    int regsPerBlock = 0;                     ///< 65536
-    int regsPerMultiprocessor = 0;            ///< 65536
-    std::size_t sharedMemPerBlock = 0;        ///< 48 KiB: a block's limit without opting in
-    std::size_t sharedMemPerBlockOptin = 0;   ///< 227 KiB on sm_90: the limit after opting in
+    int major = 0;                               ///< compute capability, 9 on an H100
+    int minor = 0;                               ///< 0 on an H100
+    int multiProcessorCount = 0;                 ///< SMs (132 on an H100 SXM)
+    int warpSize = 0;                            ///< 32
+    int maxThreadsPerBlock = 0;                  ///< 1024
+    int maxThreadsPerMultiProcessor = 0;         ///< 2048 on sm_90: 64 warp slots
+    int maxBlocksPerMultiProcessor = 0;          ///< 32 on sm_90, 16 on Turing
+    int regsPerBlock = 0;                        ///< 65536
+    int regsPerMultiprocessor = 0;               ///< 65536
+    std::size_t sharedMemPerBlock = 0;           ///< 48 KiB: a block's limit without opting in
+    std::size_t sharedMemPerBlockOptin = 0;      ///< 227 KiB on sm_90: the limit after opting in
     std::size_t sharedMemPerMultiprocessor = 0;  ///< 228 KiB on sm_90
     std::size_t reservedSharedMemPerBlock = 0;   ///< 1 KiB the driver keeps per block (sm_80 and later)
-    int maxGridSize[3] = {0, 0, 0};           ///< blocks per grid dimension
+    int maxGridSize[3] = {0, 0, 0};              ///< blocks per grid dimension
 };
 
 /// The fields of cudaFuncAttributes this lesson reads, under the same names: what
 /// cudaFuncGetAttributes reports for the kernel the question is about.
 struct KernelAttributes {
-    int numRegs = 0;                     ///< registers per thread
-    std::size_t sharedSizeBytes = 0;     ///< static shared memory per block
-    int maxThreadsPerBlock = 0;          ///< the most threads a block of this kernel may have
-    int maxDynamicSharedSizeBytes = 0;   ///< the most dynamic shared memory a block may ask for
-    int preferredShmemCarveout = -1;     ///< percent of sharedMemPerMultiprocessor, -1 for none
+    int numRegs = 0;                    ///< registers per thread
+    std::size_t sharedSizeBytes = 0;    ///< static shared memory per block
+    int maxThreadsPerBlock = 0;         ///< the most threads a block of this kernel may have
+    int maxDynamicSharedSizeBytes = 0;  ///< the most dynamic shared memory a block may ask for
+    int preferredShmemCarveout = -1;    ///< percent of sharedMemPerMultiprocessor, -1 for none
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -66,9 +66,9 @@ enum class Limiter {
 
 /// What one SM holds of a kernel launched with a given block size and dynamic shared memory.
 struct OccupancyResult {
-    int blocks_per_sm = 0;  ///< resident blocks per SM
-    int warps_per_sm = 0;   ///< resident warps per SM: blocks_per_sm * warps per block
-    double occupancy = 0;   ///< warps_per_sm / (maxThreadsPerMultiProcessor / warpSize), from 0 to 1
+    int blocks_per_sm = 0;                  ///< resident blocks per SM
+    int warps_per_sm = 0;                   ///< resident warps per SM: blocks_per_sm * warps per block
+    double occupancy = 0;                   ///< warps_per_sm / (maxThreadsPerMultiProcessor / warpSize), from 0 to 1
     Limiter limiter = Limiter::warp_slots;  ///< a resource whose limit equals blocks_per_sm
 };
 
@@ -102,8 +102,8 @@ struct AllocationRules {
 
 /// How scaled_add is launched.
 struct LaunchConfig {
-    unsigned grid = 0;                 ///< blocks; the kernel loops over the array (grid-stride)
-    unsigned block = 0;                ///< threads per block
+    unsigned grid = 0;                     ///< blocks; the kernel loops over the array (grid-stride)
+    unsigned block = 0;                    ///< threads per block
     std::size_t dynamic_shared_bytes = 0;  ///< dynamic shared memory per block (the kernel uses none)
 };
 

@@ -85,7 +85,7 @@ void allow_large_shared_memory(const cudaDeviceProp& device);
 /// One kernel of the sweep, ready to be asked about (its dynamic shared memory limit raised to the
 /// opt-in maximum, its carve-out preference set).
 struct SweepKernel {
-    std::string name;       ///< e.g. "pressure<64> capped at 40 registers"
+    std::string name;  ///< e.g. "pressure<64> capped at 40 registers"
     const void* function = nullptr;
     cudaFuncAttributes attributes{};
 };

@@ -68,7 +68,8 @@ __global__ void scaled_add_wide(const int* __restrict__ x, const int* __restrict
 __global__ void differences(const int* a, const int* b, std::size_t n, unsigned long long* count)
 {
     unsigned long long mine = 0;
-    for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+    for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x)
         mine += a[i] != b[i];
     if (mine > 0)
         atomicAdd(count, mine);
@@ -107,8 +108,14 @@ unsigned long long count_differences(const int* a, const int* b, std::size_t n)
     return count.download()[0];
 }
 
-const void* scaled_add_kernel() { return reinterpret_cast<const void*>(&scaled_add); }
-const void* scaled_add_wide_kernel() { return reinterpret_cast<const void*>(&scaled_add_wide); }
+const void* scaled_add_kernel()
+{
+    return reinterpret_cast<const void*>(&scaled_add);
+}
+const void* scaled_add_wide_kernel()
+{
+    return reinterpret_cast<const void*>(&scaled_add_wide);
+}
 
 cudaFuncAttributes attributes_of(const void* kernel)
 {

@@ -42,11 +42,11 @@ inline void check_worked_examples()
     };
     // README, "Working it out": each line is one of the lesson's worked examples.
     const Example examples[] = {
-        {32, 256, 0, 8, Limiter::warp_slots},           // everything fits: 64 warps
-        {40, 64, 0, 24, Limiter::registers},            // 1280 registers/warp, 12 warps per quarter
-        {64, 128, 0, 8, Limiter::registers},            // 2048 registers/warp: 32 warps
-        {255, 256, 0, 1, Limiter::registers},           // 8192 registers/warp: 8 warps
-        {16, 32, 0, 32, Limiter::block_slots},          // 32 one-warp blocks: half the warp slots
+        {32, 256, 0, 8, Limiter::warp_slots},             // everything fits: 64 warps
+        {40, 64, 0, 24, Limiter::registers},              // 1280 registers/warp, 12 warps per quarter
+        {64, 128, 0, 8, Limiter::registers},              // 2048 registers/warp: 32 warps
+        {255, 256, 0, 1, Limiter::registers},             // 8192 registers/warp: 8 warps
+        {16, 32, 0, 32, Limiter::block_slots},            // 32 one-warp blocks: half the warp slots
         {32, 128, 22 * 1024, 9, Limiter::shared_memory},  // 23 KiB per block with the reserved 1 KiB
     };
     const cudaDeviceProp device = h100_properties();

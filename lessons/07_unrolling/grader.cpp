@@ -45,22 +45,22 @@ constexpr unsigned kTimedBlock = 512;
 // must show at least this much.
 constexpr double kModelledOverSharedInterleaved = 1.7;
 constexpr double kInstructionRatio = 5.0;
-constexpr double kBarrierRatio = 12.0;        // 8 data blocks and the last warp, or 16 data blocks
-constexpr double kLeastBytesPerWarp = 512;    // at least 4 independent 4-byte loads per thread
+constexpr double kBarrierRatio = 12.0;      // 8 data blocks and the last warp, or 16 data blocks
+constexpr double kLeastBytesPerWarp = 512;  // at least 4 independent 4-byte loads per thread
 
 using course::results::Backend;
 // What --list-checks prints and a thresholds file may override.
-const course::results::CheckList kChecks{
-    {"reduce_unrolled", Backend::gpu, kOverSharedInterleaved, false, "x",
-     "speedup over lesson 04's reduce_shared_interleaved (median times)"},
-    {"reduce_unrolled/instructions", Backend::sim, kInstructionRatio, false, "x",
-     "warp instructions per element, reduce_shared_interleaved's / yours"},
-    {"reduce_unrolled/barriers", Backend::sim, kBarrierRatio, false, "x",
-     "__syncthreads() per element, reduce_shared_interleaved's / yours"},
-    {"reduce_unrolled/bytes_in_flight", Backend::sim, kLeastBytesPerWarp, false, " B",
-     "global bytes loaded (in flight) per warp"},
-    {"reduce_unrolled/modelled", Backend::sim, kModelledOverSharedInterleaved, false, "x",
-     "modelled speedup over reduce_shared_interleaved (the timing model)"}};
+const course::results::CheckList kChecks{{"reduce_unrolled", Backend::gpu, kOverSharedInterleaved, false, "x",
+                                          "speedup over lesson 04's reduce_shared_interleaved (median times)"},
+                                         {"reduce_unrolled/instructions", Backend::sim, kInstructionRatio, false, "x",
+                                          "warp instructions per element, reduce_shared_interleaved's / yours"},
+                                         {"reduce_unrolled/barriers", Backend::sim, kBarrierRatio, false, "x",
+                                          "__syncthreads() per element, reduce_shared_interleaved's / yours"},
+                                         {"reduce_unrolled/bytes_in_flight", Backend::sim, kLeastBytesPerWarp, false,
+                                          " B", "global bytes loaded (in flight) per warp"},
+                                         {"reduce_unrolled/modelled", Backend::sim, kModelledOverSharedInterleaved,
+                                          false, "x",
+                                          "modelled speedup over reduce_shared_interleaved (the timing model)"}};
 
 constexpr const char* kHint =
     "Each element still costs about as many instructions and block-wide barriers as in lesson 04's kernel, "
@@ -97,7 +97,10 @@ std::string counters(const course::grading::ProfiledPair& pair)
            std::to_string(pair.block);
 }
 
-double ratio(std::uint64_t baseline, std::uint64_t yours) { return yours == 0 ? 0.0 : double(baseline) / double(yours); }
+double ratio(std::uint64_t baseline, std::uint64_t yours)
+{
+    return yours == 0 ? 0.0 : double(baseline) / double(yours);
+}
 
 }  // namespace
 
@@ -106,12 +109,11 @@ TEST_SUITE("lesson07")
     TEST_CASE("reduce_unrolled_data_blocks states a launch the lesson can make")
     {
         if (const auto d = student_data_blocks())
-            MESSAGE("reduce_unrolled_data_blocks = " << *d << ": each block of B threads sums " << *d
-                                                    << " data blocks of B elements; at n = 2^24 with blocks of "
-                                                    << kTimedBlock << " that is "
-                                                    << course::blocks_for(kTimedSize, *d * kTimedBlock)
-                                                    << " blocks (lesson 04's kernel: "
-                                                    << course::blocks_for(kTimedSize, kTimedBlock) << ")");
+            MESSAGE("reduce_unrolled_data_blocks = "
+                    << *d << ": each block of B threads sums " << *d
+                    << " data blocks of B elements; at n = 2^24 with blocks of " << kTimedBlock << " that is "
+                    << course::blocks_for(kTimedSize, *d * kTimedBlock)
+                    << " blocks (lesson 04's kernel: " << course::blocks_for(kTimedSize, kTimedBlock) << ")");
     }
 
     TEST_CASE("the course's unrolled kernels give exact block sums")
@@ -135,8 +137,8 @@ TEST_SUITE("lesson07")
         if (!d)
             return;
         course::grading::check_block_reduction(lesson07::launch_reduce_unrolled, "reduce_unrolled",
-                                               course::grading::awkward_sizes(),
-                                               course::grading::power_of_two_blocks(), *d);
+                                               course::grading::awkward_sizes(), course::grading::power_of_two_blocks(),
+                                               *d);
         // Around the multiples of what one block sums: one element short of a whole block, one
         // past it (a last block with one element), and a last block whose data blocks stop half
         // way through one of them.
@@ -163,20 +165,19 @@ TEST_SUITE("lesson07")
                 const std::string used = counters(counted);
                 course::grading::check_technique(
                     {"reduce_unrolled", "warp instructions per element, reduce_shared_interleaved's / yours",
-                     ratio(counted.baseline.warp_instructions, counted.candidate.warp_instructions),
-                     kInstructionRatio, false, "x", used, "reduce_unrolled/instructions"},
+                     ratio(counted.baseline.warp_instructions, counted.candidate.warp_instructions), kInstructionRatio,
+                     false, "x", used, "reduce_unrolled/instructions"},
                     kHint);
-                course::grading::check_technique(
-                    {"reduce_unrolled", "__syncthreads() per element, reduce_shared_interleaved's / yours",
-                     ratio(counted.baseline.barriers, counted.candidate.barriers), kBarrierRatio, false, "x", used,
-                     "reduce_unrolled/barriers"},
-                    kHint);
+                course::grading::check_technique({"reduce_unrolled",
+                                                  "__syncthreads() per element, reduce_shared_interleaved's / yours",
+                                                  ratio(counted.baseline.barriers, counted.candidate.barriers),
+                                                  kBarrierRatio, false, "x", used, "reduce_unrolled/barriers"},
+                                                 kHint);
                 // The loads of the d data blocks are independent, so a GPU's compiler issues them
                 // all before the first add: every byte a warp loads is in flight at once.
                 course::grading::check_technique({"reduce_unrolled", "global bytes loaded (in flight) per warp",
-                                                  counted.candidate.global_load_bytes_per_warp(),
-                                                  kLeastBytesPerWarp, false, " B", used,
-                                                  "reduce_unrolled/bytes_in_flight"},
+                                                  counted.candidate.global_load_bytes_per_warp(), kLeastBytesPerWarp,
+                                                  false, " B", used, "reduce_unrolled/bytes_in_flight"},
                                                  kHint);
             },
             {}, *d, kModelledOverSharedInterleaved);

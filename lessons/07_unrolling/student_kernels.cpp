@@ -77,14 +77,17 @@ const ReduceKernel& kernel_for(const StudentKernels& kernels, unsigned block)
 
 }  // namespace
 
-unsigned reduce_unrolled_data_blocks() { return student().data_blocks; }
+unsigned reduce_unrolled_data_blocks()
+{
+    return student().data_blocks;
+}
 
 void launch_reduce_unrolled(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
 {
     const StudentKernels& kernels = student();
     kernel_for(kernels, block)
-        .launch(course::blocks_for(n, kernels.data_blocks * block), block, block * sizeof(int), stream, data,
-                partials, n);
+        .launch(course::blocks_for(n, kernels.data_blocks * block), block, block * sizeof(int), stream, data, partials,
+                n);
 }
 
 void launch_reduce_shared_interleaved(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)

@@ -153,19 +153,30 @@ void launch_reduce_unrolling8(int* data, int* partials, std::size_t n, unsigned 
 
 void launch_reduce_unrolled_warp8(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
 {
-    reduce_unrolled_warp8<<<course::blocks_for(n, 8 * block), block, block * sizeof(int), stream>>>(data, partials,
-                                                                                                 n);
+    reduce_unrolled_warp8<<<course::blocks_for(n, 8 * block), block, block * sizeof(int), stream>>>(data, partials, n);
 }
 
 void launch_reduce_complete_unroll8(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
 {
     switch (block) {
-    case 32: launch_complete<32>(data, partials, n, stream); break;
-    case 64: launch_complete<64>(data, partials, n, stream); break;
-    case 128: launch_complete<128>(data, partials, n, stream); break;
-    case 256: launch_complete<256>(data, partials, n, stream); break;
-    case 512: launch_complete<512>(data, partials, n, stream); break;
-    case 1024: launch_complete<1024>(data, partials, n, stream); break;
+    case 32:
+        launch_complete<32>(data, partials, n, stream);
+        break;
+    case 64:
+        launch_complete<64>(data, partials, n, stream);
+        break;
+    case 128:
+        launch_complete<128>(data, partials, n, stream);
+        break;
+    case 256:
+        launch_complete<256>(data, partials, n, stream);
+        break;
+    case 512:
+        launch_complete<512>(data, partials, n, stream);
+        break;
+    case 1024:
+        launch_complete<1024>(data, partials, n, stream);
+        break;
     default:
         throw std::invalid_argument("reduce_complete_unroll8: block " + std::to_string(block) +
                                     " is not a power of two from 32 to 1024");

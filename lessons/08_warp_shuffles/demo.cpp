@@ -46,13 +46,13 @@ using lesson08::Loads;
 
 /// One row of the table.
 struct Row {
-    std::string name;       ///< what --kernel accepts
-    std::string label;      ///< as printed
+    std::string name;   ///< what --kernel accepts
+    std::string label;  ///< as printed
     std::string loads;
     std::string stage;
     std::function<unsigned()> grid;  ///< 0: not a kernel (the copy)
     std::function<void(cudaStream_t)> run;
-    std::function<bool()> check;     ///< runs once more from poisoned partials, compares
+    std::function<bool()> check;  ///< runs once more from poisoned partials, compares
 };
 
 course::DemoSpec spec()
@@ -64,9 +64,8 @@ course::DemoSpec spec()
     spec.default_block = 256;
     spec.allowed_blocks = {32, 64, 128, 256, 512, 1024};
     spec.allowed_blocks_text = "a power of two from 32 to 1024 (the grader also tries every multiple of 32)";
-    spec.kernels = {"copy",         "shared-tree",     "shuffle",         "shared-tree-int4", "shuffle-int4",
-                    "shuffle-wave", "cg-reduce",       "reduce-add-sync", "shuffle_sum",      "shuffle_sum_float",
-                    kMisaligned};
+    spec.kernels = {"copy",      "shared-tree",     "shuffle",     "shared-tree-int4",  "shuffle-int4", "shuffle-wave",
+                    "cg-reduce", "reduce-add-sync", "shuffle_sum", "shuffle_sum_float", kMisaligned};
     return spec;
 }
 
@@ -115,8 +114,8 @@ bool show_float_orders(const std::vector<float>& values, double kernel_sum, std:
     const double tree_d = lesson08::additions_per_element(n, threads);
     const double bound = lesson08::rounding_error_bound(tree_d, magnitude);
 
-    out << "\nthe float array added in different orders (n = " << n << ", values in [-1, 1]; sum |x| = "
-        << course::fixed(magnitude, 1) << "; u = 2^-24):\n";
+    out << "\nthe float array added in different orders (n = " << n
+        << ", values in [-1, 1]; sum |x| = " << course::fixed(magnitude, 1) << "; u = 2^-24):\n";
     course::Table table({"order", "sum", "error", "error / (u sum|x|)", "d"});
     std::ostringstream exact_text;
     exact_text.precision(10);
@@ -143,8 +142,8 @@ bool show_float_orders(const std::vector<float>& values, double kernel_sum, std:
     const bool within = std::fabs(kernel_sum - exact) <= bound;
     out << "d: the most additions one element goes through in that order; the error is at most about d u sum|x| "
            "(gamma_d sum|x|, gamma_d = d u / (1 - d u))\n"
-        << "the grader's bound for shuffle_sum_float here: gamma_" << course::fixed(tree_d, 0) << " sum|x| = "
-        << course::fixed(bound, 4) << (within ? " (within it)" : " (OUTSIDE it: wrong)") << '\n';
+        << "the grader's bound for shuffle_sum_float here: gamma_" << course::fixed(tree_d, 0)
+        << " sum|x| = " << course::fixed(bound, 4) << (within ? " (within it)" : " (OUTSIDE it: wrong)") << '\n';
     return within;
 }
 
@@ -169,12 +168,12 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     const bool want_all = options.kernel == "all";
     const auto wanted = [&](const std::string& name) { return want_all || options.kernel == name; };
     const bool floats_wanted = wanted("shuffle_sum_float");
-    const auto floats = floats_wanted ? lesson08::random_floats(n, course::derive_seed(options.seed, 8), 0)
-                                      : std::vector<float>{};
+    const auto floats =
+        floats_wanted ? lesson08::random_floats(n, course::derive_seed(options.seed, 8), 0) : std::vector<float>{};
 
     const course::DeviceBuffer<int> data{std::span<const int>(ints)};
-    const auto float_data = floats_wanted ? course::DeviceBuffer<float>(std::span<const float>(floats))
-                                          : course::DeviceBuffer<float>();
+    const auto float_data =
+        floats_wanted ? course::DeviceBuffer<float>(std::span<const float>(floats)) : course::DeviceBuffer<float>();
     course::DeviceBuffer<int> copy_target(n);
     // Enough partials for any row: one element per thread has the most blocks.
     course::DeviceBuffer<long long> partials(course::blocks_for(n, block));
@@ -199,8 +198,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
                         },
                         [&, grid] {
                             int_partials.fill_bytes(course::kPoisonByte);
-                            lesson08::launch_lesson04_shared_tree(data.data(), int_partials.data(), n, block,
-                                                                  nullptr);
+                            lesson08::launch_lesson04_shared_tree(data.data(), int_partials.data(), n, block, nullptr);
                             COURSE_CUDA_CHECK(cudaDeviceSynchronize());
                             auto got = int_partials.download();
                             got.resize(grid);
@@ -215,34 +213,53 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
         GridChoice grid;
     };
     const std::vector<Step> steps = {
-        {"shuffle", "warp shuffles + one slot per warp", {BlockStage::shuffles, Loads::scalar},
+        {"shuffle",
+         "warp shuffles + one slot per warp",
+         {BlockStage::shuffles, Loads::scalar},
          GridChoice::one_element_per_thread},
-        {"shared-tree-int4", "shared-memory tree, int4 loads", {BlockStage::shared_tree, Loads::vectors},
+        {"shared-tree-int4",
+         "shared-memory tree, int4 loads",
+         {BlockStage::shared_tree, Loads::vectors},
          GridChoice::one_vector_per_thread},
-        {"shuffle-int4", "warp shuffles, int4 loads", {BlockStage::shuffles, Loads::vectors},
+        {"shuffle-int4",
+         "warp shuffles, int4 loads",
+         {BlockStage::shuffles, Loads::vectors},
          GridChoice::one_vector_per_thread},
-        {"shuffle-wave", "warp shuffles, int4 loads, one wave", {BlockStage::shuffles, Loads::vectors},
+        {"shuffle-wave",
+         "warp shuffles, int4 loads, one wave",
+         {BlockStage::shuffles, Loads::vectors},
          GridChoice::one_wave},
-        {"cg-reduce", "cg::reduce over thread_block_tile<32>", {BlockStage::cooperative, Loads::vectors},
+        {"cg-reduce",
+         "cg::reduce over thread_block_tile<32>",
+         {BlockStage::cooperative, Loads::vectors},
          GridChoice::one_wave},
-        {"reduce-add-sync", device.cc_major >= 8 && !course::kOnSimulator ? "__reduce_add_sync (redux.sync)"
-                                                                           : "__reduce_add_sync (shuffles below sm_80)",
-         {BlockStage::reduce_add_sync, Loads::vectors}, GridChoice::one_wave},
+        {"reduce-add-sync",
+         device.cc_major >= 8 && !course::kOnSimulator ? "__reduce_add_sync (redux.sync)"
+                                                       : "__reduce_add_sync (shuffles below sm_80)",
+         {BlockStage::reduce_add_sync, Loads::vectors},
+         GridChoice::one_wave},
     };
     const auto stage_text = [](BlockStage stage) {
         switch (stage) {
-        case BlockStage::shared_tree: return "tree";
-        case BlockStage::shuffles: return "shuffles";
-        case BlockStage::cooperative: return "cg::reduce";
-        case BlockStage::reduce_add_sync: return "redux";
+        case BlockStage::shared_tree:
+            return "tree";
+        case BlockStage::shuffles:
+            return "shuffles";
+        case BlockStage::cooperative:
+            return "cg::reduce";
+        case BlockStage::reduce_add_sync:
+            return "redux";
         }
         return "";
     };
     const auto loads_text = [](GridChoice grid) {
         switch (grid) {
-        case GridChoice::one_element_per_thread: return "1 int";
-        case GridChoice::one_vector_per_thread: return "1 int4";
-        case GridChoice::one_wave: return "int4 loop";
+        case GridChoice::one_element_per_thread:
+            return "1 int";
+        case GridChoice::one_vector_per_thread:
+            return "1 int4";
+        case GridChoice::one_wave:
+            return "int4 loop";
         }
         return "";
     };
@@ -279,24 +296,22 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
         const unsigned grid =
             lesson08::grid_for(GridChoice::one_wave, lesson08::shuffle_sum_float_function(), n, block);
         float_threads = std::size_t(grid) * block;
-        rows.push_back({"shuffle_sum_float", "shuffle_sum_float (" + code + "), floats", "yours", "yours",
-                        [grid] { return grid; },
-                        [&, grid](cudaStream_t s) {
-                            lesson08::launch_shuffle_sum_float(float_data.data(), n, float_partials.data(), grid,
-                                                               block, s);
-                        },
-                        [&, grid] {
-                            float_partials.fill_bytes(course::kPoisonByte);
-                            lesson08::launch_shuffle_sum_float(float_data.data(), n, float_partials.data(), grid,
-                                                               block, nullptr);
-                            COURSE_CUDA_CHECK(cudaDeviceSynchronize());
-                            auto got = float_partials.download();
-                            got.resize(grid);
-                            float_kernel_sum = lesson08::compensated_sum(got);
-                            return std::fabs(float_kernel_sum - lesson08::compensated_sum(floats)) <=
-                                   lesson08::rounding_error_bound(lesson08::additions_per_element(n, float_threads),
-                                                                  lesson08::magnitude_sum(floats));
-                        }});
+        rows.push_back(
+            {"shuffle_sum_float", "shuffle_sum_float (" + code + "), floats", "yours", "yours", [grid] { return grid; },
+             [&, grid](cudaStream_t s) {
+                 lesson08::launch_shuffle_sum_float(float_data.data(), n, float_partials.data(), grid, block, s);
+             },
+             [&, grid] {
+                 float_partials.fill_bytes(course::kPoisonByte);
+                 lesson08::launch_shuffle_sum_float(float_data.data(), n, float_partials.data(), grid, block, nullptr);
+                 COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+                 auto got = float_partials.download();
+                 got.resize(grid);
+                 float_kernel_sum = lesson08::compensated_sum(got);
+                 return std::fabs(float_kernel_sum - lesson08::compensated_sum(floats)) <=
+                        lesson08::rounding_error_bound(lesson08::additions_per_element(n, float_threads),
+                                                       lesson08::magnitude_sum(floats));
+             }});
     }
 
     std::vector<course::BenchmarkCase> cases;

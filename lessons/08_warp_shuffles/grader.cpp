@@ -52,10 +52,10 @@ constexpr std::size_t kBlockStageSize = course::size_for_backend(std::size_t{1} 
 constexpr unsigned kTimedBlock = 256;
 // On the simulator, the counters that make those speeds (the reference's figures in
 // lessons/08_warp_shuffles/README.md, "On the CPU simulator"):
-constexpr double kLeastWideLoadShare = 0.9;        // 16-byte load requests / load requests
-constexpr double kLeastExchangesPerWarp = 5;       // shfl.sync (or redux.sync) per warp
-constexpr double kMostSharedRequestsPerWarp = 2;   // shared-memory loads and stores per warp
-constexpr double kMostBarriersPerWarp = 2;         // __syncthreads() per warp
+constexpr double kLeastWideLoadShare = 0.9;       // 16-byte load requests / load requests
+constexpr double kLeastExchangesPerWarp = 5;      // shfl.sync (or redux.sync) per warp
+constexpr double kMostSharedRequestsPerWarp = 2;  // shared-memory loads and stores per warp
+constexpr double kMostBarriersPerWarp = 2;        // __syncthreads() per warp
 
 constexpr int kMagnitude = 1 << 16;
 constexpr std::size_t kMaxOffset = 3;  // elements: data + 1, + 2, + 3 are not 16-byte aligned
@@ -124,8 +124,7 @@ template <>
 struct Kind<float> {
     using Sum = float;
     static constexpr const char* kernel = "shuffle_sum_float";
-    static void launch(const float* data, std::size_t n, Sum* partials, unsigned grid, unsigned block,
-                       cudaStream_t s)
+    static void launch(const float* data, std::size_t n, Sum* partials, unsigned grid, unsigned block, cudaStream_t s)
     {
         lesson08::launch_shuffle_sum_float(data, n, partials, grid, block, s);
     }
@@ -139,10 +138,10 @@ using SumOf = typename Kind<T>::Sum;
 template <class T>
 struct Case {
     std::vector<T> values;
-    std::string drawn;      ///< "values -65536..65536, input seed 123"
-    long long exact = 0;    ///< ints: the exact sum
-    double reference = 0;   ///< floats: the sum in double, compensated
-    double magnitude = 0;   ///< floats: the sum of |x_i|
+    std::string drawn;     ///< "values -65536..65536, input seed 123"
+    long long exact = 0;   ///< ints: the exact sum
+    double reference = 0;  ///< floats: the sum in double, compensated
+    double magnitude = 0;  ///< floats: the sum of |x_i|
 };
 
 Case<int> int_case(std::size_t n, int lo, int hi, std::uint64_t stream)
@@ -180,8 +179,7 @@ public:
     {
         T* start = buffer_.data() + offset;
         COURSE_CUDA_CHECK(cudaMemcpy(start, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
-        COURSE_CUDA_CHECK(
-            cudaMemset(start + values.size(), course::kPoisonByte, course::kGuardElements * sizeof(T)));
+        COURSE_CUDA_CHECK(cudaMemset(start + values.size(), course::kPoisonByte, course::kGuardElements * sizeof(T)));
         // The kernels run on a non-blocking stream, which does not wait for the legacy one.
         COURSE_CUDA_CHECK(cudaDeviceSynchronize());
         return start;
@@ -284,8 +282,8 @@ void check_every_size(std::size_t offset, int float_spread, std::uint64_t stream
     DeviceInput<T> input(largest);
     // Every allowed block size on a GPU; on the simulator, which interprets each launch, the sizes
     // where a warp-slot layout goes wrong (one warp, odd warp counts, powers of two, the largest).
-    const auto blocks = course::kOnSimulator ? std::vector<unsigned>{32, 64, 96, 160, 256, 480, 992, 1024}
-                                             : lesson08::allowed_blocks();
+    const auto blocks =
+        course::kOnSimulator ? std::vector<unsigned>{32, 64, 96, 160, 256, 480, 992, 1024} : lesson08::allowed_blocks();
     std::size_t most_partials = *std::max_element(kOtherGrids.begin(), kOtherGrids.end());
     for (const unsigned block : blocks)
         most_partials = std::max<std::size_t>(
@@ -345,12 +343,8 @@ struct TimedInputs {
     const float* float_pointer;
 
     explicit TimedInputs(std::size_t n, std::uint64_t stream)
-        : ints(int_case(n, -kMagnitude, kMagnitude, stream)),
-          floats(float_case(n, 0, stream + 1)),
-          int_data(n),
-          float_data(n),
-          int_pointer(int_data.put(ints.values, 0)),
-          float_pointer(float_data.put(floats.values, 0))
+        : ints(int_case(n, -kMagnitude, kMagnitude, stream)), floats(float_case(n, 0, stream + 1)), int_data(n),
+          float_data(n), int_pointer(int_data.put(ints.values, 0)), float_pointer(float_data.put(floats.values, 0))
     {
     }
 
@@ -476,10 +470,11 @@ TEST_SUITE("lesson08")
         course::DeviceBuffer<int> copy_target(n);
         const std::size_t bytes = n * sizeof(int);
         const std::vector<course::BenchmarkCase> cases = {
-            {"copy", {},
+            {"copy",
+             {},
              [&](cudaStream_t s) {
-                 COURSE_CUDA_CHECK(cudaMemcpyAsync(copy_target.data(), inputs.int_pointer, bytes,
-                                                   cudaMemcpyDeviceToDevice, s));
+                 COURSE_CUDA_CHECK(
+                     cudaMemcpyAsync(copy_target.data(), inputs.int_pointer, bytes, cudaMemcpyDeviceToDevice, s));
              }},
             {"shuffle_sum", {}, run_int},
             {"shuffle_sum_float", {}, run_float},
@@ -527,20 +522,24 @@ TEST_SUITE("lesson08")
             "step (see the shared-memory requests and barriers per warp above).";
 
         const std::vector<course::BenchmarkCase> cases = {
-            {"tree", {},
+            {"tree",
+             {},
              [&](cudaStream_t s) {
                  lesson08::launch_ladder(tree, inputs.int_pointer, n, int_baseline_partials.data(), grid, block, s);
              }},
-            {"shuffle_sum", {},
+            {"shuffle_sum",
+             {},
              [&](cudaStream_t s) {
                  lesson08::launch_shuffle_sum(inputs.int_pointer, n, int_partials.data(), grid, block, s);
              }},
-            {"tree_float", {},
+            {"tree_float",
+             {},
              [&](cudaStream_t s) {
                  lesson08::launch_ladder_float(tree, inputs.float_pointer, n, float_baseline_partials.data(), grid,
                                                block, s);
              }},
-            {"shuffle_sum_float", {},
+            {"shuffle_sum_float",
+             {},
              [&](cudaStream_t s) {
                  lesson08::launch_shuffle_sum_float(inputs.float_pointer, n, float_partials.data(), grid, block, s);
              }},
@@ -581,8 +580,9 @@ TEST_SUITE("lesson08")
             const course::grading::Comparison comparison{timings[i - 1].summary, timings[i].summary};
             course::grading::check_speedup(comparison, kBlockStageSpeedup, cases[i].name,
                                            "lesson 04's shared-memory tree with the same 16-byte loads, at one "
-                                           "vector per thread (" + std::to_string(grid) + " blocks of " +
-                                               std::to_string(block) + ", n = " + size_text(n) + ")",
+                                           "vector per thread (" +
+                                               std::to_string(grid) + " blocks of " + std::to_string(block) +
+                                               ", n = " + size_text(n) + ")",
                                            hint, cases[i].name + "/block_stage");
         }
     }

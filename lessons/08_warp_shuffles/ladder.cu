@@ -44,8 +44,14 @@ template <class T>
 using Sum = typename Types<T>::Sum;
 
 /// The four elements of a vector, widened to the sum's type before they are added.
-__device__ long long add4(int4 v) { return (long long)v.x + v.y + v.z + v.w; }
-__device__ float add4(float4 v) { return (v.x + v.y) + (v.z + v.w); }
+__device__ long long add4(int4 v)
+{
+    return (long long)v.x + v.y + v.z + v.w;
+}
+__device__ float add4(float4 v)
+{
+    return (v.x + v.y) + (v.z + v.w);
+}
 
 /// The warp's sum in lane 0: offsets 16, 8, 4, 2, 1 halve the lanes that still matter.
 template <class S>
@@ -77,7 +83,10 @@ __device__ long long warp_sum_redux(long long value)
 #endif
 }
 //! [warp_sum_redux]
-__device__ float warp_sum_redux(float value) { return warp_sum_shuffles(value); }  // no float redux
+__device__ float warp_sum_redux(float value)
+{
+    return warp_sum_shuffles(value);
+}  // no float redux
 
 template <BlockStage stage, class S>
 __device__ S warp_sum(S value)
@@ -192,10 +201,14 @@ template <class T, Loads loads>
 LadderFunction<T> pick_stage(BlockStage stage)
 {
     switch (stage) {
-    case BlockStage::shared_tree: return &ladder_sum<BlockStage::shared_tree, loads, T>;
-    case BlockStage::shuffles: return &ladder_sum<BlockStage::shuffles, loads, T>;
-    case BlockStage::cooperative: return &ladder_sum<BlockStage::cooperative, loads, T>;
-    case BlockStage::reduce_add_sync: return &ladder_sum<BlockStage::reduce_add_sync, loads, T>;
+    case BlockStage::shared_tree:
+        return &ladder_sum<BlockStage::shared_tree, loads, T>;
+    case BlockStage::shuffles:
+        return &ladder_sum<BlockStage::shuffles, loads, T>;
+    case BlockStage::cooperative:
+        return &ladder_sum<BlockStage::cooperative, loads, T>;
+    case BlockStage::reduce_add_sync:
+        return &ladder_sum<BlockStage::reduce_add_sync, loads, T>;
     }
     throw std::invalid_argument("lesson08: unknown block stage");
 }
@@ -209,9 +222,18 @@ LadderFunction<T> pick(LadderKernel kernel)
 
 }  // namespace
 
-const void* ladder_function(LadderKernel kernel) { return reinterpret_cast<const void*>(pick<int>(kernel)); }
-const void* ladder_float_function(LadderKernel kernel) { return reinterpret_cast<const void*>(pick<float>(kernel)); }
-const void* aligned_only_function() { return reinterpret_cast<const void*>(&aligned_only_sum); }
+const void* ladder_function(LadderKernel kernel)
+{
+    return reinterpret_cast<const void*>(pick<int>(kernel));
+}
+const void* ladder_float_function(LadderKernel kernel)
+{
+    return reinterpret_cast<const void*>(pick<float>(kernel));
+}
+const void* aligned_only_function()
+{
+    return reinterpret_cast<const void*>(&aligned_only_sum);
+}
 
 void launch_ladder(LadderKernel kernel, const int* data, std::size_t n, long long* partials, unsigned grid,
                    unsigned block, cudaStream_t stream)

@@ -37,7 +37,10 @@ const FloatKernel& shuffle_sum_float_kernel()
 /// The most blocks one launch may have along x.
 constexpr std::size_t kMaxGrid = 0x7fffffff;
 
-std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+std::size_t ceil_div(std::size_t a, std::size_t b)
+{
+    return (a + b - 1) / b;
+}
 
 struct Wave {
     int sms = 0;
@@ -73,8 +76,12 @@ unsigned grid_for(GridChoice choice, const void* kernel, std::size_t n, unsigned
 {
     std::size_t grid = 0;
     switch (choice) {
-    case GridChoice::one_element_per_thread: grid = ceil_div(n, block); break;
-    case GridChoice::one_vector_per_thread: grid = ceil_div(n, std::size_t{kPerVector} * block); break;
+    case GridChoice::one_element_per_thread:
+        grid = ceil_div(n, block);
+        break;
+    case GridChoice::one_vector_per_thread:
+        grid = ceil_div(n, std::size_t{kPerVector} * block);
+        break;
     case GridChoice::one_wave: {
         const Wave wave = wave_of(kernel, block);
         grid = std::min(ceil_div(n, std::size_t{kPerVector} * block), std::size_t(wave.sms) * wave.blocks_per_sm);
@@ -91,9 +98,12 @@ std::string describe_grid(GridChoice choice, const void* kernel, std::size_t n, 
 {
     const unsigned grid = grid_for(choice, kernel, n, block);
     switch (choice) {
-    case GridChoice::one_element_per_thread: return std::to_string(grid) + " blocks (one element per thread)";
-    case GridChoice::one_vector_per_thread: return std::to_string(grid) + " blocks (one 16-byte vector per thread)";
-    case GridChoice::one_wave: break;
+    case GridChoice::one_element_per_thread:
+        return std::to_string(grid) + " blocks (one element per thread)";
+    case GridChoice::one_vector_per_thread:
+        return std::to_string(grid) + " blocks (one 16-byte vector per thread)";
+    case GridChoice::one_wave:
+        break;
     }
     const Wave wave = wave_of(kernel, block);
     const std::size_t full = std::size_t(wave.sms) * wave.blocks_per_sm;
@@ -116,8 +126,14 @@ void launch_shuffle_sum_float(const float* data, std::size_t n, float* partials,
     shuffle_sum_float_kernel().launch(grid, block, 0, stream, data, n, partials);
 }
 
-const void* shuffle_sum_function() { return shuffle_sum_kernel().function(); }
-const void* shuffle_sum_float_function() { return shuffle_sum_float_kernel().function(); }
+const void* shuffle_sum_function()
+{
+    return shuffle_sum_kernel().function();
+}
+const void* shuffle_sum_float_function()
+{
+    return shuffle_sum_float_kernel().function();
+}
 
 void launch_lesson04_shared_tree(const int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream)
 {

@@ -62,8 +62,7 @@ void launch_shuffle_sum_float(const float* data, std::size_t n, float* partials,
 /// The course's lesson 04 reference, reduce_shared_interleaved (one element per thread, a
 /// shared-memory tree with sequential addressing, int partials), whatever the student's lesson 04
 /// holds: the first row of the demo's ladder. `block` a power of two.
-void launch_lesson04_shared_tree(const int* data, int* partials, std::size_t n, unsigned block,
-                                 cudaStream_t stream);
+void launch_lesson04_shared_tree(const int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream);
 
 /// How a ladder kernel reduces its block: lesson 04's shared-memory tree, or one of three warp
 /// reductions, each followed by one slot per warp in shared memory.

@@ -87,7 +87,10 @@ course::TimingSummary time_back_to_back(const Row& row, int calls, int repeats, 
     return course::summarize(per_call);
 }
 
-std::string microseconds(double milliseconds) { return course::fixed(1000 * milliseconds, milliseconds < 0.1 ? 2 : 1); }
+std::string microseconds(double milliseconds)
+{
+    return course::fixed(1000 * milliseconds, milliseconds < 0.1 ? 2 : 1);
+}
 
 int run(const course::DemoOptions& options, const course::DeviceInfo& device)
 {
@@ -119,18 +122,19 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     long long* out = results.data();
     const int* in = data.data();
     if (all || options.kernel == "cub")
-        rows.push_back({"cub::DeviceReduce::Sum", "", [&cub, in, n, out](cudaStream_t s) { cub.run(in, n, out, s); },
-                        out});
+        rows.push_back(
+            {"cub::DeviceReduce::Sum", "", [&cub, in, n, out](cudaStream_t s) { cub.run(in, n, out, s); }, out});
     if (all || options.kernel == "two_launches")
         rows.push_back({"lesson 05 reference (two launches)", std::to_string(two_launches.grid(n)),
                         [&two_launches, in, n, out](cudaStream_t s) { two_launches.run(in, n, out + 1, s); }, out + 1});
     if (all || options.kernel == "reduce_once")
-        rows.push_back({"reduce_once (" + code + ")", std::to_string(lesson09::grid_for(n)),
-                        [&workspace, in, n, out](cudaStream_t s) { lesson09::reduce_once(in, n, out + 2, workspace, s); },
-                        out + 2});
+        rows.push_back(
+            {"reduce_once (" + code + ")", std::to_string(lesson09::grid_for(n)),
+             [&workspace, in, n, out](cudaStream_t s) { lesson09::reduce_once(in, n, out + 2, workspace, s); },
+             out + 2});
     if (all || options.kernel == "designs") {
-        rows.push_back({"floor: one empty launch (no sum)", "1", [](cudaStream_t s) { lesson09::Designs::run_empty(s); },
-                        nullptr});
+        rows.push_back({"floor: one empty launch (no sum)", "1",
+                        [](cudaStream_t s) { lesson09::Designs::run_empty(s); }, nullptr});
         int slot = 3;
         for (const auto design : lesson09::all_designs()) {
             if (!lesson09::Designs::available(design))
@@ -190,8 +194,8 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
         const double many_gbs = course::gigabytes_per_second(bytes, many.median);
         const double one_vs = cub_single > 0 ? cub_single / one.median : 0;
         const double many_vs = cub_queued > 0 ? cub_queued / many.median : 0;
-        report.rows.push_back({rows[i].name, one.median, one.min, one.relative_spread(), one.runs, one_gbs, one_vs,
-                               correct});
+        report.rows.push_back(
+            {rows[i].name, one.median, one.min, one.relative_spread(), one.runs, one_gbs, one_vs, correct});
         report.rows.push_back({rows[i].name + " (back to back)", many.median, many.min, many.relative_spread(),
                                many.runs, many_gbs, many_vs, correct});
         // The floor reads nothing: no bandwidth to show.

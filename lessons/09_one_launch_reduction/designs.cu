@@ -33,7 +33,10 @@ namespace {
 
 constexpr unsigned kItemsPerThread = 16;
 
-__device__ long long add4(int4 v) { return (long long)v.x + v.y + v.z + v.w; }
+__device__ long long add4(int4 v)
+{
+    return (long long)v.x + v.y + v.z + v.w;
+}
 
 template <unsigned Block, unsigned Unroll>
 __device__ long long thread_sum(const int* __restrict__ data, std::size_t n)
@@ -130,8 +133,8 @@ __global__ void __launch_bounds__(Block) last_block_kernel(const int* __restrict
 }
 
 template <unsigned Block, unsigned Unroll>
-__global__ void __launch_bounds__(Block) atomic_result_kernel(const int* __restrict__ data, std::size_t n,
-                                                              long long* result)
+__global__ void __launch_bounds__(Block)
+    atomic_result_kernel(const int* __restrict__ data, std::size_t n, long long* result)
 {
     const long long sum = block_sum<Block>(thread_sum<Block, Unroll>(data, n));
     // Two's complement: adding the 64-bit pattern as unsigned is adding the signed value.
@@ -141,8 +144,8 @@ __global__ void __launch_bounds__(Block) atomic_result_kernel(const int* __restr
 
 #if !COURSE_ON_SIMULATOR
 template <unsigned Block, unsigned Unroll>
-__global__ void __launch_bounds__(Block) cooperative_kernel(const int* __restrict__ data, std::size_t n,
-                                                            long long* result, long long* partials)
+__global__ void __launch_bounds__(Block)
+    cooperative_kernel(const int* __restrict__ data, std::size_t n, long long* result, long long* partials)
 {
     const long long sum = block_sum<Block>(thread_sum<Block, Unroll>(data, n));
     if (threadIdx.x == 0)
@@ -159,7 +162,9 @@ __global__ void __launch_bounds__(Block) cooperative_kernel(const int* __restric
 #endif
 
 /// Nothing at all: the floor under any one-launch design, timed the same way.
-__global__ void empty_kernel() {}
+__global__ void empty_kernel()
+{
+}
 
 /// A design's kernel as the runtime knows it, its block size and the blocks of it a wave holds.
 struct Kernel {
@@ -170,10 +175,14 @@ struct Kernel {
 Kernel kernel_of(Design design)
 {
     switch (design) {
-    case Design::last_block: return {reinterpret_cast<const void*>(&last_block_kernel<256, 4>), 256};
-    case Design::last_block_waves: return {reinterpret_cast<const void*>(&last_block_kernel<256, 4>), 256};
-    case Design::last_block_512: return {reinterpret_cast<const void*>(&last_block_kernel<512, 4>), 512};
-    case Design::atomic_result: return {reinterpret_cast<const void*>(&atomic_result_kernel<256, 4>), 256};
+    case Design::last_block:
+        return {reinterpret_cast<const void*>(&last_block_kernel<256, 4>), 256};
+    case Design::last_block_waves:
+        return {reinterpret_cast<const void*>(&last_block_kernel<256, 4>), 256};
+    case Design::last_block_512:
+        return {reinterpret_cast<const void*>(&last_block_kernel<512, 4>), 512};
+    case Design::atomic_result:
+        return {reinterpret_cast<const void*>(&atomic_result_kernel<256, 4>), 256};
     case Design::cooperative:
 #if COURSE_ON_SIMULATOR
         break;
@@ -212,11 +221,16 @@ std::size_t full_wave(Design design)
 const char* design_name(Design design)
 {
     switch (design) {
-    case Design::last_block: return "one launch: last block adds the partials";
-    case Design::last_block_waves: return "  the same, up to 4 waves of blocks";
-    case Design::last_block_512: return "  the same, blocks of 512 threads";
-    case Design::atomic_result: return "memset + one launch: atomicAdd per block";
-    case Design::cooperative: return "one cooperative launch: this_grid().sync()";
+    case Design::last_block:
+        return "one launch: last block adds the partials";
+    case Design::last_block_waves:
+        return "  the same, up to 4 waves of blocks";
+    case Design::last_block_512:
+        return "  the same, blocks of 512 threads";
+    case Design::atomic_result:
+        return "memset + one launch: atomicAdd per block";
+    case Design::cooperative:
+        return "one cooperative launch: this_grid().sync()";
     }
     return "?";
 }
@@ -239,7 +253,10 @@ Designs::Designs(std::size_t max_n) : ticket_(1)
     COURSE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-bool Designs::available(Design design) { return design != Design::cooperative || !course::kOnSimulator; }
+bool Designs::available(Design design)
+{
+    return design != Design::cooperative || !course::kOnSimulator;
+}
 
 std::size_t Designs::grid(Design design, std::size_t n) const
 {

@@ -59,10 +59,10 @@ constexpr int kMagnitude = 1 << 16;
 const std::vector<std::size_t>& exact_sizes()
 {
     static const std::vector<std::size_t> sizes = [] {
-        std::vector<std::size_t> all = {1,       2,         3,         4,         5,          7,          31,
-                                        32,      33,        255,       256,       257,        1023,       1024,
-                                        1025,    4095,      4096,      4097,      8191,       65'521,     65'536,
-                                        65'537,  1'048'573, 1'048'576, 1'048'583, 16'777'213, 16'777'216, 16'777'259};
+        std::vector<std::size_t> all = {1,      2,         3,         4,         5,          7,          31,
+                                        32,     33,        255,       256,       257,        1023,       1024,
+                                        1025,   4095,      4096,      4097,      8191,       65'521,     65'536,
+                                        65'537, 1'048'573, 1'048'576, 1'048'583, 16'777'213, 16'777'216, 16'777'259};
         if (!course::kOnSimulator)
             all.push_back(268'435'399);  // the largest prime below 2^28
         return all;
@@ -86,9 +86,9 @@ std::string describe_launch(std::size_t n)
     const auto& launch = plan.launch;
     std::ostringstream text;
     text << "max(1, min(ceil(n / (" << launch.block << " x " << launch.items_per_thread << ")), max_blocks_per_sm "
-         << launch.max_blocks_per_sm << " x " << plan.sm_count << " SMs)) = " << lesson09::grid_for(n)
-         << " blocks of " << launch.block << " threads for n = " << n << " (one SM holds "
-         << plan.resident_blocks_per_sm << " blocks of this reduce_once at a time), "
+         << launch.max_blocks_per_sm << " x " << plan.sm_count << " SMs)) = " << lesson09::grid_for(n) << " blocks of "
+         << launch.block << " threads for n = " << n << " (one SM holds " << plan.resident_blocks_per_sm
+         << " blocks of this reduce_once at a time), "
          << (launch.cooperative != 0 ? "a cooperative launch" : "an ordinary launch");
     return text.str();
 }
@@ -118,10 +118,10 @@ bool check_ticket(lesson09::Workspace& workspace, cudaStream_t stream, const Sum
     const unsigned ticket = workspace.read_ticket(stream);
     if (ticket == 0)
         return true;
-    FAIL_CHECK(course::failure::wrong_result.with(
-        "reduce_once" + std::string(when) + ", " + describe(input, 0) + ": the workspace's ticket holds " +
-        std::to_string(ticket) + " after the call, not 0, so the next call's blocks count from " +
-        std::to_string(ticket) + "." + course::grading::hint_command()));
+    FAIL_CHECK(course::failure::wrong_result.with("reduce_once" + std::string(when) + ", " + describe(input, 0) +
+                                                  ": the workspace's ticket holds " + std::to_string(ticket) +
+                                                  " after the call, not 0, so the next call's blocks count from " +
+                                                  std::to_string(ticket) + "." + course::grading::hint_command()));
     return false;
 }
 
@@ -315,7 +315,8 @@ TEST_SUITE("lesson09")
         FAIL_CHECK(course::failure::missing_fence.with(
             "reduce_once takes a ticket with an atomic, but its PTX has " + report.found +
             ": the blocks' partials may become visible to the last block after their tickets do, and it then "
-            "adds stale partials." + course::grading::hint_command()));
+            "adds stale partials." +
+            course::grading::hint_command()));
     }
 
     TEST_CASE("reduce_once in one launch is faster than lesson 05's two launches at a small n")
@@ -328,9 +329,12 @@ TEST_SUITE("lesson09")
         course::DeviceBuffer<long long> result(1);
         course::DeviceBuffer<long long> baseline_result(1);
         const auto comparison = course::grading::compare_cases(
-            {"lesson 05's reference (two launches)", {},
+            {"lesson 05's reference (two launches)",
+             {},
              [&](cudaStream_t s) { two_launches.run(data, one.n, baseline_result.data(), s); }},
-            {"reduce_once", {}, [&](cudaStream_t s) { lesson09::reduce_once(data, one.n, result.data(), workspace, s); }});
+            {"reduce_once", {}, [&](cudaStream_t s) {
+                 lesson09::reduce_once(data, one.n, result.data(), workspace, s);
+             }});
 
         // Still right after the timed runs, on new contents at the same address.
         Stream stream;
@@ -340,8 +344,8 @@ TEST_SUITE("lesson09")
         const std::string hint = "Your launch: " + describe_launch(one.n) +
                                  ". At this size a call costs its launches and its round trips to memory, "
                                  "not its bytes: count both in yours.";
-        course::grading::check_speedup(comparison, course::kOnSimulator ? kModelledSpeedup : kSpeedup,
-                                       "reduce_once", "lesson 05's reference (two launches)", hint);
+        course::grading::check_speedup(comparison, course::kOnSimulator ? kModelledSpeedup : kSpeedup, "reduce_once",
+                                       "lesson 05's reference (two launches)", hint);
     }
 
     // Last: a kernel that faults here (a 16-byte load from an address that is not 16-byte aligned)

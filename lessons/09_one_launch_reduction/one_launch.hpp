@@ -80,10 +80,10 @@ void reduce_once(const int* data, std::size_t n, long long* result, Workspace& w
 
 /// What the lesson found in the PTX of the student's reduce_once about memory ordering.
 struct OrderingReport {
-    bool readable = false;  ///< the module holds the kernel's PTX as text (a simulator build)
-    bool ordered = false;   ///< a device-scope fence, or a release/acq_rel atomic, is there
+    bool readable = false;      ///< the module holds the kernel's PTX as text (a simulator build)
+    bool ordered = false;       ///< a device-scope fence, or a release/acq_rel atomic, is there
     bool uses_atomics = false;  ///< an atom or red on global memory (a ticket, say) is there
-    std::string found;      ///< the ordering instructions found, or what was looked for
+    std::string found;          ///< the ordering instructions found, or what was looked for
 };
 
 /// Looks for the instructions that order the partials' stores before the ticket (and the last
@@ -109,11 +109,11 @@ private:
 /// 16-byte loads in a grid-stride loop and reduce each block with shuffles; they differ in how the
 /// per-block sums become one.
 enum class Design {
-    last_block,     ///< partials, a ticket (acq_rel atomic), the last block adds the partials
+    last_block,        ///< partials, a ticket (acq_rel atomic), the last block adds the partials
     last_block_waves,  ///< the same with up to 4 waves of blocks for large arrays instead of 1
-    last_block_512, ///< the same with blocks of 512 threads
-    atomic_result,  ///< a memset of the result, then each block atomicAdd()s its sum into it
-    cooperative,    ///< partials, this_grid().sync(), block 0 adds them (cooperative launch)
+    last_block_512,    ///< the same with blocks of 512 threads
+    atomic_result,     ///< a memset of the result, then each block atomicAdd()s its sum into it
+    cooperative,       ///< partials, this_grid().sync(), block 0 adds them (cooperative launch)
 };
 
 [[nodiscard]] const char* design_name(Design design);

@@ -41,7 +41,7 @@ struct StudentReduction {
 [[noreturn]] void bad_configuration(const std::string& field, std::size_t value, const std::string& why)
 {
     throw std::invalid_argument(course::failure::bad_configuration.with("reduce_once_launch." + field + " = " +
-                                                                       std::to_string(value) + ": " + why));
+                                                                        std::to_string(value) + ": " + why));
 }
 
 StudentReduction load()
@@ -72,17 +72,16 @@ StudentReduction load()
     COURSE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     plan.sm_count = std::size_t(sms);
     COURSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&plan.resident_blocks_per_sm,
-                                                                     student.kernel.function(), int(launch.block), 0));
+                                                                    student.kernel.function(), int(launch.block), 0));
     // A cooperative launch fails unless every block of the grid can be resident at once.
     if (launch.cooperative == 1 && launch.max_blocks_per_sm > unsigned(plan.resident_blocks_per_sm))
-        bad_configuration("max_blocks_per_sm", launch.max_blocks_per_sm,
-                          "a cooperative launch must fit on the device at once, and one SM holds " +
-                              std::to_string(plan.resident_blocks_per_sm) + " blocks of this reduce_once (" +
-                              std::to_string(launch.block) + " threads each): the grid could have " +
-                              std::to_string(std::size_t(launch.max_blocks_per_sm) * plan.sm_count) +
-                              " blocks, at most " +
-                              std::to_string(std::size_t(plan.resident_blocks_per_sm) * plan.sm_count) +
-                              " may be resident");
+        bad_configuration(
+            "max_blocks_per_sm", launch.max_blocks_per_sm,
+            "a cooperative launch must fit on the device at once, and one SM holds " +
+                std::to_string(plan.resident_blocks_per_sm) + " blocks of this reduce_once (" +
+                std::to_string(launch.block) + " threads each): the grid could have " +
+                std::to_string(std::size_t(launch.max_blocks_per_sm) * plan.sm_count) + " blocks, at most " +
+                std::to_string(std::size_t(plan.resident_blocks_per_sm) * plan.sm_count) + " may be resident");
     return student;
 }
 
@@ -95,7 +94,10 @@ const StudentReduction& student()
 
 }  // namespace
 
-const ReduceOncePlan& reduce_once_plan() { return student().plan; }
+const ReduceOncePlan& reduce_once_plan()
+{
+    return student().plan;
+}
 
 std::size_t grid_for(std::size_t n)
 {
@@ -125,7 +127,10 @@ long long* Workspace::partials_for(std::size_t n)
     return partials_.data();
 }
 
-void Workspace::poison(cudaStream_t stream) { partials_.fill_bytes(0x7f, stream); }
+void Workspace::poison(cudaStream_t stream)
+{
+    partials_.fill_bytes(0x7f, stream);
+}
 
 unsigned Workspace::read_ticket(cudaStream_t stream) const
 {
@@ -215,7 +220,9 @@ const Lesson05Reference& lesson05_reference()
 
 }  // namespace
 
-TwoLaunchReference::TwoLaunchReference(std::size_t max_n) : partials_(grid(max_n)) {}
+TwoLaunchReference::TwoLaunchReference(std::size_t max_n) : partials_(grid(max_n))
+{
+}
 
 std::size_t TwoLaunchReference::grid(std::size_t n) const
 {

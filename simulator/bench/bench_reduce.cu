@@ -3,43 +3,54 @@
 // warp-shuffle reduction and on a shared-memory tree reduction (every shared
 // access goes through the race check unless CUDASIM_RACECHECK=0), and prints
 // warp instructions per second per core.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <algorithm>
 #include <vector>
 
 #include <cudasim/counters.hpp>
 
-__global__ void reduceNeighbored(int* g_idata, int* g_odata, unsigned int n) {
-  unsigned int tid = threadIdx.x;
-  unsigned int idx = blockIdx.x * blockDim.x + threadIdx.x;
-  int* idata = g_idata + blockIdx.x * blockDim.x;
-  if (idx >= n) return;
-  for (int stride = 1; stride < blockDim.x; stride *= 2) {
-    if ((tid % (2 * stride)) == 0) idata[tid] += idata[tid + stride];
-    __syncthreads();
-  }
-  if (tid == 0) g_odata[blockIdx.x] = idata[0];
+__global__ void reduceNeighbored(int* g_idata, int* g_odata, unsigned int n)
+{
+    unsigned int tid = threadIdx.x;
+    unsigned int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    int* idata = g_idata + blockIdx.x * blockDim.x;
+    if (idx >= n)
+        return;
+    for (int stride = 1; stride < blockDim.x; stride *= 2) {
+        if ((tid % (2 * stride)) == 0)
+            idata[tid] += idata[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0)
+        g_odata[blockIdx.x] = idata[0];
 }
 
-__global__ void reduceShared(const int* in, int* out) {
-  extern __shared__ int cache[];
-  const unsigned tid = threadIdx.x;
-  cache[tid] = in[blockIdx.x * blockDim.x + tid];
-  __syncthreads();
-  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (tid < stride) cache[tid] += cache[tid + stride];
+__global__ void reduceShared(const int* in, int* out)
+{
+    extern __shared__ int cache[];
+    const unsigned tid = threadIdx.x;
+    cache[tid] = in[blockIdx.x * blockDim.x + tid];
     __syncthreads();
-  }
-  if (tid == 0) out[blockIdx.x] = cache[0];
+    for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (tid < stride)
+            cache[tid] += cache[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = cache[0];
 }
 
-__global__ void reduceShuffle(const int* in, int* total, int n) {
-  int sum = 0;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) sum += in[i];
-  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffff, sum, offset);
-  if (threadIdx.x % 32 == 0) atomicAdd(total, sum);
+__global__ void reduceShuffle(const int* in, int* total, int n)
+{
+    int sum = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        sum += in[i];
+    for (int offset = 16; offset > 0; offset /= 2)
+        sum += __shfl_down_sync(0xffffffff, sum, offset);
+    if (threadIdx.x % 32 == 0)
+        atomicAdd(total, sum);
 }
 
 // Per-core speed divides by the CPU time all threads used, so it does not
@@ -47,51 +58,57 @@ __global__ void reduceShuffle(const int* in, int* total, int n) {
 // kernel runs three times (after `prepare`) and the fastest run counts,
 // which filters out noise from other processes.
 template <class Prepare, class Launch>
-void measure(const char* name, Prepare prepare, Launch launch) {
-  double bestSeconds = 1e30, bestCpuSeconds = 1e30;
-  for (int run = 0; run < 3; ++run) {
-    prepare();
-    auto start = std::chrono::steady_clock::now();
-    std::clock_t cpuStart = std::clock();
-    launch();
-    cudaDeviceSynchronize();
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    double cpuSeconds = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
-    bestSeconds = std::min(bestSeconds, seconds);
-    bestCpuSeconds = std::min(bestCpuSeconds, cpuSeconds);
-  }
-  cudasim::LaunchCounters c = cudasim::lastLaunchCounters();
-  double instructions = static_cast<double>(c.counts.warpInstructions);
-  std::printf("%-16s %7.3f s wall %7.3f s cpu  %11.0f warp instructions  %6.1f M/s  %6.1f M/s per core (%u threads)\n",
-              name, bestSeconds, bestCpuSeconds, instructions, instructions / bestSeconds / 1e6,
-              instructions / bestCpuSeconds / 1e6, cudasim::simulatorThreads());
+void measure(const char* name, Prepare prepare, Launch launch)
+{
+    double bestSeconds = 1e30, bestCpuSeconds = 1e30;
+    for (int run = 0; run < 3; ++run) {
+        prepare();
+        auto start = std::chrono::steady_clock::now();
+        std::clock_t cpuStart = std::clock();
+        launch();
+        cudaDeviceSynchronize();
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        double cpuSeconds = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
+        bestSeconds = std::min(bestSeconds, seconds);
+        bestCpuSeconds = std::min(bestCpuSeconds, cpuSeconds);
+    }
+    cudasim::LaunchCounters c = cudasim::lastLaunchCounters();
+    double instructions = static_cast<double>(c.counts.warpInstructions);
+    std::printf(
+        "%-16s %7.3f s wall %7.3f s cpu  %11.0f warp instructions  %6.1f M/s  %6.1f M/s per core (%u threads)\n", name,
+        bestSeconds, bestCpuSeconds, instructions, instructions / bestSeconds / 1e6,
+        instructions / bestCpuSeconds / 1e6, cudasim::simulatorThreads());
 }
 
-int main() {
-  const unsigned n = 1u << 24;
-  const int block = 512;
-  const int grid = n / block;
-  std::vector<int> h(n, 1);
-  int *d_in, *d_out;
-  cudaMalloc(&d_in, n * sizeof(int));
-  cudaMalloc(&d_out, grid * sizeof(int));
-  auto upload = [&] { cudaMemcpy(d_in, h.data(), n * sizeof(int), cudaMemcpyHostToDevice); };
-  measure("neighbored 2^24", upload, [&] { reduceNeighbored<<<grid, block>>>(d_in, d_out, n); });
-  std::vector<int> partial(grid);
-  cudaMemcpy(partial.data(), d_out, grid * sizeof(int), cudaMemcpyDeviceToHost);
-  long long sum = 0;
-  for (int v : partial) sum += v;
-  std::printf("sum %lld (expected %u)\n", sum, n);
-  upload();
-  auto clearTotal = [&] { cudaMemset(d_out, 0, sizeof(int)); };
-  measure("shuffle 2^24", clearTotal, [&] { reduceShuffle<<<1024, 256>>>(d_in, d_out, n); });
-  int total = 0;
-  cudaMemcpy(&total, d_out, sizeof(int), cudaMemcpyDeviceToHost);
-  std::printf("sum %d (expected %u)\n", total, n);
-  measure("shared 2^24", [] {}, [&] { reduceShared<<<grid, block, block * sizeof(int)>>>(d_in, d_out); });
-  cudaMemcpy(partial.data(), d_out, grid * sizeof(int), cudaMemcpyDeviceToHost);
-  long long sharedSum = 0;
-  for (int v : partial) sharedSum += v;
-  std::printf("sum %lld (expected %u)\n", sharedSum, n);
-  return cudaGetLastError() == cudaSuccess && sum == n && total == static_cast<int>(n) && sharedSum == n ? 0 : 1;
+int main()
+{
+    const unsigned n = 1u << 24;
+    const int block = 512;
+    const int grid = n / block;
+    std::vector<int> h(n, 1);
+    int *d_in, *d_out;
+    cudaMalloc(&d_in, n * sizeof(int));
+    cudaMalloc(&d_out, grid * sizeof(int));
+    auto upload = [&] { cudaMemcpy(d_in, h.data(), n * sizeof(int), cudaMemcpyHostToDevice); };
+    measure("neighbored 2^24", upload, [&] { reduceNeighbored<<<grid, block>>>(d_in, d_out, n); });
+    std::vector<int> partial(grid);
+    cudaMemcpy(partial.data(), d_out, grid * sizeof(int), cudaMemcpyDeviceToHost);
+    long long sum = 0;
+    for (int v : partial)
+        sum += v;
+    std::printf("sum %lld (expected %u)\n", sum, n);
+    upload();
+    auto clearTotal = [&] { cudaMemset(d_out, 0, sizeof(int)); };
+    measure("shuffle 2^24", clearTotal, [&] { reduceShuffle<<<1024, 256>>>(d_in, d_out, n); });
+    int total = 0;
+    cudaMemcpy(&total, d_out, sizeof(int), cudaMemcpyDeviceToHost);
+    std::printf("sum %d (expected %u)\n", total, n);
+    measure(
+        "shared 2^24", [] {}, [&] { reduceShared<<<grid, block, block * sizeof(int)>>>(d_in, d_out); });
+    cudaMemcpy(partial.data(), d_out, grid * sizeof(int), cudaMemcpyDeviceToHost);
+    long long sharedSum = 0;
+    for (int v : partial)
+        sharedSum += v;
+    std::printf("sum %lld (expected %u)\n", sharedSum, n);
+    return cudaGetLastError() == cudaSuccess && sum == n && total == static_cast<int>(n) && sharedSum == n ? 0 : 1;
 }

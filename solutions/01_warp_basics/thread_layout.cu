@@ -19,7 +19,11 @@ extern "C" __global__ void record_layout(lesson01::ThreadLayout* out)
 
     const unsigned global = block_id * per_block + thread;
     // warpSize is 32 on every GPU so far; the built-in keeps the intent visible.
-    out[global] = {{threadIdx.x, threadIdx.y, threadIdx.z}, {blockIdx.x, blockIdx.y, blockIdx.z},
-                   thread, thread / warpSize, thread % warpSize, global};
+    out[global] = {{threadIdx.x, threadIdx.y, threadIdx.z},
+                   {blockIdx.x, blockIdx.y, blockIdx.z},
+                   thread,
+                   thread / warpSize,
+                   thread % warpSize,
+                   global};
 }
 //! [record_layout]

@@ -11,8 +11,8 @@
 
 namespace {
 
-constexpr unsigned kBlock = 256;      // threads per block, both phases
-constexpr unsigned kUnroll = 4;       // 16-byte loads each thread has in flight per loop trip
+constexpr unsigned kBlock = 256;  // threads per block, both phases
+constexpr unsigned kUnroll = 4;   // 16-byte loads each thread has in flight per loop trip
 constexpr unsigned kIntsPerVector = 4;
 
 /// The sum over the block, valid in thread 0: shared memory with sequential addressing down to
@@ -38,7 +38,10 @@ __device__ long long block_sum(long long value)
 }
 
 /// Widened before adding: four ints near 2^31 overflow an int.
-__device__ long long add4(int4 v) { return (long long)v.x + v.y + v.z + v.w; }
+__device__ long long add4(int4 v)
+{
+    return (long long)v.x + v.y + v.z + v.w;
+}
 
 }  // namespace
 
@@ -55,8 +58,8 @@ extern "C" __constant__ lesson05::ReduceSumLaunch reduce_sum_launch = {
 
 //! [phase_one]
 /// Phase 1: each block adds a grid-stride share of the array and writes one partial sum.
-extern "C" __global__ void __launch_bounds__(kBlock) phase_one(const int* __restrict__ data, std::size_t n,
-                                                               long long* __restrict__ partials)
+extern "C" __global__ void __launch_bounds__(kBlock)
+    phase_one(const int* __restrict__ data, std::size_t n, long long* __restrict__ partials)
 {
     const std::size_t thread = std::size_t(blockIdx.x) * kBlock + threadIdx.x;
     const std::size_t threads = std::size_t(gridDim.x) * kBlock;
@@ -65,7 +68,8 @@ extern "C" __global__ void __launch_bounds__(kBlock) phase_one(const int* __rest
     // 16-byte loads need a 16-byte aligned address: the first (up to 3) elements before the first
     // such address are added one by one, so `data` may be any int pointer.
     const auto misalignment = unsigned(reinterpret_cast<std::uintptr_t>(data) / sizeof(int) % kIntsPerVector);
-    const std::size_t head = misalignment == 0 ? 0 : (n < kIntsPerVector - misalignment ? n : kIntsPerVector - misalignment);
+    const std::size_t head =
+        misalignment == 0 ? 0 : (n < kIntsPerVector - misalignment ? n : kIntsPerVector - misalignment);
     if (thread < head)
         sum += data[thread];
 
@@ -99,8 +103,8 @@ extern "C" __global__ void __launch_bounds__(kBlock) phase_one(const int* __rest
 
 /// Phase 2: one block adds the partials and writes the result. It runs after every block of
 /// phase 1 has finished: the boundary between two launches is the grid-wide barrier.
-extern "C" __global__ void __launch_bounds__(kBlock) phase_two(const long long* __restrict__ partials,
-                                                               std::size_t count, long long* result)
+extern "C" __global__ void __launch_bounds__(kBlock)
+    phase_two(const long long* __restrict__ partials, std::size_t count, long long* result)
 {
     long long sum = 0;
     for (std::size_t i = threadIdx.x; i < count; i += kBlock)

@@ -12,8 +12,14 @@
 namespace lesson06 {
 namespace {
 
-constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
-constexpr std::size_t round_up(std::size_t value, std::size_t unit) { return (value + unit - 1) / unit * unit; }
+constexpr int ceil_div(int a, int b)
+{
+    return (a + b - 1) / b;
+}
+constexpr std::size_t round_up(std::size_t value, std::size_t unit)
+{
+    return (value + unit - 1) / unit * unit;
+}
 
 /// The smallest configuration of the SM's shared memory that holds `bytes`.
 std::size_t smallest_config_holding(const AllocationRules& rules, std::size_t bytes)
@@ -39,7 +45,8 @@ OccupancyResult theoretical_occupancy(const DeviceProperties& device, const Kern
     // sub-partitions; a sub-partition holds as many such warps as fit in its quarter of the file.
     int by_registers = INT_MAX;
     if (kernel.numRegs > 0) {
-        const int registers_per_warp = int(round_up(std::size_t(kernel.numRegs) * device.warpSize, rules.register_unit));
+        const int registers_per_warp =
+            int(round_up(std::size_t(kernel.numRegs) * device.warpSize, rules.register_unit));
         const int warps_per_partition = device.regsPerMultiprocessor / rules.sub_partitions / registers_per_warp;
         by_registers = warps_per_partition * rules.sub_partitions / warps_per_block;
         // A block must also fit the per-block register limit, counted as if its warps were spread
@@ -51,9 +58,8 @@ OccupancyResult theoretical_occupancy(const DeviceProperties& device, const Kern
 
     // Shared memory: static + dynamic + what the driver reserves per block, in allocation units;
     // the SM is configured to the carve-out asked for, or to a larger one if a block needs more.
-    const std::size_t per_block = round_up(kernel.sharedSizeBytes + dynamic_shared_bytes +
-                                               device.reservedSharedMemPerBlock,
-                                           rules.shared_unit);
+    const std::size_t per_block =
+        round_up(kernel.sharedSizeBytes + dynamic_shared_bytes + device.reservedSharedMemPerBlock, rules.shared_unit);
     std::size_t per_sm = kernel.preferredShmemCarveout < 0
                              ? smallest_config_holding(rules, device.sharedMemPerMultiprocessor)
                              : smallest_config_holding(rules, std::size_t(kernel.preferredShmemCarveout) *

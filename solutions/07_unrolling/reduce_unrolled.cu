@@ -111,8 +111,7 @@ extern "C" __global__ void __launch_bounds__(512) reduce_unrolled_512(const int*
 {
     reduce_unrolled<512>(data, partials, n);
 }
-extern "C" __global__ void __launch_bounds__(1024) reduce_unrolled_1024(const int* data, int* partials,
-                                                                       std::size_t n)
+extern "C" __global__ void __launch_bounds__(1024) reduce_unrolled_1024(const int* data, int* partials, std::size_t n)
 {
     reduce_unrolled<1024>(data, partials, n);
 }

@@ -14,8 +14,8 @@ namespace {
 constexpr unsigned kWarpSize = 32;
 constexpr unsigned kFullMask = 0xffffffffu;  // every lane of the warp takes part in each exchange
 constexpr unsigned kMaxWarps = 1024 / kWarpSize;
-constexpr unsigned kPerVector = 4;           // ints in an int4
-constexpr unsigned kUnroll = 4;              // 16-byte loads each thread has in flight per loop trip
+constexpr unsigned kPerVector = 4;  // ints in an int4
+constexpr unsigned kUnroll = 4;     // 16-byte loads each thread has in flight per loop trip
 
 //! [warp_sum]
 /// The sum of `value` over the warp, in lane 0. At each step lane i adds the value of lane
@@ -64,7 +64,10 @@ __device__ long long block_sum(long long value)
 //! [block_sum]
 
 /// Widened before adding: four ints near 2^31 overflow an int.
-__device__ long long add4(int4 v) { return (long long)v.x + v.y + v.z + v.w; }
+__device__ long long add4(int4 v)
+{
+    return (long long)v.x + v.y + v.z + v.w;
+}
 
 }  // namespace
 

@@ -42,7 +42,10 @@ __device__ float block_sum(float value)
 //! [block_sum_float]
 
 /// The vector's four elements: two independent additions, then one.
-__device__ float add4(float4 v) { return (v.x + v.y) + (v.z + v.w); }
+__device__ float add4(float4 v)
+{
+    return (v.x + v.y) + (v.z + v.w);
+}
 
 }  // namespace
 

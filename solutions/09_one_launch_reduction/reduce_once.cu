@@ -15,13 +15,16 @@
 
 namespace {
 
-constexpr unsigned kBlock = 512;     // threads per block
-constexpr unsigned kUnroll = 4;      // 16-byte loads each thread has in flight per loop trip
+constexpr unsigned kBlock = 512;  // threads per block
+constexpr unsigned kUnroll = 4;   // 16-byte loads each thread has in flight per loop trip
 constexpr unsigned kIntsPerVector = 4;
 constexpr unsigned kWarps = kBlock / 32;
 
 /// Widened before adding: four ints near 2^31 overflow an int.
-__device__ long long add4(int4 v) { return (long long)v.x + v.y + v.z + v.w; }
+__device__ long long add4(int4 v)
+{
+    return (long long)v.x + v.y + v.z + v.w;
+}
 
 /// This thread's share of data[0, n): the unaligned head one element per thread, the aligned
 /// middle as int4 in a grid-stride loop with kUnroll loads in flight, the tail one per thread.
@@ -31,7 +34,8 @@ __device__ long long thread_sum(const int* __restrict__ data, std::size_t n)
     const std::size_t threads = std::size_t(gridDim.x) * kBlock;
     long long sum = 0;
     const auto misalignment = unsigned(reinterpret_cast<std::uintptr_t>(data) / sizeof(int) % kIntsPerVector);
-    const std::size_t head = misalignment == 0 ? 0 : (n < kIntsPerVector - misalignment ? n : kIntsPerVector - misalignment);
+    const std::size_t head =
+        misalignment == 0 ? 0 : (n < kIntsPerVector - misalignment ? n : kIntsPerVector - misalignment);
     const std::size_t vector_count = (n - head) / kIntsPerVector;
     const std::size_t tail = head + vector_count * kIntsPerVector;
     // Every load of this thread issued before any of them is used: the head and tail elements
@@ -97,9 +101,9 @@ extern "C" __constant__ lesson09::ReduceOnceLaunch reduce_once_launch = {
 //! [reduce_once_launch]
 
 //! [last_block]
-extern "C" __global__ void __launch_bounds__(kBlock) reduce_once(const int* __restrict__ data, std::size_t n,
-                                                                 long long* result, long long* partials,
-                                                                 unsigned int* ticket)
+extern "C" __global__ void __launch_bounds__(kBlock)
+    reduce_once(const int* __restrict__ data, std::size_t n, long long* result, long long* partials,
+                unsigned int* ticket)
 {
     const long long sum = block_sum(thread_sum(data, n));
     if (gridDim.x == 1) {  // one block: its sum is the whole sum

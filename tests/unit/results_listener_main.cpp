@@ -17,8 +17,8 @@
 #include <iostream>
 #include <string>
 #include <string_view>
-#include <vector>
 #include <unistd.h>
+#include <vector>
 
 REGISTER_LISTENER("course_results", 1, course::results::ResultsListener);
 
@@ -47,8 +47,14 @@ void expect(bool ok, const std::string& what)
 
 TEST_SUITE("fake_grader")
 {
-    TEST_CASE("a correct kernel") { CHECK(1 + 1 == 2); }
-    TEST_CASE("a wrong kernel") { FAIL_CHECK("wrong result: my_kernel, n = 33, block = 32 (input seed 7)"); }
+    TEST_CASE("a correct kernel")
+    {
+        CHECK(1 + 1 == 2);
+    }
+    TEST_CASE("a wrong kernel")
+    {
+        FAIL_CHECK("wrong result: my_kernel, n = 33, block = 32 (input seed 7)");
+    }
     TEST_CASE("a fast kernel")
     {
         course::grading::check_speedup(comparison(2.0, 1.0), 1.5, "fast_kernel", "baseline", "hint");
@@ -106,9 +112,9 @@ int main(int argc, char** argv)
                 return o;
         return nlohmann::json::object();
     };
-    expect(overrides.size() == 2 && entry("slow_kernel")["backend"] == here && entry("slow_kernel")["threshold"] == 3.0 &&
-               entry("slow_kernel")["applied"] == true && entry("fast_kernel")["backend"] == other &&
-               entry("fast_kernel")["applied"] == false,
+    expect(overrides.size() == 2 && entry("slow_kernel")["backend"] == here &&
+               entry("slow_kernel")["threshold"] == 3.0 && entry("slow_kernel")["applied"] == true &&
+               entry("fast_kernel")["backend"] == other && entry("fast_kernel")["applied"] == false,
            "the record says which overrides applied: " + overrides.dump());
     const auto& cases = json["cases"];
     expect(cases.size() == 5, "five cases recorded");

@@ -60,8 +60,8 @@ TEST_CASE("threshold overrides: a bad file is refused with a reason")
     refused(R"({"03": 1.2})", "must map a back end");
     // '*' would give checks of other units and directions one value.
     refused(R"({"04": {"gpu": {"*": 1.3}}})", "'*' is not accepted");
-    CHECK_THROWS_WITH_AS((void)ThresholdOverrides::load("/nonexistent/t.json"), doctest::Contains("/nonexistent/t.json"),
-                         std::runtime_error);
+    CHECK_THROWS_WITH_AS((void)ThresholdOverrides::load("/nonexistent/t.json"),
+                         doctest::Contains("/nonexistent/t.json"), std::runtime_error);
 }
 
 TEST_CASE("threshold overrides: checked against the grader's check list")
@@ -96,8 +96,8 @@ TEST_CASE("the recorder keeps each case's verdict, messages and speed checks")
     recorder.end_case(false, 0.5);
     recorder.begin_case("speed", "lesson03", "/x/lessons/03_neighbored_reduction/grader.cpp");
     recorder.add_speed({"k", "base", 1.8, 1.4, 1.4, "grader", true});
-    course::results::SpeedResult conflicts{"k/bank_conflicts", "bank conflicts per request", 0.0, 0.1, 0.1, "grader",
-                                           true, "technique"};
+    course::results::SpeedResult conflicts{
+        "k/bank_conflicts", "bank conflicts per request", 0.0, 0.1, 0.1, "grader", true, "technique"};
     conflicts.unit = "";
     conflicts.at_most = true;
     recorder.add_speed(conflicts);

@@ -13,10 +13,9 @@ TEST_CASE("Table aligns columns: text left, numbers right")
     table.add_row({"less", "12.5"});
     std::ostringstream out;
     table.print(out);
-    CHECK(out.str() ==
-          "kernel      ms\n"
-          "neighbored  3.341\n"
-          "less         12.5\n");
+    CHECK(out.str() == "kernel      ms\n"
+                       "neighbored  3.341\n"
+                       "less         12.5\n");
 }
 
 TEST_CASE("Table rejects a row with the wrong number of cells")

@@ -25,13 +25,13 @@ inline constexpr int kBadUsage = 2;
 /// simulator interprets every warp instruction, so it gets smaller arrays and one timed run (its
 /// modelled times are the same every run).
 struct DemoSpec {
-    std::string program;                 ///< e.g. "lesson03_demo"
-    std::string description;             ///< one line for --help
+    std::string program;      ///< e.g. "lesson03_demo"
+    std::string description;  ///< one line for --help
     std::uint64_t default_n = size_for_backend(std::size_t{1} << 24, std::size_t{1} << 20);
     unsigned default_block = 512;
     std::vector<unsigned> allowed_blocks;
-    std::string allowed_blocks_text;     ///< e.g. "a power of two from 32 to 1024"
-    std::vector<std::string> kernels;    ///< names --kernel accepts (plus "all")
+    std::string allowed_blocks_text;   ///< e.g. "a power of two from 32 to 1024"
+    std::vector<std::string> kernels;  ///< names --kernel accepts (plus "all")
     int default_reps = static_cast<int>(size_for_backend(21, 1));
 };
 

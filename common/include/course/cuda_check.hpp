@@ -42,18 +42,18 @@ void report_cuda_error(cudaError_t code, const char* call, const char* file, int
 }  // namespace course
 
 /// Evaluates a CUDA runtime call; throws course::CudaError if it did not return cudaSuccess.
-#define COURSE_CUDA_CHECK(call)                                                     \
-    do {                                                                            \
-        const cudaError_t course_status_ = (call);                                  \
-        if (course_status_ != cudaSuccess)                                          \
+#define COURSE_CUDA_CHECK(call)                                                            \
+    do {                                                                                   \
+        const cudaError_t course_status_ = (call);                                         \
+        if (course_status_ != cudaSuccess)                                                 \
             ::course::detail::throw_cuda_error(course_status_, #call, __FILE__, __LINE__); \
     } while (false)
 
 /// For destructors and other places that must not throw: reports the failure on stderr.
-#define COURSE_CUDA_CHECK_NOEXCEPT(call)                                            \
-    do {                                                                            \
-        const cudaError_t course_status_ = (call);                                  \
-        if (course_status_ != cudaSuccess)                                          \
+#define COURSE_CUDA_CHECK_NOEXCEPT(call)                                                    \
+    do {                                                                                    \
+        const cudaError_t course_status_ = (call);                                          \
+        if (course_status_ != cudaSuccess)                                                  \
             ::course::detail::report_cuda_error(course_status_, #call, __FILE__, __LINE__); \
     } while (false)
 

@@ -28,8 +28,8 @@ int run_demo(const DemoSpec& spec, double bytes_per_element, int argc, const cha
 
 /// One row of a demo's timing table.
 struct TimedRow {
-    std::string label;                    ///< as printed, e.g. "per-warp ballot (exercises/01_warp_basics)"
-    std::string name;                     ///< as in the JSON report, e.g. "per-warp-ballot"
+    std::string label;  ///< as printed, e.g. "per-warp ballot (exercises/01_warp_basics)"
+    std::string name;   ///< as in the JSON report, e.g. "per-warp-ballot"
     TimingSummary timing;
     double bytes = 0;                     ///< bytes counted for the GB/s column; 0 leaves it empty
     std::optional<std::size_t> baseline;  ///< row the speedup is measured against; empty: no speedup

@@ -12,14 +12,14 @@ namespace course {
 struct DeviceInfo {
     int id = 0;
     std::string name;
-    int cc_major = 0;               ///< compute capability, e.g. 9 for sm_90
+    int cc_major = 0;  ///< compute capability, e.g. 9 for sm_90
     int cc_minor = 0;
     int multiprocessors = 0;
     int l2_bytes = 0;
     std::size_t global_bytes = 0;
-    std::size_t free_bytes = 0;     ///< free when queried
+    std::size_t free_bytes = 0;  ///< free when queried
     int max_threads_per_block = 0;
-    int driver_version = 0;         ///< e.g. 13000 for CUDA 13.0
+    int driver_version = 0;  ///< e.g. 13000 for CUDA 13.0
     int runtime_version = 0;
 };
 

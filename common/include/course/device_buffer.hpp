@@ -69,8 +69,7 @@ public:
     /// Copies `source` (same size) into this buffer, on the device.
     void copy_from(const DeviceBuffer& source, cudaStream_t stream = nullptr)
     {
-        COURSE_CUDA_CHECK(
-            cudaMemcpyAsync(data_, source.data_, source.bytes(), cudaMemcpyDeviceToDevice, stream));
+        COURSE_CUDA_CHECK(cudaMemcpyAsync(data_, source.data_, source.bytes(), cudaMemcpyDeviceToDevice, stream));
     }
 
 private:

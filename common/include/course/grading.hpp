@@ -41,9 +41,8 @@ void set_device(const DeviceInfo& device);
 /// Runs `launch` on fresh random input for every n in `sizes` and every block in `blocks`, with
 /// poisoned partials; fails one check per wrong case, naming n, block, seed and the first bad block.
 /// An unrolled kernel sums `data_blocks` data blocks of `block` elements per block (reduction.hpp).
-void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel,
-                           const std::vector<std::size_t>& sizes, const std::vector<unsigned>& blocks,
-                           unsigned data_blocks = 1);
+void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel, const std::vector<std::size_t>& sizes,
+                           const std::vector<unsigned>& blocks, unsigned data_blocks = 1);
 
 /// Timings of a candidate against a baseline on the same input, interleaved.
 struct Comparison {
@@ -107,9 +106,8 @@ struct ProfiledShape {
 void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLauncher candidate, std::size_t n,
                                  unsigned block, double threshold, std::string_view candidate_name,
                                  std::string_view baseline_name, std::string_view hint,
-                                 const std::function<void(const ProfiledPair&)>& technique,
-                                 std::string_view name = {}, unsigned candidate_data_blocks = 1,
-                                 std::optional<double> modelled_threshold = {});
+                                 const std::function<void(const ProfiledPair&)>& technique, std::string_view name = {},
+                                 unsigned candidate_data_blocks = 1, std::optional<double> modelled_threshold = {});
 
 /// "issue slots/warp 311.9 -> 113.3, instructions/warp ..., modelled ...": the counters of a
 /// baseline and a candidate that a block reduction's technique checks use.
@@ -140,14 +138,14 @@ void check_at_least(double measured, double threshold, std::string_view check, s
 /// On the simulator a speed check becomes a technique check: a figure from the kernel's counters
 /// (kernel_profile.hpp) that explains the speedup a GPU would measure.
 struct Technique {
-    std::string check;      ///< the kernel checked, e.g. "reduce_neighbored_less"
-    std::string figure;     ///< what is compared, e.g. "issue slots per warp, baseline / yours"
+    std::string check;   ///< the kernel checked, e.g. "reduce_neighbored_less"
+    std::string figure;  ///< what is compared, e.g. "issue slots per warp, baseline / yours"
     double measured = 0;
     double threshold = 0;
-    bool at_most = false;   ///< the figure must stay at or below the threshold
-    std::string unit;       ///< appended to the numbers, e.g. "x" or "%"
-    std::string counters;   ///< the counters the figure comes from, printed either way
-    std::string name{};     ///< the name in the grader's check list, if not `check`
+    bool at_most = false;  ///< the figure must stay at or below the threshold
+    std::string unit;      ///< appended to the numbers, e.g. "x" or "%"
+    std::string counters;  ///< the counters the figure comes from, printed either way
+    std::string name{};    ///< the name in the grader's check list, if not `check`
 };
 
 /// On the simulator, beside a technique check: the timing model's speedup of `pair.candidate` over

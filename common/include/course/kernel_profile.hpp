@@ -16,33 +16,33 @@ namespace course {
 /// The counters of one kernel launch, or the sums over several (see simulator/README.md,
 /// "Counters" and "Timing model").
 struct KernelProfile {
-    std::string kernel;                       ///< demangled name (of the first launch, for sums)
+    std::string kernel;  ///< demangled name (of the first launch, for sums)
     std::uint64_t launches = 0;
-    std::uint64_t blocks = 0;                 ///< blocks launched
-    std::uint64_t warps = 0;                  ///< warps launched
-    std::uint64_t warp_instructions = 0;      ///< PTX instructions issued, one per warp
-    std::uint64_t thread_instructions = 0;    ///< ... counted once per lane that executed them
-    std::uint64_t issue_slots = 0;            ///< warp instructions weighted by their machine cost
-    std::uint64_t branches = 0;               ///< conditional branches issued
-    std::uint64_t divergent_branches = 0;     ///< ... whose lanes went both ways
-    std::uint64_t barriers = 0;               ///< bar.sync (__syncthreads) issued, one per warp
+    std::uint64_t blocks = 0;               ///< blocks launched
+    std::uint64_t warps = 0;                ///< warps launched
+    std::uint64_t warp_instructions = 0;    ///< PTX instructions issued, one per warp
+    std::uint64_t thread_instructions = 0;  ///< ... counted once per lane that executed them
+    std::uint64_t issue_slots = 0;          ///< warp instructions weighted by their machine cost
+    std::uint64_t branches = 0;             ///< conditional branches issued
+    std::uint64_t divergent_branches = 0;   ///< ... whose lanes went both ways
+    std::uint64_t barriers = 0;             ///< bar.sync (__syncthreads) issued, one per warp
     std::uint64_t global_load_requests = 0;
-    std::uint64_t global_load_sectors = 0;    ///< distinct 32-byte sectors per request, summed
+    std::uint64_t global_load_sectors = 0;        ///< distinct 32-byte sectors per request, summed
     std::uint64_t global_wide_load_requests = 0;  ///< load requests of 16 bytes per lane (int4, float4)
     std::uint64_t global_store_requests = 0;
     std::uint64_t global_store_sectors = 0;
-    std::uint64_t dram_sectors = 0;           ///< distinct sectors each launch touched
-    std::uint64_t memory_round_trips = 0;     ///< global-load round trips on each block's critical path, summed
+    std::uint64_t dram_sectors = 0;        ///< distinct sectors each launch touched
+    std::uint64_t memory_round_trips = 0;  ///< global-load round trips on each block's critical path, summed
     std::uint64_t shared_requests = 0;
-    std::uint64_t bank_conflicts = 0;         ///< extra shared-memory wavefronts
-    std::uint64_t shuffles = 0;               ///< shfl.sync issued, one per warp
-    std::uint64_t warp_reductions = 0;        ///< redux.sync issued (__reduce_add_sync, sm_80+)
+    std::uint64_t bank_conflicts = 0;   ///< extra shared-memory wavefronts
+    std::uint64_t shuffles = 0;         ///< shfl.sync issued, one per warp
+    std::uint64_t warp_reductions = 0;  ///< redux.sync issued (__reduce_add_sync, sm_80+)
     std::uint64_t atomic_instructions = 0;
-    std::uint64_t atomic_updates = 0;         ///< updates that reach memory
+    std::uint64_t atomic_updates = 0;  ///< updates that reach memory
     std::uint64_t updates_on_busiest_address = 0;
-    int resident_warps_per_sm = 0;            ///< of the launch with the most warps
-    double theoretical_occupancy = 0;         ///< ditto
-    double modelled_ms = 0;                   ///< the timing model's estimate, launch overheads included
+    int resident_warps_per_sm = 0;     ///< of the launch with the most warps
+    double theoretical_occupancy = 0;  ///< ditto
+    double modelled_ms = 0;            ///< the timing model's estimate, launch overheads included
 
     [[nodiscard]] double instructions_per_warp() const;
     [[nodiscard]] double issue_slots_per_warp() const;
@@ -50,10 +50,10 @@ struct KernelProfile {
     [[nodiscard]] double branch_efficiency() const;          ///< branches that did not diverge
     [[nodiscard]] double sectors_per_load_request() const;
     [[nodiscard]] double conflicts_per_shared_request() const;
-    [[nodiscard]] double wide_load_share() const;            ///< 16-byte load requests / load requests
+    [[nodiscard]] double wide_load_share() const;  ///< 16-byte load requests / load requests
     [[nodiscard]] double shared_requests_per_warp() const;
     [[nodiscard]] double barriers_per_warp() const;
-    [[nodiscard]] double warp_exchanges_per_warp() const;    ///< (shuffles + warp reductions) / warps
+    [[nodiscard]] double warp_exchanges_per_warp() const;  ///< (shuffles + warp reductions) / warps
     [[nodiscard]] double atomic_updates_per_warp() const;
     /// Global-load bytes (32 per sector) per warp. When a kernel's loads are independent of each
     /// other (no address depends on a loaded value), a GPU's compiler issues them all before their

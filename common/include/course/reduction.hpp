@@ -36,7 +36,7 @@ struct BlockReduceKernel {
     std::string name;     ///< what --kernel accepts, e.g. "neighbored-less"
     std::string summary;  ///< one line: what it does
     BlockReduceLauncher launch = nullptr;
-    bool written_by_student = false;  ///< lives in exercises/ (or solutions/ for the reference)
+    bool written_by_student = false;        ///< lives in exercises/ (or solutions/ for the reference)
     DataBlocksQuery data_blocks = nullptr;  ///< nullptr: one data block per block, as lessons 03-05's
 };
 
@@ -62,9 +62,8 @@ inline constexpr int kPoisonInt = 0x7f7f7f7f;
 
 /// The first wrong partial as a sentence ("block 1 (elements 512..1023) holds 7, expected 9;
 /// 3 of 33 blocks are wrong"), or nothing when all match.
-[[nodiscard]] std::optional<std::string> compare_partials(std::span<const int> got,
-                                                          std::span<const std::int64_t> expected, unsigned block,
-                                                          std::size_t n);
+[[nodiscard]] std::optional<std::string>
+compare_partials(std::span<const int> got, std::span<const std::int64_t> expected, unsigned block, std::size_t n);
 
 /// Elements past the end of the input, filled with the poison value: a kernel that reads beyond n
 /// (a missing bound check) adds poison and gets a wrong sum every time, instead of adding whatever

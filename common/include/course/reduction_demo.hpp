@@ -13,9 +13,9 @@ namespace course {
 
 /// What a block-reduction lesson's demo shows.
 struct BlockReductionDemo {
-    std::string lesson;                    ///< e.g. "03_neighbored_reduction"
-    std::string program;                   ///< e.g. "lesson03_demo"
-    std::string title;                     ///< one line for --help and the header
+    std::string lesson;                      ///< e.g. "03_neighbored_reduction"
+    std::string program;                     ///< e.g. "lesson03_demo"
+    std::string title;                       ///< one line for --help and the header
     std::vector<BlockReduceKernel> kernels;  ///< kernels[0] is the baseline of the speedup column
 };
 

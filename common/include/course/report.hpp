@@ -15,10 +15,10 @@ struct ResultRow {
     std::string kernel;
     double median_ms = 0;
     double min_ms = 0;
-    double spread = 0;        ///< relative interquartile range of the timings
+    double spread = 0;  ///< relative interquartile range of the timings
     int runs = 0;
     double gigabytes_per_second = 0;
-    double speedup = 0;       ///< over the lesson's baseline; 0 when not applicable
+    double speedup = 0;  ///< over the lesson's baseline; 0 when not applicable
     bool correct = false;
 };
 

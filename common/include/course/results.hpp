@@ -40,8 +40,8 @@ enum class Backend { gpu, sim };
 /// One speed or technique check of a grader: what `lessonNN_grader --list-checks` prints and a
 /// thresholds file may override.
 struct CheckSpec {
-    std::string_view name;    ///< unique in its lesson and back end: the candidate kernel's name,
-                              ///< or "candidate/what" where the kernel has more than one check there
+    std::string_view name;  ///< unique in its lesson and back end: the candidate kernel's name,
+                            ///< or "candidate/what" where the kernel has more than one check there
     Backend backend = Backend::gpu;
     double threshold = 0;     ///< the grader's own threshold
     bool at_most = false;     ///< passes at or below the threshold (else at or above it)
@@ -105,10 +105,10 @@ private:
 
 /// One speed check: the measured ratio against the threshold that applied.
 struct SpeedResult {
-    std::string check;     ///< the check's name in the grader's check list, e.g. "reduce_neighbored_less"
-    std::string baseline;  ///< what it was timed against (check_at_least: the figure's unit)
-    double ratio = 0;      ///< baseline median / candidate median
-    double threshold = 0;  ///< the threshold applied (the override if there was one)
+    std::string check;             ///< the check's name in the grader's check list, e.g. "reduce_neighbored_less"
+    std::string baseline;          ///< what it was timed against (check_at_least: the figure's unit)
+    double ratio = 0;              ///< baseline median / candidate median
+    double threshold = 0;          ///< the threshold applied (the override if there was one)
     double default_threshold = 0;  ///< the grader's own threshold
     std::string threshold_source;  ///< "grader" or the overrides file
     bool passed = false;

@@ -53,10 +53,10 @@ public:
 
 /// How long and how much one run may take.
 struct StudentProgramLimits {
-    std::chrono::seconds wall_clock{15};                  ///< then the judge kills it
-    int cpu_seconds = 5;                                  ///< RLIMIT_CPU (then SIGXCPU)
+    std::chrono::seconds wall_clock{15};                     ///< then the judge kills it
+    int cpu_seconds = 5;                                     ///< RLIMIT_CPU (then SIGXCPU)
     std::size_t address_space_bytes = std::size_t{2} << 30;  ///< RLIMIT_AS
-    std::size_t answer_bytes = std::size_t{64} << 20;    ///< more standard output than this is refused
+    std::size_t answer_bytes = std::size_t{64} << 20;        ///< more standard output than this is refused
 };
 
 /// One line the program printed on its standard output, split at spaces.

@@ -16,8 +16,8 @@
 namespace cudasim {
 
 struct DeviceFaultReport {
-  int error = 0;        // the cudaError_t the fault gives; 0 (cudaSuccess): none
-  std::string message;  // kernel, block, thread, source position and what went wrong
+    int error = 0;        // the cudaError_t the fault gives; 0 (cudaSuccess): none
+    std::string message;  // kernel, block, thread, source position and what went wrong
 };
 
 // The last kernel fault, from its launch until cudaDeviceReset().

@@ -15,117 +15,186 @@ namespace cudasim::alu {
 
 using ptx::Type;
 
-inline float f32(uint64_t v) { return std::bit_cast<float>(static_cast<uint32_t>(v)); }
+inline float f32(uint64_t v)
+{
+    return std::bit_cast<float>(static_cast<uint32_t>(v));
+}
 // Half precision: support/half.hpp rounds to nearest even like cvt.rn.
-inline float f16(uint64_t v) { return half::toFloat(static_cast<uint16_t>(v)); }
-inline uint64_t halfBits(double d) { return half::fromDouble(d); }
-inline double f64(uint64_t v) { return std::bit_cast<double>(v); }
-inline uint64_t bits(float f) { return std::bit_cast<uint32_t>(f); }
-inline uint64_t bits(double d) { return std::bit_cast<uint64_t>(d); }
+inline float f16(uint64_t v)
+{
+    return half::toFloat(static_cast<uint16_t>(v));
+}
+inline uint64_t halfBits(double d)
+{
+    return half::fromDouble(d);
+}
+inline double f64(uint64_t v)
+{
+    return std::bit_cast<double>(v);
+}
+inline uint64_t bits(float f)
+{
+    return std::bit_cast<uint32_t>(f);
+}
+inline uint64_t bits(double d)
+{
+    return std::bit_cast<uint64_t>(d);
+}
 
-inline uint64_t widthMask(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
-inline int64_t signExtend(uint64_t v, int bits) {
-  return bits >= 64 ? static_cast<int64_t>(v)
-                    : static_cast<int64_t>(v << (64 - bits)) >> (64 - bits);
+inline uint64_t widthMask(int bits)
+{
+    return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+inline int64_t signExtend(uint64_t v, int bits)
+{
+    return bits >= 64 ? static_cast<int64_t>(v) : static_cast<int64_t>(v << (64 - bits)) >> (64 - bits);
 }
 
 // The value of a register as an integer of type t: masked or sign-extended.
-inline uint64_t normalize(uint64_t v, Type t) {
-  int b = ptx::typeBytes(t) * 8;
-  return ptx::isSigned(t) ? static_cast<uint64_t>(signExtend(v, b)) : (v & widthMask(b));
+inline uint64_t normalize(uint64_t v, Type t)
+{
+    int b = ptx::typeBytes(t) * 8;
+    return ptx::isSigned(t) ? static_cast<uint64_t>(signExtend(v, b)) : (v & widthMask(b));
 }
 
 template <class F>
-inline bool compareFloat(F a, F b, uint8_t mode) {
-  bool nan = std::isnan(a) || std::isnan(b);
-  switch (mode) {
-    case ptx::CmpEq: return !nan && a == b;
-    case ptx::CmpNe: return !nan && a != b;
-    case ptx::CmpLt: return !nan && a < b;
-    case ptx::CmpLe: return !nan && a <= b;
-    case ptx::CmpGt: return !nan && a > b;
-    case ptx::CmpGe: return !nan && a >= b;
-    case ptx::CmpEqu: return nan || a == b;
-    case ptx::CmpNeu: return nan || a != b;
-    case ptx::CmpLtu: return nan || a < b;
-    case ptx::CmpLeu: return nan || a <= b;
-    case ptx::CmpGtu: return nan || a > b;
-    case ptx::CmpGeu: return nan || a >= b;
-    case ptx::CmpNum: return !nan;
-    case ptx::CmpNan: return nan;
-  }
-  return false;
+inline bool compareFloat(F a, F b, uint8_t mode)
+{
+    bool nan = std::isnan(a) || std::isnan(b);
+    switch (mode) {
+    case ptx::CmpEq:
+        return !nan && a == b;
+    case ptx::CmpNe:
+        return !nan && a != b;
+    case ptx::CmpLt:
+        return !nan && a < b;
+    case ptx::CmpLe:
+        return !nan && a <= b;
+    case ptx::CmpGt:
+        return !nan && a > b;
+    case ptx::CmpGe:
+        return !nan && a >= b;
+    case ptx::CmpEqu:
+        return nan || a == b;
+    case ptx::CmpNeu:
+        return nan || a != b;
+    case ptx::CmpLtu:
+        return nan || a < b;
+    case ptx::CmpLeu:
+        return nan || a <= b;
+    case ptx::CmpGtu:
+        return nan || a > b;
+    case ptx::CmpGeu:
+        return nan || a >= b;
+    case ptx::CmpNum:
+        return !nan;
+    case ptx::CmpNan:
+        return nan;
+    }
+    return false;
 }
 
 template <class I>
-inline bool compareInt(I a, I b, uint8_t mode) {
-  switch (mode) {
-    case ptx::CmpEq: return a == b;
-    case ptx::CmpNe: return a != b;
-    case ptx::CmpLt: return a < b;
-    case ptx::CmpLe: return a <= b;
-    case ptx::CmpGt: return a > b;
-    case ptx::CmpGe: return a >= b;
-    default: return false;
-  }
+inline bool compareInt(I a, I b, uint8_t mode)
+{
+    switch (mode) {
+    case ptx::CmpEq:
+        return a == b;
+    case ptx::CmpNe:
+        return a != b;
+    case ptx::CmpLt:
+        return a < b;
+    case ptx::CmpLe:
+        return a <= b;
+    case ptx::CmpGt:
+        return a > b;
+    case ptx::CmpGe:
+        return a >= b;
+    default:
+        return false;
+    }
 }
 
-inline bool compare(uint64_t a, uint64_t b, Type t, uint8_t mode) {
-  if (t == Type::F32) return compareFloat(f32(a), f32(b), mode);
-  if (t == Type::F64) return compareFloat(f64(a), f64(b), mode);
-  a = normalize(a, t);
-  b = normalize(b, t);
-  if (ptx::isSigned(t)) return compareInt(static_cast<int64_t>(a), static_cast<int64_t>(b), mode);
-  return compareInt(a, b, mode);
+inline bool compare(uint64_t a, uint64_t b, Type t, uint8_t mode)
+{
+    if (t == Type::F32)
+        return compareFloat(f32(a), f32(b), mode);
+    if (t == Type::F64)
+        return compareFloat(f64(a), f64(b), mode);
+    a = normalize(a, t);
+    b = normalize(b, t);
+    if (ptx::isSigned(t))
+        return compareInt(static_cast<int64_t>(a), static_cast<int64_t>(b), mode);
+    return compareInt(a, b, mode);
 }
 
 // Rounds a floating value to an integral value per a cvt rounding mode.
-inline double roundIntegral(double v, uint8_t mode) {
-  switch (mode) {
-    case ptx::RoundRzi: case ptx::RoundRz: return std::trunc(v);
-    case ptx::RoundRmi: case ptx::RoundRm: return std::floor(v);
-    case ptx::RoundRpi: case ptx::RoundRp: return std::ceil(v);
-    default: return std::nearbyint(v);  // round to nearest even
-  }
+inline double roundIntegral(double v, uint8_t mode)
+{
+    switch (mode) {
+    case ptx::RoundRzi:
+    case ptx::RoundRz:
+        return std::trunc(v);
+    case ptx::RoundRmi:
+    case ptx::RoundRm:
+        return std::floor(v);
+    case ptx::RoundRpi:
+    case ptx::RoundRp:
+        return std::ceil(v);
+    default:
+        return std::nearbyint(v);  // round to nearest even
+    }
 }
 
 // Float to integer: rounds, then saturates as PTX cvt does (NaN gives 0).
-inline uint64_t floatToInt(double v, Type to, uint8_t mode) {
-  int b = ptx::typeBytes(to) * 8;
-  if (std::isnan(v)) return 0;
-  v = roundIntegral(v, mode);
-  if (ptx::isSigned(to)) {
-    double lo = -std::ldexp(1.0, b - 1), hi = std::ldexp(1.0, b - 1) - 1;
-    int64_t r = v <= lo ? static_cast<int64_t>(lo) : v >= hi ? (b == 64 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(hi)) : static_cast<int64_t>(v);
-    return static_cast<uint64_t>(r) & widthMask(b);
-  }
-  double hi = std::ldexp(1.0, b) - 1;
-  if (v <= 0) return 0;
-  if (v >= hi) return b == 64 ? ~0ull : static_cast<uint64_t>(hi);
-  return static_cast<uint64_t>(v);
+inline uint64_t floatToInt(double v, Type to, uint8_t mode)
+{
+    int b = ptx::typeBytes(to) * 8;
+    if (std::isnan(v))
+        return 0;
+    v = roundIntegral(v, mode);
+    if (ptx::isSigned(to)) {
+        double lo = -std::ldexp(1.0, b - 1), hi = std::ldexp(1.0, b - 1) - 1;
+        int64_t r = v <= lo   ? static_cast<int64_t>(lo)
+                    : v >= hi ? (b == 64 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(hi))
+                              : static_cast<int64_t>(v);
+        return static_cast<uint64_t>(r) & widthMask(b);
+    }
+    double hi = std::ldexp(1.0, b) - 1;
+    if (v <= 0)
+        return 0;
+    if (v >= hi)
+        return b == 64 ? ~0ull : static_cast<uint64_t>(hi);
+    return static_cast<uint64_t>(v);
 }
 
 // Integer to integer conversion with optional saturation.
-inline uint64_t intToInt(uint64_t v, Type from, Type to, bool sat) {
-  uint64_t x = normalize(v, from);
-  int b = ptx::typeBytes(to) * 8;
-  if (sat) {
-    if (ptx::isSigned(to)) {
-      int64_t lo = -(int64_t{1} << (b - 1)), hi = b == 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (b - 1)) - 1;
-      if (ptx::isSigned(from)) {
-        int64_t s = static_cast<int64_t>(x);
-        s = s < lo ? lo : s > hi ? hi : s;
-        return static_cast<uint64_t>(s) & widthMask(b);
-      }
-      return (x > static_cast<uint64_t>(hi) ? static_cast<uint64_t>(hi) : x) & widthMask(b);
+inline uint64_t intToInt(uint64_t v, Type from, Type to, bool sat)
+{
+    uint64_t x = normalize(v, from);
+    int b = ptx::typeBytes(to) * 8;
+    if (sat) {
+        if (ptx::isSigned(to)) {
+            int64_t lo = -(int64_t{1} << (b - 1)),
+                    hi = b == 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (b - 1)) - 1;
+            if (ptx::isSigned(from)) {
+                int64_t s = static_cast<int64_t>(x);
+                s = s < lo ? lo : s > hi ? hi : s;
+                return static_cast<uint64_t>(s) & widthMask(b);
+            }
+            return (x > static_cast<uint64_t>(hi) ? static_cast<uint64_t>(hi) : x) & widthMask(b);
+        }
+        if (ptx::isSigned(from) && static_cast<int64_t>(x) < 0)
+            return 0;
+        return x > widthMask(b) ? widthMask(b) : x;
     }
-    if (ptx::isSigned(from) && static_cast<int64_t>(x) < 0) return 0;
-    return x > widthMask(b) ? widthMask(b) : x;
-  }
-  // Widening keeps the source's sign; narrowing truncates.
-  return x & widthMask(b);
+    // Widening keeps the source's sign; narrowing truncates.
+    return x & widthMask(b);
 }
 
-inline uint64_t popcount(uint64_t v) { return static_cast<uint64_t>(std::popcount(v)); }
+inline uint64_t popcount(uint64_t v)
+{
+    return static_cast<uint64_t>(std::popcount(v));
+}
 
 }  // namespace cudasim::alu

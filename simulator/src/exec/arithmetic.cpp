@@ -23,554 +23,710 @@ using ptx::Type;
 // Applies a two-operand integer operation on the C++ type T that matches
 // the PTX type; the result is stored zero-extended.
 template <class T, class F>
-void integerLanes(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, F f) {
-  using U = std::make_unsigned_t<T>;
-  lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) {
-    return static_cast<uint64_t>(static_cast<U>(f(static_cast<T>(a), static_cast<T>(b))));
-  });
+void integerLanes(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, F f)
+{
+    using U = std::make_unsigned_t<T>;
+    lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) {
+        return static_cast<uint64_t>(static_cast<U>(f(static_cast<T>(a), static_cast<T>(b))));
+    });
 }
 
 template <class IntOp, class FloatOp>
-void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, FloatOp fop) {
-  switch (in.type) {
+void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, FloatOp fop)
+{
+    switch (in.type) {
     case Type::F32: {
-      bool sat = in.sat;
-      lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) {
-        float r = static_cast<float>(fop(alu::f32(a), alu::f32(b)));
-        if (sat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
-        return alu::bits(r);
-      });
-      return;
+        bool sat = in.sat;
+        lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) {
+            float r = static_cast<float>(fop(alu::f32(a), alu::f32(b)));
+            if (sat)
+                r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
+            return alu::bits(r);
+        });
+        return;
     }
     case Type::F64:
-      lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) { return alu::bits(static_cast<double>(fop(alu::f64(a), alu::f64(b)))); });
-      return;
+        lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) {
+            return alu::bits(static_cast<double>(fop(alu::f64(a), alu::f64(b))));
+        });
+        return;
     case Type::F16:  // computed in float, which is exact before the final rounding
-      lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) { return alu::halfBits(fop(alu::f16(a), alu::f16(b))); });
-      return;
-    case Type::S16: integerLanes<int16_t>(w, in, mask, clk, iop); return;
-    case Type::U16: case Type::B16: integerLanes<uint16_t>(w, in, mask, clk, iop); return;
-    case Type::S32: integerLanes<int32_t>(w, in, mask, clk, iop); return;
-    case Type::U32: case Type::B32: integerLanes<uint32_t>(w, in, mask, clk, iop); return;
-    case Type::S64: integerLanes<int64_t>(w, in, mask, clk, iop); return;
-    default: integerLanes<uint64_t>(w, in, mask, clk, iop); return;
-  }
+        lanewise<2>(w, in, mask, clk,
+                    [&](uint64_t a, uint64_t b) { return alu::halfBits(fop(alu::f16(a), alu::f16(b))); });
+        return;
+    case Type::S16:
+        integerLanes<int16_t>(w, in, mask, clk, iop);
+        return;
+    case Type::U16:
+    case Type::B16:
+        integerLanes<uint16_t>(w, in, mask, clk, iop);
+        return;
+    case Type::S32:
+        integerLanes<int32_t>(w, in, mask, clk, iop);
+        return;
+    case Type::U32:
+    case Type::B32:
+        integerLanes<uint32_t>(w, in, mask, clk, iop);
+        return;
+    case Type::S64:
+        integerLanes<int64_t>(w, in, mask, clk, iop);
+        return;
+    default:
+        integerLanes<uint64_t>(w, in, mask, clk, iop);
+        return;
+    }
 }
 
-void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool addend) {
-  if (in.type == Type::F16) {
+void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool addend)
+{
+    if (in.type == Type::F16) {
+        lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
+            double r = static_cast<double>(alu::f16(a)) * alu::f16(b) + (addend ? alu::f16(c) : 0.0);
+            if (in.sat)
+                r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
+            return alu::halfBits(r);
+        });
+        return;
+    }
+    if (ptx::isFloat(in.type)) {
+        if (in.type == Type::F32)
+            lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
+                float r = addend ? std::fma(alu::f32(a), alu::f32(b), alu::f32(c)) : alu::f32(a) * alu::f32(b);
+                if (in.sat)
+                    r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
+                return alu::bits(r);
+            });
+        else
+            lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
+                return alu::bits(addend ? std::fma(alu::f64(a), alu::f64(b), alu::f64(c)) : alu::f64(a) * alu::f64(b));
+            });
+        return;
+    }
+    Type t = in.type;
+    int bits = bitsOf(t);
+    bool sign = ptx::isSigned(t);
+    uint8_t mode = in.mode;
+    if (mode == ptx::MulLo && bits == 32) {  // the common case, kept tight
+        lanewise<3>(w, in, mask, clk, [addend](uint64_t a, uint64_t b, uint64_t c) {
+            return static_cast<uint64_t>(static_cast<uint32_t>(a * b + (addend ? c : 0)));
+        });
+        return;
+    }
+    if (mode == ptx::MulWide && bits == 32) {
+        lanewise<3>(w, in, mask, clk, [addend, sign](uint64_t a, uint64_t b, uint64_t c) {
+            uint64_t x =
+                sign ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(a))) : static_cast<uint32_t>(a);
+            uint64_t y =
+                sign ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(b))) : static_cast<uint32_t>(b);
+            return x * y + (addend ? c : 0);
+        });
+        return;
+    }
     lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
-      double r = static_cast<double>(alu::f16(a)) * alu::f16(b) + (addend ? alu::f16(c) : 0.0);
-      if (in.sat) r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
-      return alu::halfBits(r);
+        uint64_t x = alu::normalize(a, t), y = alu::normalize(b, t), r;
+        if (mode == ptx::MulWide) {
+            r = x * y;  // operands are sign- or zero-extended, so 64-bit product is exact
+            if (addend)
+                r += c;
+            return bits == 32 ? r : r & alu::widthMask(bits * 2);
+        }
+        if (mode == ptx::MulHi) {
+            if (sign) {
+                __int128 p = static_cast<__int128>(static_cast<int64_t>(x)) * static_cast<int64_t>(y);
+                r = static_cast<uint64_t>(p >> bits);
+            } else {
+                unsigned __int128 p = static_cast<unsigned __int128>(x) * y;
+                r = static_cast<uint64_t>(p >> bits);
+            }
+        } else {
+            r = x * y;
+        }
+        if (addend)
+            r += c;
+        return r & alu::widthMask(bits);
     });
-    return;
-  }
-  if (ptx::isFloat(in.type)) {
-    if (in.type == Type::F32)
-      lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
-        float r = addend ? std::fma(alu::f32(a), alu::f32(b), alu::f32(c)) : alu::f32(a) * alu::f32(b);
-        if (in.sat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
-        return alu::bits(r);
-      });
-    else
-      lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
-        return alu::bits(addend ? std::fma(alu::f64(a), alu::f64(b), alu::f64(c)) : alu::f64(a) * alu::f64(b));
-      });
-    return;
-  }
-  Type t = in.type;
-  int bits = bitsOf(t);
-  bool sign = ptx::isSigned(t);
-  uint8_t mode = in.mode;
-  if (mode == ptx::MulLo && bits == 32) {  // the common case, kept tight
-    lanewise<3>(w, in, mask, clk, [addend](uint64_t a, uint64_t b, uint64_t c) {
-      return static_cast<uint64_t>(static_cast<uint32_t>(a * b + (addend ? c : 0)));
-    });
-    return;
-  }
-  if (mode == ptx::MulWide && bits == 32) {
-    lanewise<3>(w, in, mask, clk, [addend, sign](uint64_t a, uint64_t b, uint64_t c) {
-      uint64_t x = sign ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(a))) : static_cast<uint32_t>(a);
-      uint64_t y = sign ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(b))) : static_cast<uint32_t>(b);
-      return x * y + (addend ? c : 0);
-    });
-    return;
-  }
-  lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
-    uint64_t x = alu::normalize(a, t), y = alu::normalize(b, t), r;
-    if (mode == ptx::MulWide) {
-      r = x * y;  // operands are sign- or zero-extended, so 64-bit product is exact
-      if (addend) r += c;
-      return bits == 32 ? r : r & alu::widthMask(bits * 2);
-    }
-    if (mode == ptx::MulHi) {
-      if (sign) {
-        __int128 p = static_cast<__int128>(static_cast<int64_t>(x)) * static_cast<int64_t>(y);
-        r = static_cast<uint64_t>(p >> bits);
-      } else {
-        unsigned __int128 p = static_cast<unsigned __int128>(x) * y;
-        r = static_cast<uint64_t>(p >> bits);
-      }
-    } else {
-      r = x * y;
-    }
-    if (addend) r += c;
-    return r & alu::widthMask(bits);
-  });
 }
 
 // PTX leaves division by zero undefined; GPUs return all ones for the
 // quotient and we keep the dividend as remainder. INT_MIN / -1 wraps.
 template <class T>
-T intDiv(T a, T b) {
-  if (b == 0) return static_cast<T>(~T{0});
-  if constexpr (std::is_signed_v<T>) {
-    if (b == -1) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(0) - static_cast<std::make_unsigned_t<T>>(a));
-  }
-  return static_cast<T>(a / b);
+T intDiv(T a, T b)
+{
+    if (b == 0)
+        return static_cast<T>(~T{0});
+    if constexpr (std::is_signed_v<T>) {
+        if (b == -1)
+            return static_cast<T>(static_cast<std::make_unsigned_t<T>>(0) - static_cast<std::make_unsigned_t<T>>(a));
+    }
+    return static_cast<T>(a / b);
 }
 
 template <class T>
-T intRem(T a, T b) {
-  if (b == 0) return a;
-  if constexpr (std::is_signed_v<T>) {
-    if (b == -1) return 0;
-  }
-  return static_cast<T>(a % b);
+T intRem(T a, T b)
+{
+    if (b == 0)
+        return a;
+    if constexpr (std::is_signed_v<T>) {
+        if (b == -1)
+            return 0;
+    }
+    return static_cast<T>(a % b);
 }
 
 template <class F32, class F64>
-void floatUnary(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::Kernel& kernel, F32 f, F64 g) {
-  if (in.type == Type::F32)
-    lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::bits(static_cast<float>(f(alu::f32(a)))); });
-  else if (in.type == Type::F64)
-    lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::bits(static_cast<double>(g(alu::f64(a)))); });
-  else
-    throwUnsupported(in, kernel, "type");
+void floatUnary(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::Kernel& kernel, F32 f, F64 g)
+{
+    if (in.type == Type::F32)
+        lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::bits(static_cast<float>(f(alu::f32(a)))); });
+    else if (in.type == Type::F64)
+        lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::bits(static_cast<double>(g(alu::f64(a)))); });
+    else
+        throwUnsupported(in, kernel, "type");
 }
 
-void convert(Warp& w, const Instr& in, uint32_t mask, uint64_t clk) {
-  Type to = in.type, from = in.srcType;
-  uint8_t mode = in.mode;
-  bool sat = in.sat;
-  auto readFloat = [from](uint64_t a) -> double {
-    return from == Type::F16 ? alu::f16(a) : from == Type::F32 ? alu::f32(a) : alu::f64(a);
-  };
-  if (ptx::isFloat(from) && ptx::isFloat(to)) {
-    lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
-      double v = readFloat(a);
-      if (mode >= ptx::RoundRni) v = alu::roundIntegral(v, mode);
-      if (sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
-      return to == Type::F16 ? alu::halfBits(v) : to == Type::F32 ? alu::bits(static_cast<float>(v)) : alu::bits(v);
-    });
-  } else if (ptx::isFloat(from)) {
-    lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::floatToInt(readFloat(a), to, mode); });
-  } else if (ptx::isFloat(to)) {
-    lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
-      uint64_t x = alu::normalize(a, from);
-      if (to == Type::F16) {
-        double d = ptx::isSigned(from) ? static_cast<double>(static_cast<int64_t>(x)) : static_cast<double>(x);
-        return alu::halfBits(sat ? std::clamp(d, 0.0, 1.0) : d);
-      }
-      if (to == Type::F32) {
-        float f = ptx::isSigned(from) ? static_cast<float>(static_cast<int64_t>(x)) : static_cast<float>(x);
-        if (sat) f = std::clamp(f, 0.0f, 1.0f);
-        return alu::bits(f);
-      }
-      double d = ptx::isSigned(from) ? static_cast<double>(static_cast<int64_t>(x)) : static_cast<double>(x);
-      return alu::bits(d);
-    });
-  } else {
-    lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::intToInt(a, from, to, sat); });
-  }
-}
-
-uint64_t bitFieldExtract(uint64_t a, uint64_t pos, uint64_t len, Type t) {
-  int bits = bitsOf(t);
-  pos &= 0xff;
-  len &= 0xff;
-  uint64_t x = a & alu::widthMask(bits);
-  uint64_t r = 0;
-  if (len > 0) {
-    r = pos >= static_cast<uint64_t>(bits) ? 0 : (x >> pos) & alu::widthMask(static_cast<int>(std::min<uint64_t>(len, 64)));
-    if (ptx::isSigned(t)) {
-      uint64_t top = std::min<uint64_t>(pos + len - 1, static_cast<uint64_t>(bits - 1));
-      bool signBit = (x >> top) & 1;
-      uint64_t l = std::min<uint64_t>(len, static_cast<uint64_t>(bits));
-      if (signBit) r |= ~alu::widthMask(static_cast<int>(l));
+void convert(Warp& w, const Instr& in, uint32_t mask, uint64_t clk)
+{
+    Type to = in.type, from = in.srcType;
+    uint8_t mode = in.mode;
+    bool sat = in.sat;
+    auto readFloat = [from](uint64_t a) -> double {
+        return from == Type::F16 ? alu::f16(a) : from == Type::F32 ? alu::f32(a) : alu::f64(a);
+    };
+    if (ptx::isFloat(from) && ptx::isFloat(to)) {
+        lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
+            double v = readFloat(a);
+            if (mode >= ptx::RoundRni)
+                v = alu::roundIntegral(v, mode);
+            if (sat)
+                v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
+            return to == Type::F16   ? alu::halfBits(v)
+                   : to == Type::F32 ? alu::bits(static_cast<float>(v))
+                                     : alu::bits(v);
+        });
+    } else if (ptx::isFloat(from)) {
+        lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::floatToInt(readFloat(a), to, mode); });
+    } else if (ptx::isFloat(to)) {
+        lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
+            uint64_t x = alu::normalize(a, from);
+            if (to == Type::F16) {
+                double d = ptx::isSigned(from) ? static_cast<double>(static_cast<int64_t>(x)) : static_cast<double>(x);
+                return alu::halfBits(sat ? std::clamp(d, 0.0, 1.0) : d);
+            }
+            if (to == Type::F32) {
+                float f = ptx::isSigned(from) ? static_cast<float>(static_cast<int64_t>(x)) : static_cast<float>(x);
+                if (sat)
+                    f = std::clamp(f, 0.0f, 1.0f);
+                return alu::bits(f);
+            }
+            double d = ptx::isSigned(from) ? static_cast<double>(static_cast<int64_t>(x)) : static_cast<double>(x);
+            return alu::bits(d);
+        });
+    } else {
+        lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::intToInt(a, from, to, sat); });
     }
-  } else if (ptx::isSigned(t)) {
-    r = 0;
-  }
-  return r & alu::widthMask(bits);
 }
 
-uint64_t bitFieldInsert(uint64_t a, uint64_t b, uint64_t pos, uint64_t len, Type t) {
-  int bits = bitsOf(t);
-  pos &= 0xff;
-  len &= 0xff;
-  if (len == 0 || pos >= static_cast<uint64_t>(bits)) return b & alu::widthMask(bits);
-  uint64_t fieldMask = alu::widthMask(static_cast<int>(std::min<uint64_t>(len, 64))) << pos;
-  return ((b & ~fieldMask) | ((a << pos) & fieldMask)) & alu::widthMask(bits);
+uint64_t bitFieldExtract(uint64_t a, uint64_t pos, uint64_t len, Type t)
+{
+    int bits = bitsOf(t);
+    pos &= 0xff;
+    len &= 0xff;
+    uint64_t x = a & alu::widthMask(bits);
+    uint64_t r = 0;
+    if (len > 0) {
+        r = pos >= static_cast<uint64_t>(bits)
+                ? 0
+                : (x >> pos) & alu::widthMask(static_cast<int>(std::min<uint64_t>(len, 64)));
+        if (ptx::isSigned(t)) {
+            uint64_t top = std::min<uint64_t>(pos + len - 1, static_cast<uint64_t>(bits - 1));
+            bool signBit = (x >> top) & 1;
+            uint64_t l = std::min<uint64_t>(len, static_cast<uint64_t>(bits));
+            if (signBit)
+                r |= ~alu::widthMask(static_cast<int>(l));
+        }
+    } else if (ptx::isSigned(t)) {
+        r = 0;
+    }
+    return r & alu::widthMask(bits);
 }
 
-uint64_t permute(uint64_t a, uint64_t b, uint64_t selector) {
-  uint64_t bytes = (a & 0xffffffffu) | ((b & 0xffffffffu) << 32);
-  uint64_t r = 0;
-  for (int i = 0; i < 4; ++i) {
-    uint64_t sel = (selector >> (4 * i)) & 0xf;
-    uint64_t byte = (bytes >> ((sel & 7) * 8)) & 0xff;
-    if (sel & 8) byte = (byte & 0x80) ? 0xff : 0;  // replicate the sign bit
-    r |= byte << (8 * i);
-  }
-  return r;
+uint64_t bitFieldInsert(uint64_t a, uint64_t b, uint64_t pos, uint64_t len, Type t)
+{
+    int bits = bitsOf(t);
+    pos &= 0xff;
+    len &= 0xff;
+    if (len == 0 || pos >= static_cast<uint64_t>(bits))
+        return b & alu::widthMask(bits);
+    uint64_t fieldMask = alu::widthMask(static_cast<int>(std::min<uint64_t>(len, 64))) << pos;
+    return ((b & ~fieldMask) | ((a << pos) & fieldMask)) & alu::widthMask(bits);
+}
+
+uint64_t permute(uint64_t a, uint64_t b, uint64_t selector)
+{
+    uint64_t bytes = (a & 0xffffffffu) | ((b & 0xffffffffu) << 32);
+    uint64_t r = 0;
+    for (int i = 0; i < 4; ++i) {
+        uint64_t sel = (selector >> (4 * i)) & 0xf;
+        uint64_t byte = (bytes >> ((sel & 7) * 8)) & 0xff;
+        if (sel & 8)
+            byte = (byte & 0x80) ? 0xff : 0;  // replicate the sign bit
+        r |= byte << (8 * i);
+    }
+    return r;
 }
 
 // Compares all lanes with the mode chosen once, outside the lane loop.
 template <class T, class Cmp>
-void compareLanes(const uint64_t* a, const uint64_t* b, uint64_t* r, Cmp cmp) {
-  for (int l = 0; l < kWarpSize; ++l) {
-    T x, y;
-    if constexpr (std::is_same_v<T, float>) {
-      x = alu::f32(a[l]);
-      y = alu::f32(b[l]);
-    } else if constexpr (std::is_same_v<T, double>) {
-      x = alu::f64(a[l]);
-      y = alu::f64(b[l]);
-    } else {
-      x = static_cast<T>(a[l]);
-      y = static_cast<T>(b[l]);
+void compareLanes(const uint64_t* a, const uint64_t* b, uint64_t* r, Cmp cmp)
+{
+    for (int l = 0; l < kWarpSize; ++l) {
+        T x, y;
+        if constexpr (std::is_same_v<T, float>) {
+            x = alu::f32(a[l]);
+            y = alu::f32(b[l]);
+        } else if constexpr (std::is_same_v<T, double>) {
+            x = alu::f64(a[l]);
+            y = alu::f64(b[l]);
+        } else {
+            x = static_cast<T>(a[l]);
+            y = static_cast<T>(b[l]);
+        }
+        r[l] = cmp(x, y) ? 1 : 0;
     }
-    r[l] = cmp(x, y) ? 1 : 0;
-  }
 }
 
 template <class T>
-void compareTyped(const uint64_t* a, const uint64_t* b, uint64_t* r, uint8_t mode) {
-  switch (mode) {
-    case ptx::CmpEq: compareLanes<T>(a, b, r, [](T x, T y) { return x == y; }); return;
-    case ptx::CmpNe: compareLanes<T>(a, b, r, [](T x, T y) { return x != y && x == x && y == y; }); return;
-    case ptx::CmpLt: compareLanes<T>(a, b, r, [](T x, T y) { return x < y; }); return;
-    case ptx::CmpLe: compareLanes<T>(a, b, r, [](T x, T y) { return x <= y; }); return;
-    case ptx::CmpGt: compareLanes<T>(a, b, r, [](T x, T y) { return x > y; }); return;
-    case ptx::CmpGe: compareLanes<T>(a, b, r, [](T x, T y) { return x >= y; }); return;
-    default: compareLanes<T>(a, b, r, [mode](T x, T y) { return alu::compareFloat(x, y, mode); }); return;
-  }
+void compareTyped(const uint64_t* a, const uint64_t* b, uint64_t* r, uint8_t mode)
+{
+    switch (mode) {
+    case ptx::CmpEq:
+        compareLanes<T>(a, b, r, [](T x, T y) { return x == y; });
+        return;
+    case ptx::CmpNe:
+        compareLanes<T>(a, b, r, [](T x, T y) { return x != y && x == x && y == y; });
+        return;
+    case ptx::CmpLt:
+        compareLanes<T>(a, b, r, [](T x, T y) { return x < y; });
+        return;
+    case ptx::CmpLe:
+        compareLanes<T>(a, b, r, [](T x, T y) { return x <= y; });
+        return;
+    case ptx::CmpGt:
+        compareLanes<T>(a, b, r, [](T x, T y) { return x > y; });
+        return;
+    case ptx::CmpGe:
+        compareLanes<T>(a, b, r, [](T x, T y) { return x >= y; });
+        return;
+    default:
+        compareLanes<T>(a, b, r, [mode](T x, T y) { return alu::compareFloat(x, y, mode); });
+        return;
+    }
 }
 
-void setp(Warp& w, const Instr& in, uint32_t exec, uint64_t clk) {
-  Lanes s0, s1, s2, d, q;
-  const uint64_t* a = source(w, in.ops[2], s0, clk);
-  const uint64_t* b = source(w, in.ops[3], s1, clk);
-  switch (in.type) {
+void setp(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
+{
+    Lanes s0, s1, s2, d, q;
+    const uint64_t* a = source(w, in.ops[2], s0, clk);
+    const uint64_t* b = source(w, in.ops[3], s1, clk);
+    switch (in.type) {
     case Type::F16: {
-      Lanes fa, fb;  // widen to f32, which compares identically
-      for (int l = 0; l < kWarpSize; ++l) {
-        fa[l] = alu::bits(alu::f16(a[l]));
-        fb[l] = alu::bits(alu::f16(b[l]));
-      }
-      compareTyped<float>(fa, fb, d, in.mode);
-      break;
+        Lanes fa, fb;  // widen to f32, which compares identically
+        for (int l = 0; l < kWarpSize; ++l) {
+            fa[l] = alu::bits(alu::f16(a[l]));
+            fb[l] = alu::bits(alu::f16(b[l]));
+        }
+        compareTyped<float>(fa, fb, d, in.mode);
+        break;
     }
-    case Type::F32: compareTyped<float>(a, b, d, in.mode); break;
-    case Type::F64: compareTyped<double>(a, b, d, in.mode); break;
-    case Type::S16: compareTyped<int16_t>(a, b, d, in.mode); break;
-    case Type::U16: case Type::B16: compareTyped<uint16_t>(a, b, d, in.mode); break;
-    case Type::S32: compareTyped<int32_t>(a, b, d, in.mode); break;
-    case Type::U32: case Type::B32: compareTyped<uint32_t>(a, b, d, in.mode); break;
-    case Type::S64: compareTyped<int64_t>(a, b, d, in.mode); break;
-    default: compareTyped<uint64_t>(a, b, d, in.mode); break;
-  }
-  const uint64_t* c = in.boolMode != ptx::BoolNone ? source(w, in.ops[4], s2, clk) : nullptr;
-  for (int l = 0; l < kWarpSize; ++l) {
-    uint64_t r = d[l], nr = r ^ 1;
-    if (c) {
-      uint64_t cv = c[l] & 1;
-      switch (in.boolMode) {
-        case ptx::BoolAnd: r &= cv; nr &= cv; break;
-        case ptx::BoolOr: r |= cv; nr |= cv; break;
-        default: r ^= cv; nr ^= cv; break;
-      }
+    case Type::F32:
+        compareTyped<float>(a, b, d, in.mode);
+        break;
+    case Type::F64:
+        compareTyped<double>(a, b, d, in.mode);
+        break;
+    case Type::S16:
+        compareTyped<int16_t>(a, b, d, in.mode);
+        break;
+    case Type::U16:
+    case Type::B16:
+        compareTyped<uint16_t>(a, b, d, in.mode);
+        break;
+    case Type::S32:
+        compareTyped<int32_t>(a, b, d, in.mode);
+        break;
+    case Type::U32:
+    case Type::B32:
+        compareTyped<uint32_t>(a, b, d, in.mode);
+        break;
+    case Type::S64:
+        compareTyped<int64_t>(a, b, d, in.mode);
+        break;
+    default:
+        compareTyped<uint64_t>(a, b, d, in.mode);
+        break;
     }
-    d[l] = r;
-    q[l] = nr;
-  }
-  writeBack(w, in.ops[0], d, exec);
-  if (in.hasPairDest) writeBack(w, in.ops[1], q, exec);
+    const uint64_t* c = in.boolMode != ptx::BoolNone ? source(w, in.ops[4], s2, clk) : nullptr;
+    for (int l = 0; l < kWarpSize; ++l) {
+        uint64_t r = d[l], nr = r ^ 1;
+        if (c) {
+            uint64_t cv = c[l] & 1;
+            switch (in.boolMode) {
+            case ptx::BoolAnd:
+                r &= cv;
+                nr &= cv;
+                break;
+            case ptx::BoolOr:
+                r |= cv;
+                nr |= cv;
+                break;
+            default:
+                r ^= cv;
+                nr ^= cv;
+                break;
+            }
+        }
+        d[l] = r;
+        q[l] = nr;
+    }
+    writeBack(w, in.ops[0], d, exec);
+    if (in.hasPairDest)
+        writeBack(w, in.ops[1], q, exec);
 }
 
 // Extended-precision integer arithmetic through the per-lane carry flag.
-void carryArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk) {
-  Lanes s0, s1, s2, d, carry;
-  const uint64_t* a = source(w, in.ops[2], s0, clk);
-  const uint64_t* b = source(w, in.ops[3], s1, clk);
-  const uint64_t* c = in.op == Op::Mad ? source(w, in.ops[4], s2, clk) : a;
-  const uint64_t* cf = w.reg(ptx::SrCarry);
-  int bits = bitsOf(in.type);
-  uint64_t wm = alu::widthMask(bits);
-  for (int l = 0; l < kWarpSize; ++l) {
-    unsigned __int128 carryIn = in.carryIn ? (cf[l] & 1) : 0;
-    unsigned __int128 x = a[l] & wm, y = b[l] & wm, r;
-    if (in.op == Op::Sub) {
-      unsigned __int128 subtrahend = y + carryIn;
-      d[l] = static_cast<uint64_t>(x - subtrahend) & wm;
-      carry[l] = x < subtrahend ? 1 : 0;
-      continue;
+void carryArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
+{
+    Lanes s0, s1, s2, d, carry;
+    const uint64_t* a = source(w, in.ops[2], s0, clk);
+    const uint64_t* b = source(w, in.ops[3], s1, clk);
+    const uint64_t* c = in.op == Op::Mad ? source(w, in.ops[4], s2, clk) : a;
+    const uint64_t* cf = w.reg(ptx::SrCarry);
+    int bits = bitsOf(in.type);
+    uint64_t wm = alu::widthMask(bits);
+    for (int l = 0; l < kWarpSize; ++l) {
+        unsigned __int128 carryIn = in.carryIn ? (cf[l] & 1) : 0;
+        unsigned __int128 x = a[l] & wm, y = b[l] & wm, r;
+        if (in.op == Op::Sub) {
+            unsigned __int128 subtrahend = y + carryIn;
+            d[l] = static_cast<uint64_t>(x - subtrahend) & wm;
+            carry[l] = x < subtrahend ? 1 : 0;
+            continue;
+        }
+        if (in.op == Op::Mad) {
+            __int128 product = ptx::isSigned(in.type)
+                                   ? static_cast<__int128>(alu::signExtend(a[l], bits)) * alu::signExtend(b[l], bits)
+                                   : static_cast<__int128>(x * y);
+            unsigned __int128 part = static_cast<unsigned __int128>(product);
+            part = in.mode == ptx::MulHi ? (part >> bits) & wm : part & wm;
+            r = part + (c[l] & wm) + carryIn;
+        } else {
+            r = x + y + carryIn;
+        }
+        d[l] = static_cast<uint64_t>(r) & wm;
+        carry[l] = static_cast<uint64_t>(r >> bits) & 1;
     }
-    if (in.op == Op::Mad) {
-      __int128 product = ptx::isSigned(in.type)
-                             ? static_cast<__int128>(alu::signExtend(a[l], bits)) * alu::signExtend(b[l], bits)
-                             : static_cast<__int128>(x * y);
-      unsigned __int128 part = static_cast<unsigned __int128>(product);
-      part = in.mode == ptx::MulHi ? (part >> bits) & wm : part & wm;
-      r = part + (c[l] & wm) + carryIn;
-    } else {
-      r = x + y + carryIn;
+    writeBack(w, in.ops[0], d, exec);
+    if (in.carryOut) {
+        Operand flag;
+        flag.kind = Operand::Kind::Reg;
+        flag.reg = ptx::SrCarry;
+        writeBack(w, flag, carry, exec);
     }
-    d[l] = static_cast<uint64_t>(r) & wm;
-    carry[l] = static_cast<uint64_t>(r >> bits) & 1;
-  }
-  writeBack(w, in.ops[0], d, exec);
-  if (in.carryOut) {
-    Operand flag;
-    flag.kind = Operand::Kind::Reg;
-    flag.reg = ptx::SrCarry;
-    writeBack(w, flag, carry, exec);
-  }
 }
 
 }  // namespace
 
-[[noreturn]] void throwUnsupported(const Instr& in, const ptx::Kernel& kernel, const char* what) {
-  throw DeviceFault(cudaErrorIllegalInstruction,
-                    std::string("unsupported ") + what + " for '" + ptx::opName(in.op) +
-                        "' in kernel " + demangle(kernel.name) + " at PTX line " + std::to_string(in.line));
+[[noreturn]] void throwUnsupported(const Instr& in, const ptx::Kernel& kernel, const char* what)
+{
+    throw DeviceFault(cudaErrorIllegalInstruction, std::string("unsupported ") + what + " for '" + ptx::opName(in.op) +
+                                                       "' in kernel " + demangle(kernel.name) + " at PTX line " +
+                                                       std::to_string(in.line));
 }
 
-void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel) {
-  const Type t = in.type;
-  if ((in.carryIn || in.carryOut) && !ptx::isFloat(t)) {
-    carryArithmetic(w, in, exec, clk);
-    return;
-  }
-  switch (in.op) {
+void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
+{
+    const Type t = in.type;
+    if ((in.carryIn || in.carryOut) && !ptx::isFloat(t)) {
+        carryArithmetic(w, in, exec, clk);
+        return;
+    }
+    switch (in.op) {
     case Op::Mov: {
-      const Operand& d = in.ops[0];
-      const Operand& s = in.ops[2];
-      if (s.kind == Operand::Kind::Vec) {  // pack {a, b} into one register
-        int part = bitsOf(t) / s.count;
-        Lanes r{};
-        for (int i = 0; i < s.count; ++i) {
-          const uint64_t* v = w.reg(s.vec[i]);
-          for (int l = 0; l < kWarpSize; ++l) r[l] |= (v[l] & alu::widthMask(part)) << (part * i);
+        const Operand& d = in.ops[0];
+        const Operand& s = in.ops[2];
+        if (s.kind == Operand::Kind::Vec) {  // pack {a, b} into one register
+            int part = bitsOf(t) / s.count;
+            Lanes r{};
+            for (int i = 0; i < s.count; ++i) {
+                const uint64_t* v = w.reg(s.vec[i]);
+                for (int l = 0; l < kWarpSize; ++l)
+                    r[l] |= (v[l] & alu::widthMask(part)) << (part * i);
+            }
+            writeBack(w, d, r, exec);
+        } else if (d.kind == Operand::Kind::Vec) {  // unpack one register into {a, b}
+            int part = bitsOf(t) / d.count;
+            Lanes scratch, r;
+            const uint64_t* v = source(w, s, scratch, clk);
+            for (int i = 0; i < d.count; ++i) {
+                if (d.vec[i] == Operand::kNoReg)
+                    continue;
+                for (int l = 0; l < kWarpSize; ++l)
+                    r[l] = (v[l] >> (part * i)) & alu::widthMask(part);
+                Operand one;
+                one.kind = Operand::Kind::Reg;
+                one.reg = d.vec[i];
+                writeBack(w, one, r, exec);
+            }
+        } else {
+            uint64_t wm = t == Type::None ? ~0ull : alu::widthMask(t == Type::Pred ? 1 : bitsOf(t));
+            lanewise<1>(w, in, exec, clk, [wm](uint64_t a) { return a & wm; });
         }
-        writeBack(w, d, r, exec);
-      } else if (d.kind == Operand::Kind::Vec) {  // unpack one register into {a, b}
-        int part = bitsOf(t) / d.count;
-        Lanes scratch, r;
-        const uint64_t* v = source(w, s, scratch, clk);
-        for (int i = 0; i < d.count; ++i) {
-          if (d.vec[i] == Operand::kNoReg) continue;
-          for (int l = 0; l < kWarpSize; ++l) r[l] = (v[l] >> (part * i)) & alu::widthMask(part);
-          Operand one;
-          one.kind = Operand::Kind::Reg;
-          one.reg = d.vec[i];
-          writeBack(w, one, r, exec);
-        }
-      } else {
-        uint64_t wm = t == Type::None ? ~0ull : alu::widthMask(t == Type::Pred ? 1 : bitsOf(t));
-        lanewise<1>(w, in, exec, clk, [wm](uint64_t a) { return a & wm; });
-      }
-      break;
+        break;
     }
     case Op::Cvta: {
-      uint64_t window = in.space == ptx::Space::Shared ? kSharedWindow
-                        : in.space == ptx::Space::Local ? kLocalWindow : 0;
-      lanewise<1>(w, in, exec, clk, [window](uint64_t a) { return a + window; });
-      break;
+        uint64_t window = in.space == ptx::Space::Shared  ? kSharedWindow
+                          : in.space == ptx::Space::Local ? kLocalWindow
+                                                          : 0;
+        lanewise<1>(w, in, exec, clk, [window](uint64_t a) { return a + window; });
+        break;
     }
     case Op::CvtaTo: {
-      bool strip = in.space == ptx::Space::Shared || in.space == ptx::Space::Local;
-      uint64_t wm = alu::widthMask(bitsOf(t));
-      lanewise<1>(w, in, exec, clk, [strip, wm](uint64_t a) { return (strip ? a & ~kWindowMask : a) & wm; });
-      break;
-    }
-    case Op::Cvt: convert(w, in, exec, clk); break;
-    case Op::Add:
-      arith2(w, in, exec, clk, [](auto a, auto b) { return a + b; }, [](auto a, auto b) { return a + b; });
-      break;
-    case Op::Sub:
-      arith2(w, in, exec, clk, [](auto a, auto b) { return a - b; }, [](auto a, auto b) { return a - b; });
-      break;
-    case Op::Mul: mulFamily(w, in, exec, clk, false); break;
-    case Op::Mad: case Op::Fma: mulFamily(w, in, exec, clk, true); break;
-    case Op::Div:
-      arith2(w, in, exec, clk, [](auto a, auto b) { return intDiv(a, b); }, [](auto a, auto b) { return a / b; });
-      break;
-    case Op::Rem:
-      arith2(w, in, exec, clk, [](auto a, auto b) { return intRem(a, b); }, [](auto a, auto) { return a; });
-      break;
-    case Op::Min:
-      arith2(w, in, exec, clk, [](auto a, auto b) { return a < b ? a : b; }, [](auto a, auto b) { return std::fmin(a, b); });
-      break;
-    case Op::Max:
-      arith2(w, in, exec, clk, [](auto a, auto b) { return a > b ? a : b; }, [](auto a, auto b) { return std::fmax(a, b); });
-      break;
-    case Op::Abs: case Op::Neg: {
-      bool neg = in.op == Op::Neg;
-      if (t == Type::F16)
-        lanewise<1>(w, in, exec, clk, [neg](uint64_t a) { return (neg ? a ^ 0x8000u : a & 0x7fffu) & 0xffffu; });
-      else if (t == Type::F32)
-        lanewise<1>(w, in, exec, clk, [neg](uint64_t a) { return alu::bits(neg ? -alu::f32(a) : std::fabs(alu::f32(a))); });
-      else if (t == Type::F64)
-        lanewise<1>(w, in, exec, clk, [neg](uint64_t a) { return alu::bits(neg ? -alu::f64(a) : std::fabs(alu::f64(a))); });
-      else {
+        bool strip = in.space == ptx::Space::Shared || in.space == ptx::Space::Local;
         uint64_t wm = alu::widthMask(bitsOf(t));
-        lanewise<1>(w, in, exec, clk, [neg, wm, t](uint64_t a) {
-          int64_t v = static_cast<int64_t>(alu::normalize(a, t));
-          return static_cast<uint64_t>(neg ? -v : (v < 0 ? -v : v)) & wm;
-        });
-      }
-      break;
+        lanewise<1>(w, in, exec, clk, [strip, wm](uint64_t a) { return (strip ? a & ~kWindowMask : a) & wm; });
+        break;
     }
-    case Op::And: lanewise<2>(w, in, exec, clk, [](uint64_t a, uint64_t b) { return a & b; }); break;
-    case Op::Or: lanewise<2>(w, in, exec, clk, [](uint64_t a, uint64_t b) { return a | b; }); break;
-    case Op::Xor: lanewise<2>(w, in, exec, clk, [](uint64_t a, uint64_t b) { return a ^ b; }); break;
+    case Op::Cvt:
+        convert(w, in, exec, clk);
+        break;
+    case Op::Add:
+        arith2(
+            w, in, exec, clk, [](auto a, auto b) { return a + b; }, [](auto a, auto b) { return a + b; });
+        break;
+    case Op::Sub:
+        arith2(
+            w, in, exec, clk, [](auto a, auto b) { return a - b; }, [](auto a, auto b) { return a - b; });
+        break;
+    case Op::Mul:
+        mulFamily(w, in, exec, clk, false);
+        break;
+    case Op::Mad:
+    case Op::Fma:
+        mulFamily(w, in, exec, clk, true);
+        break;
+    case Op::Div:
+        arith2(
+            w, in, exec, clk, [](auto a, auto b) { return intDiv(a, b); }, [](auto a, auto b) { return a / b; });
+        break;
+    case Op::Rem:
+        arith2(
+            w, in, exec, clk, [](auto a, auto b) { return intRem(a, b); }, [](auto a, auto) { return a; });
+        break;
+    case Op::Min:
+        arith2(
+            w, in, exec, clk, [](auto a, auto b) { return a < b ? a : b; },
+            [](auto a, auto b) { return std::fmin(a, b); });
+        break;
+    case Op::Max:
+        arith2(
+            w, in, exec, clk, [](auto a, auto b) { return a > b ? a : b; },
+            [](auto a, auto b) { return std::fmax(a, b); });
+        break;
+    case Op::Abs:
+    case Op::Neg: {
+        bool neg = in.op == Op::Neg;
+        if (t == Type::F16)
+            lanewise<1>(w, in, exec, clk, [neg](uint64_t a) { return (neg ? a ^ 0x8000u : a & 0x7fffu) & 0xffffu; });
+        else if (t == Type::F32)
+            lanewise<1>(w, in, exec, clk,
+                        [neg](uint64_t a) { return alu::bits(neg ? -alu::f32(a) : std::fabs(alu::f32(a))); });
+        else if (t == Type::F64)
+            lanewise<1>(w, in, exec, clk,
+                        [neg](uint64_t a) { return alu::bits(neg ? -alu::f64(a) : std::fabs(alu::f64(a))); });
+        else {
+            uint64_t wm = alu::widthMask(bitsOf(t));
+            lanewise<1>(w, in, exec, clk, [neg, wm, t](uint64_t a) {
+                int64_t v = static_cast<int64_t>(alu::normalize(a, t));
+                return static_cast<uint64_t>(neg ? -v : (v < 0 ? -v : v)) & wm;
+            });
+        }
+        break;
+    }
+    case Op::And:
+        lanewise<2>(w, in, exec, clk, [](uint64_t a, uint64_t b) { return a & b; });
+        break;
+    case Op::Or:
+        lanewise<2>(w, in, exec, clk, [](uint64_t a, uint64_t b) { return a | b; });
+        break;
+    case Op::Xor:
+        lanewise<2>(w, in, exec, clk, [](uint64_t a, uint64_t b) { return a ^ b; });
+        break;
     case Op::Not: {
-      uint64_t wm = t == Type::Pred ? 1 : alu::widthMask(bitsOf(t));
-      lanewise<1>(w, in, exec, clk, [wm](uint64_t a) { return ~a & wm; });
-      break;
+        uint64_t wm = t == Type::Pred ? 1 : alu::widthMask(bitsOf(t));
+        lanewise<1>(w, in, exec, clk, [wm](uint64_t a) { return ~a & wm; });
+        break;
     }
     case Op::Cnot: {
-      uint64_t wm = alu::widthMask(bitsOf(t));
-      lanewise<1>(w, in, exec, clk, [wm](uint64_t a) { return (a & wm) == 0 ? 1ull : 0ull; });
-      break;
+        uint64_t wm = alu::widthMask(bitsOf(t));
+        lanewise<1>(w, in, exec, clk, [wm](uint64_t a) { return (a & wm) == 0 ? 1ull : 0ull; });
+        break;
     }
     case Op::Shl: {
-      int bits = bitsOf(t);
-      lanewise<2>(w, in, exec, clk, [bits](uint64_t a, uint64_t b) {
-        uint64_t s = b & 0xffffffffu;
-        return s >= static_cast<uint64_t>(bits) ? 0 : (a << s) & alu::widthMask(bits);
-      });
-      break;
+        int bits = bitsOf(t);
+        lanewise<2>(w, in, exec, clk, [bits](uint64_t a, uint64_t b) {
+            uint64_t s = b & 0xffffffffu;
+            return s >= static_cast<uint64_t>(bits) ? 0 : (a << s) & alu::widthMask(bits);
+        });
+        break;
     }
     case Op::Shr: {
-      int bits = bitsOf(t);
-      bool sign = ptx::isSigned(t);
-      lanewise<2>(w, in, exec, clk, [bits, sign, t](uint64_t a, uint64_t b) {
-        uint64_t s = std::min<uint64_t>(b & 0xffffffffu, static_cast<uint64_t>(bits));
-        if (sign) {
-          int64_t v = static_cast<int64_t>(alu::normalize(a, t));
-          return static_cast<uint64_t>(v >> std::min<uint64_t>(s, 63)) & alu::widthMask(bits);
-        }
-        return s >= static_cast<uint64_t>(bits) ? 0 : (a & alu::widthMask(bits)) >> s;
-      });
-      break;
+        int bits = bitsOf(t);
+        bool sign = ptx::isSigned(t);
+        lanewise<2>(w, in, exec, clk, [bits, sign, t](uint64_t a, uint64_t b) {
+            uint64_t s = std::min<uint64_t>(b & 0xffffffffu, static_cast<uint64_t>(bits));
+            if (sign) {
+                int64_t v = static_cast<int64_t>(alu::normalize(a, t));
+                return static_cast<uint64_t>(v >> std::min<uint64_t>(s, 63)) & alu::widthMask(bits);
+            }
+            return s >= static_cast<uint64_t>(bits) ? 0 : (a & alu::widthMask(bits)) >> s;
+        });
+        break;
     }
     case Op::Selp:
-      lanewise<3>(w, in, exec, clk, [](uint64_t a, uint64_t b, uint64_t c) { return (c & 1) ? a : b; });
-      break;
-    case Op::Setp: setp(w, in, exec, clk); break;
+        lanewise<3>(w, in, exec, clk, [](uint64_t a, uint64_t b, uint64_t c) { return (c & 1) ? a : b; });
+        break;
+    case Op::Setp:
+        setp(w, in, exec, clk);
+        break;
     case Op::Slct: {
-      Type ct = in.srcType == Type::None ? Type::S32 : in.srcType;
-      lanewise<3>(w, in, exec, clk, [ct](uint64_t a, uint64_t b, uint64_t c) {
-        bool ge = ct == Type::F32 ? alu::f32(c) >= 0.0f : static_cast<int32_t>(c) >= 0;
-        return ge ? a : b;
-      });
-      break;
+        Type ct = in.srcType == Type::None ? Type::S32 : in.srcType;
+        lanewise<3>(w, in, exec, clk, [ct](uint64_t a, uint64_t b, uint64_t c) {
+            bool ge = ct == Type::F32 ? alu::f32(c) >= 0.0f : static_cast<int32_t>(c) >= 0;
+            return ge ? a : b;
+        });
+        break;
     }
     case Op::Popc: {
-      uint64_t wm = alu::widthMask(bitsOf(t));
-      lanewise<1>(w, in, exec, clk, [wm](uint64_t a) { return alu::popcount(a & wm); });
-      break;
+        uint64_t wm = alu::widthMask(bitsOf(t));
+        lanewise<1>(w, in, exec, clk, [wm](uint64_t a) { return alu::popcount(a & wm); });
+        break;
     }
     case Op::Clz: {
-      int bits = bitsOf(t);
-      lanewise<1>(w, in, exec, clk, [bits](uint64_t a) {
-        uint64_t v = a & alu::widthMask(bits);
-        return static_cast<uint64_t>(std::countl_zero(v) - (64 - bits));
-      });
-      break;
+        int bits = bitsOf(t);
+        lanewise<1>(w, in, exec, clk, [bits](uint64_t a) {
+            uint64_t v = a & alu::widthMask(bits);
+            return static_cast<uint64_t>(std::countl_zero(v) - (64 - bits));
+        });
+        break;
     }
     case Op::Brev: {
-      int bits = bitsOf(t);
-      lanewise<1>(w, in, exec, clk, [bits](uint64_t a) {
-        uint64_t r = 0;
-        for (int i = 0; i < bits; ++i) r |= ((a >> i) & 1) << (bits - 1 - i);
-        return r;
-      });
-      break;
+        int bits = bitsOf(t);
+        lanewise<1>(w, in, exec, clk, [bits](uint64_t a) {
+            uint64_t r = 0;
+            for (int i = 0; i < bits; ++i)
+                r |= ((a >> i) & 1) << (bits - 1 - i);
+            return r;
+        });
+        break;
     }
     case Op::Bfind: {
-      int bits = bitsOf(t);
-      bool shiftAmount = in.mode == ptx::BfindShiftAmount;
-      lanewise<1>(w, in, exec, clk, [bits, t, shiftAmount](uint64_t a) {
-        uint64_t v = a & alu::widthMask(bits);
-        if (ptx::isSigned(t) && ((v >> (bits - 1)) & 1)) v = ~v & alu::widthMask(bits);
-        if (v == 0) return uint64_t{0xffffffffu};
-        uint64_t index = static_cast<uint64_t>(63 - std::countl_zero(v));
-        return shiftAmount ? static_cast<uint64_t>(bits - 1) - index : index;
-      });
-      break;
+        int bits = bitsOf(t);
+        bool shiftAmount = in.mode == ptx::BfindShiftAmount;
+        lanewise<1>(w, in, exec, clk, [bits, t, shiftAmount](uint64_t a) {
+            uint64_t v = a & alu::widthMask(bits);
+            if (ptx::isSigned(t) && ((v >> (bits - 1)) & 1))
+                v = ~v & alu::widthMask(bits);
+            if (v == 0)
+                return uint64_t{0xffffffffu};
+            uint64_t index = static_cast<uint64_t>(63 - std::countl_zero(v));
+            return shiftAmount ? static_cast<uint64_t>(bits - 1) - index : index;
+        });
+        break;
     }
     case Op::Shf: {
-      // Funnel shift of the 64-bit value b:a.
-      bool left = in.mode & ptx::ShfLeft, clamp = in.mode & ptx::ShfClamp;
-      lanewise<3>(w, in, exec, clk, [left, clamp](uint64_t a, uint64_t b, uint64_t c) {
-        uint64_t n = clamp ? std::min<uint64_t>(c & 0xffffffffu, 32) : (c & 31);
-        uint64_t joined = ((b & 0xffffffffu) << 32) | (a & 0xffffffffu);
-        return left ? ((joined << n) >> 32) & 0xffffffffu : (joined >> n) & 0xffffffffu;
-      });
-      break;
+        // Funnel shift of the 64-bit value b:a.
+        bool left = in.mode & ptx::ShfLeft, clamp = in.mode & ptx::ShfClamp;
+        lanewise<3>(w, in, exec, clk, [left, clamp](uint64_t a, uint64_t b, uint64_t c) {
+            uint64_t n = clamp ? std::min<uint64_t>(c & 0xffffffffu, 32) : (c & 31);
+            uint64_t joined = ((b & 0xffffffffu) << 32) | (a & 0xffffffffu);
+            return left ? ((joined << n) >> 32) & 0xffffffffu : (joined >> n) & 0xffffffffu;
+        });
+        break;
     }
     case Op::Sad: {  // c + |a - b|
-      bool sign = ptx::isSigned(t);
-      uint64_t wm = alu::widthMask(bitsOf(t));
-      lanewise<3>(w, in, exec, clk, [sign, wm, t](uint64_t a, uint64_t b, uint64_t c) {
-        uint64_t x = alu::normalize(a, t), y = alu::normalize(b, t);
-        bool less = sign ? static_cast<int64_t>(x) < static_cast<int64_t>(y) : x < y;
-        return (c + (less ? y - x : x - y)) & wm;
-      });
-      break;
+        bool sign = ptx::isSigned(t);
+        uint64_t wm = alu::widthMask(bitsOf(t));
+        lanewise<3>(w, in, exec, clk, [sign, wm, t](uint64_t a, uint64_t b, uint64_t c) {
+            uint64_t x = alu::normalize(a, t), y = alu::normalize(b, t);
+            bool less = sign ? static_cast<int64_t>(x) < static_cast<int64_t>(y) : x < y;
+            return (c + (less ? y - x : x - y)) & wm;
+        });
+        break;
     }
     case Op::Dp4a: {  // c + dot product of the four byte pairs
-      bool signA = ptx::isSigned(in.srcType), signB = ptx::isSigned(t);
-      lanewise<3>(w, in, exec, clk, [signA, signB](uint64_t a, uint64_t b, uint64_t c) {
-        int64_t sum = static_cast<int32_t>(c);
-        for (int i = 0; i < 4; ++i) {
-          uint64_t x = (a >> (8 * i)) & 0xff, y = (b >> (8 * i)) & 0xff;
-          int64_t xv = signA ? alu::signExtend(x, 8) : static_cast<int64_t>(x);
-          int64_t yv = signB ? alu::signExtend(y, 8) : static_cast<int64_t>(y);
-          sum += xv * yv;
-        }
-        return static_cast<uint64_t>(sum) & 0xffffffffu;
-      });
-      break;
+        bool signA = ptx::isSigned(in.srcType), signB = ptx::isSigned(t);
+        lanewise<3>(w, in, exec, clk, [signA, signB](uint64_t a, uint64_t b, uint64_t c) {
+            int64_t sum = static_cast<int32_t>(c);
+            for (int i = 0; i < 4; ++i) {
+                uint64_t x = (a >> (8 * i)) & 0xff, y = (b >> (8 * i)) & 0xff;
+                int64_t xv = signA ? alu::signExtend(x, 8) : static_cast<int64_t>(x);
+                int64_t yv = signB ? alu::signExtend(y, 8) : static_cast<int64_t>(y);
+                sum += xv * yv;
+            }
+            return static_cast<uint64_t>(sum) & 0xffffffffu;
+        });
+        break;
     }
     case Op::Bfe:
-      lanewise<3>(w, in, exec, clk, [t](uint64_t a, uint64_t b, uint64_t c) { return bitFieldExtract(a, b, c, t); });
-      break;
+        lanewise<3>(w, in, exec, clk, [t](uint64_t a, uint64_t b, uint64_t c) { return bitFieldExtract(a, b, c, t); });
+        break;
     case Op::Bfi:
-      lanewise<4>(w, in, exec, clk, [t](uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return bitFieldInsert(a, b, c, d, t); });
-      break;
+        lanewise<4>(w, in, exec, clk,
+                    [t](uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return bitFieldInsert(a, b, c, d, t); });
+        break;
     case Op::Prmt:
-      lanewise<3>(w, in, exec, clk, permute);
-      break;
-    case Op::Rcp: floatUnary(w, in, exec, clk, kernel, [](float a) { return 1.0f / a; }, [](double a) { return 1.0 / a; }); break;
-    case Op::Sqrt: floatUnary(w, in, exec, clk, kernel, [](float a) { return std::sqrt(a); }, [](double a) { return std::sqrt(a); }); break;
-    case Op::Rsqrt: floatUnary(w, in, exec, clk, kernel, [](float a) { return 1.0f / std::sqrt(a); }, [](double a) { return 1.0 / std::sqrt(a); }); break;
-    case Op::Ex2: floatUnary(w, in, exec, clk, kernel, [](float a) { return std::exp2(a); }, [](double a) { return std::exp2(a); }); break;
-    case Op::Lg2: floatUnary(w, in, exec, clk, kernel, [](float a) { return std::log2(a); }, [](double a) { return std::log2(a); }); break;
-    case Op::Sin: floatUnary(w, in, exec, clk, kernel, [](float a) { return std::sin(a); }, [](double a) { return std::sin(a); }); break;
-    case Op::Cos: floatUnary(w, in, exec, clk, kernel, [](float a) { return std::cos(a); }, [](double a) { return std::cos(a); }); break;
-    case Op::Tanh: floatUnary(w, in, exec, clk, kernel, [](float a) { return std::tanh(a); }, [](double a) { return std::tanh(a); }); break;
+        lanewise<3>(w, in, exec, clk, permute);
+        break;
+    case Op::Rcp:
+        floatUnary(
+            w, in, exec, clk, kernel, [](float a) { return 1.0f / a; }, [](double a) { return 1.0 / a; });
+        break;
+    case Op::Sqrt:
+        floatUnary(
+            w, in, exec, clk, kernel, [](float a) { return std::sqrt(a); }, [](double a) { return std::sqrt(a); });
+        break;
+    case Op::Rsqrt:
+        floatUnary(
+            w, in, exec, clk, kernel, [](float a) { return 1.0f / std::sqrt(a); },
+            [](double a) { return 1.0 / std::sqrt(a); });
+        break;
+    case Op::Ex2:
+        floatUnary(
+            w, in, exec, clk, kernel, [](float a) { return std::exp2(a); }, [](double a) { return std::exp2(a); });
+        break;
+    case Op::Lg2:
+        floatUnary(
+            w, in, exec, clk, kernel, [](float a) { return std::log2(a); }, [](double a) { return std::log2(a); });
+        break;
+    case Op::Sin:
+        floatUnary(
+            w, in, exec, clk, kernel, [](float a) { return std::sin(a); }, [](double a) { return std::sin(a); });
+        break;
+    case Op::Cos:
+        floatUnary(
+            w, in, exec, clk, kernel, [](float a) { return std::cos(a); }, [](double a) { return std::cos(a); });
+        break;
+    case Op::Tanh:
+        floatUnary(
+            w, in, exec, clk, kernel, [](float a) { return std::tanh(a); }, [](double a) { return std::tanh(a); });
+        break;
     case Op::Copysign:
-      arith2(w, in, exec, clk, [](auto a, auto) { return a; }, [](auto a, auto b) { return std::copysign(b, a); });
-      break;
+        arith2(
+            w, in, exec, clk, [](auto a, auto) { return a; }, [](auto a, auto b) { return std::copysign(b, a); });
+        break;
     default:
-      throwUnsupported(in, kernel, "operation");
-  }
+        throwUnsupported(in, kernel, "operation");
+    }
 }
 
 }  // namespace cudasim

@@ -12,28 +12,28 @@
 namespace cudasim {
 
 class BlockRunner {
- public:
-  BlockRunner(LaunchContext& launch, Counts& counts);
+public:
+    BlockRunner(LaunchContext& launch, Counts& counts);
 
-  // Executes block number `linearIndex` of the grid. Printf output is left
-  // in state().printfOutput. Throws DeviceFault.
-  void run(uint64_t linearIndex);
-  BlockState& state() { return block_; }
-  Interpreter& interpreter() { return interpreter_; }
+    // Executes block number `linearIndex` of the grid. Printf output is left
+    // in state().printfOutput. Throws DeviceFault.
+    void run(uint64_t linearIndex);
+    BlockState& state() { return block_; }
+    Interpreter& interpreter() { return interpreter_; }
 
- private:
-  void fillConstantRegisters();
-  void startWarps(uint64_t linearIndex);
-  void checkBarrier() const;
-  void finishBarrierReduction();
-  void countCriticalRounds();
+private:
+    void fillConstantRegisters();
+    void startWarps(uint64_t linearIndex);
+    void checkBarrier() const;
+    void finishBarrierReduction();
+    void countCriticalRounds();
 
-  LaunchContext& launch_;
-  Counts& counts_;
-  Interpreter interpreter_;
-  BlockState block_;
-  std::vector<Warp> warps_;
-  std::vector<uint64_t> registers_;
+    LaunchContext& launch_;
+    Counts& counts_;
+    Interpreter interpreter_;
+    BlockState block_;
+    std::vector<Warp> warps_;
+    std::vector<uint64_t> registers_;
 };
 
 }  // namespace cudasim

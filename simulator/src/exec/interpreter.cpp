@@ -29,240 +29,285 @@ using ptx::Op;
 constexpr uint64_t kBudgetChunk = 1 << 16;
 
 // Whether `in` names a register that a global load of the warp's open round writes.
-bool readsLoadInFlight(const Warp& w, const ptx::Instr& in) {
-  auto pending = [&](uint32_t r) { return r != Operand::kNoReg && w.loadRound[r] == w.round; };
-  for (int i = 0; i < in.numOps; ++i) {
-    const Operand& o = in.ops[i];
-    switch (o.kind) {
-      case Operand::Kind::Reg: case Operand::Kind::Addr:
-        if (pending(o.reg)) return true;
-        break;
-      case Operand::Kind::Vec:
-        for (int v = 0; v < o.count; ++v)
-          if (pending(o.vec[v])) return true;
-        break;
-      default: break;
+bool readsLoadInFlight(const Warp& w, const ptx::Instr& in)
+{
+    auto pending = [&](uint32_t r) { return r != Operand::kNoReg && w.loadRound[r] == w.round; };
+    for (int i = 0; i < in.numOps; ++i) {
+        const Operand& o = in.ops[i];
+        switch (o.kind) {
+        case Operand::Kind::Reg:
+        case Operand::Kind::Addr:
+            if (pending(o.reg))
+                return true;
+            break;
+        case Operand::Kind::Vec:
+            for (int v = 0; v < o.count; ++v)
+                if (pending(o.vec[v]))
+                    return true;
+            break;
+        default:
+            break;
+        }
     }
-  }
-  return false;
+    return false;
 }
 
 }  // namespace
 
 // ---- control flow ----
 
-void Interpreter::popPath(Warp& w) {
-  while (!w.stack.empty()) {
-    SimtEntry e = w.stack.back();
-    w.stack.pop_back();
-    uint32_t lanes = e.mask & ~w.exited;
-    if (lanes) {
-      w.pc = e.pc;
-      w.rpc = e.rpc;
-      w.active = lanes;
-      return;
+void Interpreter::popPath(Warp& w)
+{
+    while (!w.stack.empty()) {
+        SimtEntry e = w.stack.back();
+        w.stack.pop_back();
+        uint32_t lanes = e.mask & ~w.exited;
+        if (lanes) {
+            w.pc = e.pc;
+            w.rpc = e.rpc;
+            w.active = lanes;
+            return;
+        }
     }
-  }
-  w.active = 0;
-  w.status = Warp::Status::Done;
+    w.active = 0;
+    w.status = Warp::Status::Done;
 }
 
 // Lanes parked at a reconvergence point that is an unconditional ret/exit
 // have nothing left to do; they count as exited, so that the common
 // `if (i >= n) return; ... __syncthreads();` does not wait for them.
-void Interpreter::retireLanesWaitingAtExit(Warp& w, const Instr* code) {
-  uint32_t above = w.active;
-  for (size_t i = w.stack.size(); i-- > 0;) {
-    const SimtEntry& e = w.stack[i];
-    uint32_t waitingHere = e.mask & ~above & ~w.exited;
-    const Instr& next = code[e.pc];
-    if (waitingHere && (next.op == Op::Ret || next.op == Op::Exit) && next.guard == Operand::kNoReg)
-      w.exited |= waitingHere;
-    above |= e.mask;
-  }
+void Interpreter::retireLanesWaitingAtExit(Warp& w, const Instr* code)
+{
+    uint32_t above = w.active;
+    for (size_t i = w.stack.size(); i-- > 0;) {
+        const SimtEntry& e = w.stack[i];
+        uint32_t waitingHere = e.mask & ~above & ~w.exited;
+        const Instr& next = code[e.pc];
+        if (waitingHere && (next.op == Op::Ret || next.op == Op::Exit) && next.guard == Operand::kNoReg)
+            w.exited |= waitingHere;
+        above |= e.mask;
+    }
 }
 
-void Interpreter::exitLanes(Warp& w, uint32_t lanes) {
-  w.exited |= lanes;
-  w.active &= ~lanes;
-  if (w.active == 0) popPath(w);
+void Interpreter::exitLanes(Warp& w, uint32_t lanes)
+{
+    w.exited |= lanes;
+    w.active &= ~lanes;
+    if (w.active == 0)
+        popPath(w);
 }
 
-void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken) {
-  if (in.guard == Operand::kNoReg) {
-    w.pc = in.target;
-    return;
-  }
-  ++counts_.branches;
-  uint32_t notTaken = w.active & ~taken;
-  if (notTaken == 0) {
-    w.pc = in.target;
-  } else if (taken == 0) {
-    ++w.pc;
-  } else {
-    ++counts_.divergentBranches;
-    int32_t join = in.reconverge;
-    if (join != w.rpc) w.stack.push_back({join, w.rpc, w.active});
-    w.stack.push_back({w.pc + 1, join, notTaken});
-    w.active = taken;
-    w.rpc = join;
-    w.pc = in.target;
-  }
+void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken)
+{
+    if (in.guard == Operand::kNoReg) {
+        w.pc = in.target;
+        return;
+    }
+    ++counts_.branches;
+    uint32_t notTaken = w.active & ~taken;
+    if (notTaken == 0) {
+        w.pc = in.target;
+    } else if (taken == 0) {
+        ++w.pc;
+    } else {
+        ++counts_.divergentBranches;
+        int32_t join = in.reconverge;
+        if (join != w.rpc)
+            w.stack.push_back({join, w.rpc, w.active});
+        w.stack.push_back({w.pc + 1, join, notTaken});
+        w.active = taken;
+        w.rpc = join;
+        w.pc = in.target;
+    }
 }
 
 // The lanes in `exec` arrive at bar.sync (or bar.red). Returns true if
 // the warp must now wait for the rest of the block.
-bool Interpreter::arriveAtBarrier(Warp& w, const Instr& in, uint32_t exec, const Instr* code) {
-  ++counts_.barriers;
-  w.arrived |= exec;
-  w.barrierMode = in.mode;
-  w.barrierLine = static_cast<int32_t>(in.line);
-  if (in.mode != ptx::BarSync) {
-    // bar.red d, barrier, [count,] p: the predicate is the last operand.
-    const Operand& p = in.ops[in.numOps - 1];
-    w.votes |= exec & (p.kind == Operand::Kind::Imm ? (p.imm ? ~0u : 0u) : predicateMask(w, p.reg));
-    w.barrierDest = in.ops[0].reg;
-  }
-  retireLanesWaitingAtExit(w, code);
-  ++w.pc;
-  if (!w.allLiveArrived() && !w.stack.empty() && w.stack.back().rpc == w.rpc) {
-    // Other lanes of this warp are on a sibling path: let them run to
-    // their barrier (or exit) first; this path resumes after the barrier.
-    SimtEntry sibling = w.stack.back();
-    w.stack.back() = {w.pc, w.rpc, w.active};
-    w.stack.push_back(sibling);
-    popPath(w);
-    return false;
-  }
-  w.status = Warp::Status::AtBarrier;
-  return true;
+bool Interpreter::arriveAtBarrier(Warp& w, const Instr& in, uint32_t exec, const Instr* code)
+{
+    ++counts_.barriers;
+    w.arrived |= exec;
+    w.barrierMode = in.mode;
+    w.barrierLine = static_cast<int32_t>(in.line);
+    if (in.mode != ptx::BarSync) {
+        // bar.red d, barrier, [count,] p: the predicate is the last operand.
+        const Operand& p = in.ops[in.numOps - 1];
+        w.votes |= exec & (p.kind == Operand::Kind::Imm ? (p.imm ? ~0u : 0u) : predicateMask(w, p.reg));
+        w.barrierDest = in.ops[0].reg;
+    }
+    retireLanesWaitingAtExit(w, code);
+    ++w.pc;
+    if (!w.allLiveArrived() && !w.stack.empty() && w.stack.back().rpc == w.rpc) {
+        // Other lanes of this warp are on a sibling path: let them run to
+        // their barrier (or exit) first; this path resumes after the barrier.
+        SimtEntry sibling = w.stack.back();
+        w.stack.back() = {w.pc, w.rpc, w.active};
+        w.stack.push_back(sibling);
+        popPath(w);
+        return false;
+    }
+    w.status = Warp::Status::AtBarrier;
+    return true;
 }
 
 // ---- the main loop ----
 
-void Interpreter::run(Warp& w, BlockState& b) {
-  const Instr* code = launch_.kernel->code.data();
-  w.status = Warp::Status::Ready;
-  for (;;) {
-    if (w.pc == w.rpc) {
-      popPath(w);
-      if (w.status == Warp::Status::Done) return;
-      if (w.active & w.arrived) {  // resumed a path parked past a barrier
-        w.status = Warp::Status::AtBarrier;
-        return;
-      }
-      continue;
-    }
-    const Instr& in = code[w.pc];
-    uint32_t exec = w.active;
-    if (in.guard != Operand::kNoReg) {
-      uint32_t p = predicateMask(w, in.guard);
-      exec &= in.guardNeg ? ~p : p;
-    }
-    ++counts_.warpInstructions;
-    counts_.issueSlots += issueCost(in);
-    if (w.roundOpen && readsLoadInFlight(w, in)) w.endRound();
-    counts_.threadInstructions += static_cast<uint64_t>(std::popcount(exec));
-    if (launch_.trace && w.index == launch_.trace->warp() &&
-        b.ctaid.x + uint64_t{launch_.grid.x} * (b.ctaid.y + uint64_t{launch_.grid.y} * b.ctaid.z) ==
-            launch_.trace->block())
-      launch_.trace->record(in.line, ptx::opName(in.op), w.active, exec);
-    uint64_t clk = ++b.clock;
-    if (budgetLeft_-- == 0) {
-      uint64_t used = launch_.instructionsUsed.fetch_add(kBudgetChunk);
-      if (used >= launch_.instructionLimit)
-        throw DeviceFault(cudaErrorLaunchTimeout,
-                          "kernel " + demangle(launch_.kernel->name) + " exceeded the instruction budget of " +
-                              std::to_string(launch_.instructionLimit) +
-                              " warp instructions (CUDASIM_INSTRUCTION_LIMIT); block (" +
-                              std::to_string(b.ctaid.x) + "," + std::to_string(b.ctaid.y) + "," +
-                              std::to_string(b.ctaid.z) + "), warp " + std::to_string(w.index) +
-                              ", PTX line " + std::to_string(in.line));
-      if (launch_.stop.load(std::memory_order_relaxed))
-        throw DeviceFault(cudaSuccess, "stopped");
-      budgetLeft_ = kBudgetChunk - 1;
-    }
-    switch (in.op) {
-      case Op::Ld: load(w, b, in, exec); break;
-      case Op::St: store(w, b, in, exec); break;
-      case Op::Atom: case Op::Red: atomic(w, b, in, exec); break;
-      case Op::Bra:
-        branch(w, in, exec);
-        continue;
-      case Op::Bar:
-        if (arriveAtBarrier(w, in, exec, code)) return;
-        continue;
-      case Op::Ret: case Op::Exit:
+void Interpreter::run(Warp& w, BlockState& b)
+{
+    const Instr* code = launch_.kernel->code.data();
+    w.status = Warp::Status::Ready;
+    for (;;) {
+        if (w.pc == w.rpc) {
+            popPath(w);
+            if (w.status == Warp::Status::Done)
+                return;
+            if (w.active & w.arrived) {  // resumed a path parked past a barrier
+                w.status = Warp::Status::AtBarrier;
+                return;
+            }
+            continue;
+        }
+        const Instr& in = code[w.pc];
+        uint32_t exec = w.active;
+        if (in.guard != Operand::kNoReg) {
+            uint32_t p = predicateMask(w, in.guard);
+            exec &= in.guardNeg ? ~p : p;
+        }
+        ++counts_.warpInstructions;
+        counts_.issueSlots += issueCost(in);
+        if (w.roundOpen && readsLoadInFlight(w, in))
+            w.endRound();
+        counts_.threadInstructions += static_cast<uint64_t>(std::popcount(exec));
+        if (launch_.trace && w.index == launch_.trace->warp() &&
+            b.ctaid.x + uint64_t{launch_.grid.x} * (b.ctaid.y + uint64_t{launch_.grid.y} * b.ctaid.z) ==
+                launch_.trace->block())
+            launch_.trace->record(in.line, ptx::opName(in.op), w.active, exec);
+        uint64_t clk = ++b.clock;
+        if (budgetLeft_-- == 0) {
+            uint64_t used = launch_.instructionsUsed.fetch_add(kBudgetChunk);
+            if (used >= launch_.instructionLimit)
+                throw DeviceFault(cudaErrorLaunchTimeout,
+                                  "kernel " + demangle(launch_.kernel->name) + " exceeded the instruction budget of " +
+                                      std::to_string(launch_.instructionLimit) +
+                                      " warp instructions (CUDASIM_INSTRUCTION_LIMIT); block (" +
+                                      std::to_string(b.ctaid.x) + "," + std::to_string(b.ctaid.y) + "," +
+                                      std::to_string(b.ctaid.z) + "), warp " + std::to_string(w.index) + ", PTX line " +
+                                      std::to_string(in.line));
+            if (launch_.stop.load(std::memory_order_relaxed))
+                throw DeviceFault(cudaSuccess, "stopped");
+            budgetLeft_ = kBudgetChunk - 1;
+        }
+        switch (in.op) {
+        case Op::Ld:
+            load(w, b, in, exec);
+            break;
+        case Op::St:
+            store(w, b, in, exec);
+            break;
+        case Op::Atom:
+        case Op::Red:
+            atomic(w, b, in, exec);
+            break;
+        case Op::Bra:
+            branch(w, in, exec);
+            continue;
+        case Op::Bar:
+            if (arriveAtBarrier(w, in, exec, code))
+                return;
+            continue;
+        case Op::Ret:
+        case Op::Exit:
+            ++w.pc;
+            exitLanes(w, exec);
+            if (w.status == Warp::Status::Done)
+                return;
+            if (w.active & w.arrived) {  // resumed a path parked past a barrier
+                w.status = Warp::Status::AtBarrier;
+                return;
+            }
+            continue;
+        case Op::Trap:
+            if (exec) {
+                AccessSite s = site(w, b, std::countr_zero(exec), in);
+                throw DeviceFault(cudaErrorLaunchFailure, "trap executed in " + describeThread(s));
+            }
+            break;
+        case Op::Call:
+            call(w, b, in, exec);
+            break;
+        case Op::WarpSync:
+            warpSync(w, b, in, exec);
+            break;
+        case Op::Membar:
+        case Op::Nop:
+        case Op::Inline:
+            break;
+        case Op::Shfl:
+        case Op::Vote:
+        case Op::Activemask:
+        case Op::Redux:
+        case Op::Match:
+            if (in.op == Op::Shfl)
+                ++counts_.shuffles;
+            else if (in.op == Op::Redux)
+                ++counts_.warpReductions;
+            executeWarpOperation(w, in, exec, clk, *launch_.kernel);
+            break;
+        default:
+            executeArithmetic(w, in, exec, clk, *launch_.kernel);
+            break;
+        }
         ++w.pc;
-        exitLanes(w, exec);
-        if (w.status == Warp::Status::Done) return;
-        if (w.active & w.arrived) {  // resumed a path parked past a barrier
-          w.status = Warp::Status::AtBarrier;
-          return;
-        }
-        continue;
-      case Op::Trap:
-        if (exec) {
-          AccessSite s = site(w, b, std::countr_zero(exec), in);
-          throw DeviceFault(cudaErrorLaunchFailure, "trap executed in " + describeThread(s));
-        }
-        break;
-      case Op::Call: call(w, b, in, exec); break;
-      case Op::WarpSync: warpSync(w, b, in, exec); break;
-      case Op::Membar: case Op::Nop: case Op::Inline: break;
-      case Op::Shfl: case Op::Vote: case Op::Activemask: case Op::Redux: case Op::Match:
-        if (in.op == Op::Shfl) ++counts_.shuffles;
-        else if (in.op == Op::Redux) ++counts_.warpReductions;
-        executeWarpOperation(w, in, exec, clk, *launch_.kernel);
-        break;
-      default:
-        executeArithmetic(w, in, exec, clk, *launch_.kernel);
-        break;
     }
-    ++w.pc;
-  }
 }
 
 // bar.warp.sync (__syncwarp): the lanes run in step here anyway; for the race check it orders the
 // memory accesses of the lanes that take part, those of its mask that execute it.
-void Interpreter::warpSync(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
-  if (!exec) return;
-  const Operand& m = in.ops[0];
-  uint32_t mask = m.kind == Operand::Kind::Imm   ? static_cast<uint32_t>(m.imm)
-                  : m.kind == Operand::Kind::Reg ? static_cast<uint32_t>(w.reg(m.reg)[std::countr_zero(exec)])
-                                                 : ~0u;
-  uint32_t lanes = exec & mask;
-  if (!lanes) return;
-  if (w.syncs + 1 == RaceAccess::kSyncs) {
-    // More bar.warp.syncs since the last barrier than the shadow records: start afresh, as if
-    // there were a barrier (a race across this point goes unnoticed).
-    b.newRaceInterval();
-    w.resetSyncs();
-  }
-  ++w.syncs;
-  for (; lanes; lanes &= lanes - 1) w.laneSync[std::countr_zero(lanes)] = w.syncs;
+void Interpreter::warpSync(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+{
+    if (!exec)
+        return;
+    const Operand& m = in.ops[0];
+    uint32_t mask = m.kind == Operand::Kind::Imm   ? static_cast<uint32_t>(m.imm)
+                    : m.kind == Operand::Kind::Reg ? static_cast<uint32_t>(w.reg(m.reg)[std::countr_zero(exec)])
+                                                   : ~0u;
+    uint32_t lanes = exec & mask;
+    if (!lanes)
+        return;
+    if (w.syncs + 1 == RaceAccess::kSyncs) {
+        // More bar.warp.syncs since the last barrier than the shadow records: start afresh, as if
+        // there were a barrier (a race across this point goes unnoticed).
+        b.newRaceInterval();
+        w.resetSyncs();
+    }
+    ++w.syncs;
+    for (; lanes; lanes &= lanes - 1)
+        w.laneSync[std::countr_zero(lanes)] = w.syncs;
 }
 
-void Interpreter::call(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
-  Lanes ret{};
-  for (uint32_t m = exec; m; m &= m - 1) {
-    int l = std::countr_zero(m);
-    AccessSite s = site(w, b, l, in);
-    auto reader = [&](uint64_t addr, uint32_t size) -> const uint8_t* {
-      ResolvedSpace where;
-      return memory_.resolve(ptx::Space::Generic, addr, size, false, s, b, where);
-    };
-    uint64_t p0 = w.reg(in.ops[2].reg)[l];
-    uint64_t p1 = in.numOps > 3 ? w.reg(in.ops[3].reg)[l] : 0;
-    if (in.mode == ptx::CallVprintf) {
-      ret[l] = static_cast<uint64_t>(formatDevicePrintf(p0, p1, reader, b.printfOutput));
-    } else {
-      uint64_t line = in.numOps > 4 ? w.reg(in.ops[4].reg)[l] : 0;
-      uint64_t func = in.numOps > 5 ? w.reg(in.ops[5].reg)[l] : 0;
-      throw DeviceFault(cudaErrorAssert, describeAssertion(p0, p1, line, func, reader) + " in " + describeThread(s));
+void Interpreter::call(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+{
+    Lanes ret{};
+    for (uint32_t m = exec; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        AccessSite s = site(w, b, l, in);
+        auto reader = [&](uint64_t addr, uint32_t size) -> const uint8_t* {
+            ResolvedSpace where;
+            return memory_.resolve(ptx::Space::Generic, addr, size, false, s, b, where);
+        };
+        uint64_t p0 = w.reg(in.ops[2].reg)[l];
+        uint64_t p1 = in.numOps > 3 ? w.reg(in.ops[3].reg)[l] : 0;
+        if (in.mode == ptx::CallVprintf) {
+            ret[l] = static_cast<uint64_t>(formatDevicePrintf(p0, p1, reader, b.printfOutput));
+        } else {
+            uint64_t line = in.numOps > 4 ? w.reg(in.ops[4].reg)[l] : 0;
+            uint64_t func = in.numOps > 5 ? w.reg(in.ops[5].reg)[l] : 0;
+            throw DeviceFault(cudaErrorAssert,
+                              describeAssertion(p0, p1, line, func, reader) + " in " + describeThread(s));
+        }
     }
-  }
-  if (in.ops[0].kind == Operand::Kind::Reg) writeBack(w, in.ops[0], ret, exec);
+    if (in.ops[0].kind == Operand::Kind::Reg)
+        writeBack(w, in.ops[0], ret, exec);
 }
 
 }  // namespace cudasim

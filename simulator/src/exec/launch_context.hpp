@@ -15,8 +15,8 @@
 namespace cudasim {
 
 struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t{x} * y * z; }
+    uint32_t x = 1, y = 1, z = 1;
+    uint64_t count() const { return uint64_t{x} * y * z; }
 };
 
 // Shared and local memory appear in generic addresses as windows far above
@@ -26,23 +26,23 @@ constexpr uint64_t kSharedWindow = 0xA000'0000'0000'0000ull;
 constexpr uint64_t kLocalWindow = 0xB000'0000'0000'0000ull;
 
 struct LaunchContext {
-  const ptx::Kernel* kernel = nullptr;
-  Dim3 grid, block;
-  uint32_t dynamicSmem = 0;
-  const uint8_t* params = nullptr;
-  uint64_t instructionLimit = 0;  // warp instructions per launch
-  std::atomic<uint64_t> instructionsUsed{0};
-  std::atomic<bool> stop{false};
-  WarpTrace* trace = nullptr;  // CUDASIM_TRACE: one warp's active lanes, or none
-  uint64_t epoch = 0;          // this launch's number, for the sectors it touches (timing model)
-  bool raceCheck = true;       // the shared-memory race check (CUDASIM_RACECHECK=0 turns it off)
+    const ptx::Kernel* kernel = nullptr;
+    Dim3 grid, block;
+    uint32_t dynamicSmem = 0;
+    const uint8_t* params = nullptr;
+    uint64_t instructionLimit = 0;  // warp instructions per launch
+    std::atomic<uint64_t> instructionsUsed{0};
+    std::atomic<bool> stop{false};
+    WarpTrace* trace = nullptr;  // CUDASIM_TRACE: one warp's active lanes, or none
+    uint64_t epoch = 0;          // this launch's number, for the sectors it touches (timing model)
+    bool raceCheck = true;       // the shared-memory race check (CUDASIM_RACECHECK=0 turns it off)
 };
 
 // Thrown by the interpreter when a thread does something a GPU would
 // trap on; the launch stops and the program sees `error`.
 struct DeviceFault : std::runtime_error {
-  cudaError_t error;
-  DeviceFault(cudaError_t e, const std::string& message) : std::runtime_error(message), error(e) {}
+    cudaError_t error;
+    DeviceFault(cudaError_t e, const std::string& message) : std::runtime_error(message), error(e) {}
 };
 
 }  // namespace cudasim

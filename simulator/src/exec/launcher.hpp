@@ -1,8 +1,8 @@
 // Runs all blocks of a kernel launch on the thread pool.
 #pragma once
 
-#include <cudasim/counters.hpp>
 #include <cstdint>
+#include <cudasim/counters.hpp>
 #include <string>
 
 #include "exec/launch_context.hpp"
@@ -10,11 +10,11 @@
 namespace cudasim {
 
 struct LaunchResult {
-  cudaError_t error = cudaSuccess;
-  std::string message;       // fault description, empty on success
-  Counts counts;
-  uint64_t atomicsOnHottestAddress = 0;
-  std::string printfOutput;  // device printf output, in block order
+    cudaError_t error = cudaSuccess;
+    std::string message;  // fault description, empty on success
+    Counts counts;
+    uint64_t atomicsOnHottestAddress = 0;
+    std::string printfOutput;  // device printf output, in block order
 };
 
 // Blocks are handed out dynamically; a race-free kernel gives the same

@@ -11,161 +11,176 @@
 namespace cudasim {
 namespace {
 
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
+std::string hex(uint64_t v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
 }
 
 // True if addr lies in a mapping of this process (host memory). Only used
 // to word fault messages, so reading /proc on each fault is fine.
-bool isHostMemory(uint64_t addr) {
-  std::FILE* maps = std::fopen("/proc/self/maps", "r");
-  if (!maps) return false;
-  unsigned long long begin = 0, end = 0;
-  char line[512];
-  bool found = false;
-  while (!found && std::fgets(line, sizeof line, maps))
-    if (std::sscanf(line, "%llx-%llx", &begin, &end) == 2 && addr >= begin && addr < end) found = true;
-  std::fclose(maps);
-  return found;
+bool isHostMemory(uint64_t addr)
+{
+    std::FILE* maps = std::fopen("/proc/self/maps", "r");
+    if (!maps)
+        return false;
+    unsigned long long begin = 0, end = 0;
+    char line[512];
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, maps))
+        if (std::sscanf(line, "%llx-%llx", &begin, &end) == 2 && addr >= begin && addr < end)
+            found = true;
+    std::fclose(maps);
+    return found;
 }
 
 }  // namespace
 
-std::string describeThread(const AccessSite& site) {
-  const Dim3& b = site.launch->block;
-  uint32_t linear = site.warp->index * kWarpSize + static_cast<uint32_t>(site.lane);
-  uint32_t tx = linear % b.x, ty = linear / b.x % b.y, tz = linear / (b.x * b.y);
-  const Dim3& c = site.block->ctaid;
- return "kernel " + demangle(site.launch->kernel->name) + ", block (" + std::to_string(c.x) + "," +
-         std::to_string(c.y) + "," + std::to_string(c.z) + "), thread (" + std::to_string(tx) +
-         "," + std::to_string(ty) + "," + std::to_string(tz) + "), " +
-         (site.instr ? ptx::sourcePosition(*site.launch->kernel, *site.instr)
-                     : "PTX line " + std::to_string(site.line));
+std::string describeThread(const AccessSite& site)
+{
+    const Dim3& b = site.launch->block;
+    uint32_t linear = site.warp->index * kWarpSize + static_cast<uint32_t>(site.lane);
+    uint32_t tx = linear % b.x, ty = linear / b.x % b.y, tz = linear / (b.x * b.y);
+    const Dim3& c = site.block->ctaid;
+    return "kernel " + demangle(site.launch->kernel->name) + ", block (" + std::to_string(c.x) + "," +
+           std::to_string(c.y) + "," + std::to_string(c.z) + "), thread (" + std::to_string(tx) + "," +
+           std::to_string(ty) + "," + std::to_string(tz) + "), " +
+           (site.instr ? ptx::sourcePosition(*site.launch->kernel, *site.instr)
+                       : "PTX line " + std::to_string(site.line));
 }
 
-void throwAccessFault(cudaError_t error, const char* space, bool write, uint32_t size,
-                      uint64_t addr, const std::string& why, const AccessSite& site) {
-  std::string kind = error == cudaErrorMisalignedAddress ? "Misaligned" : "Invalid";
-  throw DeviceFault(error, kind + " " + space + (write ? " write" : " read") + " of size " +
-                               std::to_string(size) + " at address " + hex(addr) + " in " +
-                               describeThread(site) + ": " + why);
+void throwAccessFault(cudaError_t error, const char* space, bool write, uint32_t size, uint64_t addr,
+                      const std::string& why, const AccessSite& site)
+{
+    std::string kind = error == cudaErrorMisalignedAddress ? "Misaligned" : "Invalid";
+    throw DeviceFault(error, kind + " " + space + (write ? " write" : " read") + " of size " + std::to_string(size) +
+                                 " at address " + hex(addr) + " in " + describeThread(site) + ": " + why);
 }
 
-bool MemoryAccess::cachedAllocationHolds(uint64_t begin, uint64_t end) {
-  if (begin >= cachedBase_ && end <= cachedEnd_) return true;
-  const Allocation* a = DeviceMemory::instance().find(begin);
-  if (!a || end > a->base + a->size) return false;
-  cachedBase_ = a->base;
-  cachedEnd_ = a->base + a->size;
-  return true;
+bool MemoryAccess::cachedAllocationHolds(uint64_t begin, uint64_t end)
+{
+    if (begin >= cachedBase_ && end <= cachedEnd_)
+        return true;
+    const Allocation* a = DeviceMemory::instance().find(begin);
+    if (!a || end > a->base + a->size)
+        return false;
+    cachedBase_ = a->base;
+    cachedEnd_ = a->base + a->size;
+    return true;
 }
 
 bool MemoryAccess::translateRange(ptx::Space space, uint64_t lowest, uint64_t highest, uint64_t addressBits,
-                                  uint32_t size, BlockState& block, int64_t& offset, ResolvedSpace& where) {
-  if ((addressBits & (size - 1)) != 0) return false;
-  uint64_t window = lowest & kWindowMask;
-  if (space == ptx::Space::Shared || (space == ptx::Space::Generic && window == kSharedWindow)) {
-    uint64_t base = space == ptx::Space::Shared ? 0 : kSharedWindow;
-    if ((highest & kWindowMask) != window || highest - base + size > block.shared.size() || lowest < base) return false;
-    offset = reinterpret_cast<int64_t>(block.shared.data()) - static_cast<int64_t>(base);
-    where = ResolvedSpace::Shared;
+                                  uint32_t size, BlockState& block, int64_t& offset, ResolvedSpace& where)
+{
+    if ((addressBits & (size - 1)) != 0)
+        return false;
+    uint64_t window = lowest & kWindowMask;
+    if (space == ptx::Space::Shared || (space == ptx::Space::Generic && window == kSharedWindow)) {
+        uint64_t base = space == ptx::Space::Shared ? 0 : kSharedWindow;
+        if ((highest & kWindowMask) != window || highest - base + size > block.shared.size() || lowest < base)
+            return false;
+        offset = reinterpret_cast<int64_t>(block.shared.data()) - static_cast<int64_t>(base);
+        where = ResolvedSpace::Shared;
+        return true;
+    }
+    if (space == ptx::Space::Param) {
+        if (highest + size > paramBytes_)
+            return false;
+        offset = reinterpret_cast<int64_t>(params_);
+        where = ResolvedSpace::Param;
+        return true;
+    }
+    if (space != ptx::Space::Global && space != ptx::Space::Const && space != ptx::Space::Generic)
+        return false;
+    if (window == kLocalWindow || window == kSharedWindow)
+        return false;
+    if (!cachedAllocationHolds(lowest, highest + size))
+        return false;
+    offset = 0;
+    where = ResolvedSpace::Global;
     return true;
-  }
-  if (space == ptx::Space::Param) {
-    if (highest + size > paramBytes_) return false;
-    offset = reinterpret_cast<int64_t>(params_);
-    where = ResolvedSpace::Param;
-    return true;
-  }
-  if (space != ptx::Space::Global && space != ptx::Space::Const && space != ptx::Space::Generic) return false;
-  if (window == kLocalWindow || window == kSharedWindow) return false;
-  if (!cachedAllocationHolds(lowest, highest + size)) return false;
-  offset = 0;
-  where = ResolvedSpace::Global;
-  return true;
 }
 
-uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const AccessSite& site) {
-  if (addr >= cachedBase_ && addr + size <= cachedEnd_) return reinterpret_cast<uint8_t*>(addr);
-  const DeviceMemory& mem = DeviceMemory::instance();
-  if (const Allocation* a = mem.find(addr)) {
-    if (addr + size <= a->base + a->size) {
-      cachedBase_ = a->base;
-      cachedEnd_ = a->base + a->size;
-      return reinterpret_cast<uint8_t*>(addr);
+uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const AccessSite& site)
+{
+    if (addr >= cachedBase_ && addr + size <= cachedEnd_)
+        return reinterpret_cast<uint8_t*>(addr);
+    const DeviceMemory& mem = DeviceMemory::instance();
+    if (const Allocation* a = mem.find(addr)) {
+        if (addr + size <= a->base + a->size) {
+            cachedBase_ = a->base;
+            cachedEnd_ = a->base + a->size;
+            return reinterpret_cast<uint8_t*>(addr);
+        }
+        throwAccessFault(
+            cudaErrorIllegalAddress, "__global__", write, size, addr,
+            "access runs past the end of a " + std::to_string(a->size) + "-byte allocation at " + hex(a->base), site);
     }
-    throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr,
-                     "access runs past the end of a " + std::to_string(a->size) +
-                         "-byte allocation at " + hex(a->base),
-                     site);
-  }
-  if (const Allocation* f = mem.findFreed(addr))
-    throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr,
-                     "address is inside a freed allocation of " + std::to_string(f->size) +
-                         " bytes at " + hex(f->base) + " (use after cudaFree)",
-                     site);
-  std::string why = isHostMemory(addr)
-                        ? "address is not in any device allocation but is host memory (a host pointer passed to the kernel?)"
-                        : "address is not in any device allocation (out of bounds, or an uninitialised pointer)";
-  if (const Allocation* below = mem.nearestBelow(addr)) {
-    uint64_t past = addr - (below->base + below->size);
-    if (past < 4096)
-      why = "address is " + std::to_string(past) + " bytes past the end of a " +
-            std::to_string(below->size) + "-byte allocation at " + hex(below->base);
-  }
-  throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr, why, site);
+    if (const Allocation* f = mem.findFreed(addr))
+        throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr,
+                         "address is inside a freed allocation of " + std::to_string(f->size) + " bytes at " +
+                             hex(f->base) + " (use after cudaFree)",
+                         site);
+    std::string why =
+        isHostMemory(addr)
+            ? "address is not in any device allocation but is host memory (a host pointer passed to the kernel?)"
+            : "address is not in any device allocation (out of bounds, or an uninitialised pointer)";
+    if (const Allocation* below = mem.nearestBelow(addr)) {
+        uint64_t past = addr - (below->base + below->size);
+        if (past < 4096)
+            why = "address is " + std::to_string(past) + " bytes past the end of a " + std::to_string(below->size) +
+                  "-byte allocation at " + hex(below->base);
+    }
+    throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr, why, site);
 }
 
-uint8_t* MemoryAccess::resolveSlow(ptx::Space space, uint64_t addr, uint32_t size, bool write,
-                               const AccessSite& site, BlockState& block, ResolvedSpace& where) {
-  if (space == ptx::Space::Generic) {
-    uint64_t window = addr & kWindowMask;
-    if (window == kSharedWindow) {
-      space = ptx::Space::Shared;
-      addr -= kSharedWindow;
-    } else if (window == kLocalWindow) {
-      space = ptx::Space::Local;
-      addr -= kLocalWindow;
-    } else {
-      space = ptx::Space::Global;
+uint8_t* MemoryAccess::resolveSlow(ptx::Space space, uint64_t addr, uint32_t size, bool write, const AccessSite& site,
+                                   BlockState& block, ResolvedSpace& where)
+{
+    if (space == ptx::Space::Generic) {
+        uint64_t window = addr & kWindowMask;
+        if (window == kSharedWindow) {
+            space = ptx::Space::Shared;
+            addr -= kSharedWindow;
+        } else if (window == kLocalWindow) {
+            space = ptx::Space::Local;
+            addr -= kLocalWindow;
+        } else {
+            space = ptx::Space::Global;
+        }
     }
-  }
-  if ((addr & (size - 1)) != 0) {  // sizes are powers of two
-    const char* names[] = {"generic", "__global__", "__shared__", "__local__", "param", "__constant__"};
-    throwAccessFault(cudaErrorMisalignedAddress, names[static_cast<int>(space)], write, size, addr,
-                     "address is not aligned to the access size", site);
-  }
-  switch (space) {
+    if ((addr & (size - 1)) != 0) {  // sizes are powers of two
+        const char* names[] = {"generic", "__global__", "__shared__", "__local__", "param", "__constant__"};
+        throwAccessFault(cudaErrorMisalignedAddress, names[static_cast<int>(space)], write, size, addr,
+                         "address is not aligned to the access size", site);
+    }
+    switch (space) {
     case ptx::Space::Shared:
-      where = ResolvedSpace::Shared;
-      if (addr + size > block.shared.size())
-        throwAccessFault(cudaErrorIllegalAddress, "__shared__", write, size, addr,
-                         "outside the block's " + std::to_string(block.shared.size()) +
-                             " bytes of shared memory",
-                         site);
-      return block.shared.data() + addr;
+        where = ResolvedSpace::Shared;
+        if (addr + size > block.shared.size())
+            throwAccessFault(cudaErrorIllegalAddress, "__shared__", write, size, addr,
+                             "outside the block's " + std::to_string(block.shared.size()) + " bytes of shared memory",
+                             site);
+        return block.shared.data() + addr;
     case ptx::Space::Local: {
-      where = ResolvedSpace::Local;
-      if (addr + size > block.localBytes)
-        throwAccessFault(cudaErrorIllegalAddress, "__local__", write, size, addr,
-                         "outside the thread's " + std::to_string(block.localBytes) +
-                             "-byte local frame",
-                         site);
-      uint64_t thread = uint64_t{site.warp->index} * kWarpSize + static_cast<uint64_t>(site.lane);
-      return block.local.data() + thread * block.localBytes + addr;
+        where = ResolvedSpace::Local;
+        if (addr + size > block.localBytes)
+            throwAccessFault(cudaErrorIllegalAddress, "__local__", write, size, addr,
+                             "outside the thread's " + std::to_string(block.localBytes) + "-byte local frame", site);
+        uint64_t thread = uint64_t{site.warp->index} * kWarpSize + static_cast<uint64_t>(site.lane);
+        return block.local.data() + thread * block.localBytes + addr;
     }
     case ptx::Space::Param:
-      where = ResolvedSpace::Param;
-      if (write || addr + size > site.launch->kernel->paramBytes)
-        throwAccessFault(cudaErrorIllegalAddress, "param", write, size, addr,
-                         "outside the kernel's parameters", site);
-      return const_cast<uint8_t*>(site.launch->params) + addr;
+        where = ResolvedSpace::Param;
+        if (write || addr + size > site.launch->kernel->paramBytes)
+            throwAccessFault(cudaErrorIllegalAddress, "param", write, size, addr, "outside the kernel's parameters",
+                             site);
+        return const_cast<uint8_t*>(site.launch->params) + addr;
     default:
-      where = ResolvedSpace::Global;
-      return global(addr, size, write, site);
-  }
+        where = ResolvedSpace::Global;
+        return global(addr, size, write, site);
+    }
 }
 
 }  // namespace cudasim

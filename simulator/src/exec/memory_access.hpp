@@ -15,55 +15,56 @@
 namespace cudasim {
 
 struct AccessSite {
-  const LaunchContext* launch;
-  const BlockState* block;
-  const Warp* warp;
-  int lane;
-  uint32_t line;
-  const ptx::Instr* instr = nullptr;  // for its .loc source position, if any
+    const LaunchContext* launch;
+    const BlockState* block;
+    const Warp* warp;
+    int lane;
+    uint32_t line;
+    const ptx::Instr* instr = nullptr;  // for its .loc source position, if any
 };
 
 // Where a resolved access landed (for counters).
 enum class ResolvedSpace { Global, Shared, Local, Param };
 
 class MemoryAccess {
- public:
-  MemoryAccess(const uint8_t* params, uint32_t paramBytes) : params_(params), paramBytes_(paramBytes) {}
+public:
+    MemoryAccess(const uint8_t* params, uint32_t paramBytes) : params_(params), paramBytes_(paramBytes) {}
 
-  // Returns the host pointer for `size` bytes at `addr` in `space`, or
-  // throws DeviceFault.
-  // Whole-warp fast path: if every lane's access of `size` bytes in
-  // [lowest, highest + size) is aligned (`addressBits` is the OR of all
-  // addresses) and falls in one allocation or in shared memory, returns
-  // true and the offset that turns an address into a host pointer.
-  bool translateRange(ptx::Space space, uint64_t lowest, uint64_t highest, uint64_t addressBits, uint32_t size,
-                      BlockState& block, int64_t& offset, ResolvedSpace& where);
+    // Returns the host pointer for `size` bytes at `addr` in `space`, or
+    // throws DeviceFault.
+    // Whole-warp fast path: if every lane's access of `size` bytes in
+    // [lowest, highest + size) is aligned (`addressBits` is the OR of all
+    // addresses) and falls in one allocation or in shared memory, returns
+    // true and the offset that turns an address into a host pointer.
+    bool translateRange(ptx::Space space, uint64_t lowest, uint64_t highest, uint64_t addressBits, uint32_t size,
+                        BlockState& block, int64_t& offset, ResolvedSpace& where);
 
-  uint8_t* resolve(ptx::Space space, uint64_t addr, uint32_t size, bool write,
-                   const AccessSite& site, BlockState& block, ResolvedSpace& where) {
-    // Fast path: an aligned global access inside the last allocation hit.
-    if ((space == ptx::Space::Global || space == ptx::Space::Generic) && addr >= cachedBase_ &&
-        addr + size <= cachedEnd_ && (addr & (size - 1)) == 0) {
-      where = ResolvedSpace::Global;
-      return reinterpret_cast<uint8_t*>(addr);
+    uint8_t* resolve(ptx::Space space, uint64_t addr, uint32_t size, bool write, const AccessSite& site,
+                     BlockState& block, ResolvedSpace& where)
+    {
+        // Fast path: an aligned global access inside the last allocation hit.
+        if ((space == ptx::Space::Global || space == ptx::Space::Generic) && addr >= cachedBase_ &&
+            addr + size <= cachedEnd_ && (addr & (size - 1)) == 0) {
+            where = ResolvedSpace::Global;
+            return reinterpret_cast<uint8_t*>(addr);
+        }
+        return resolveSlow(space, addr, size, write, site, block, where);
     }
-    return resolveSlow(space, addr, size, write, site, block, where);
-  }
 
- private:
-  uint8_t* resolveSlow(ptx::Space space, uint64_t addr, uint32_t size, bool write,
-                       const AccessSite& site, BlockState& block, ResolvedSpace& where);
-  uint8_t* global(uint64_t addr, uint32_t size, bool write, const AccessSite& site);
-  // One-entry cache of the last allocation hit, valid during one launch.
-  bool cachedAllocationHolds(uint64_t begin, uint64_t end);
-  const uint8_t* params_;
-  uint32_t paramBytes_;
-  uintptr_t cachedBase_ = 1;
-  uintptr_t cachedEnd_ = 0;
+private:
+    uint8_t* resolveSlow(ptx::Space space, uint64_t addr, uint32_t size, bool write, const AccessSite& site,
+                         BlockState& block, ResolvedSpace& where);
+    uint8_t* global(uint64_t addr, uint32_t size, bool write, const AccessSite& site);
+    // One-entry cache of the last allocation hit, valid during one launch.
+    bool cachedAllocationHolds(uint64_t begin, uint64_t end);
+    const uint8_t* params_;
+    uint32_t paramBytes_;
+    uintptr_t cachedBase_ = 1;
+    uintptr_t cachedEnd_ = 0;
 };
 
-[[noreturn]] void throwAccessFault(cudaError_t error, const char* space, bool write, uint32_t size,
-                                   uint64_t addr, const std::string& why, const AccessSite& site);
+[[noreturn]] void throwAccessFault(cudaError_t error, const char* space, bool write, uint32_t size, uint64_t addr,
+                                   const std::string& why, const AccessSite& site);
 
 std::string describeThread(const AccessSite& site);
 

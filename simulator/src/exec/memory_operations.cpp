@@ -21,113 +21,156 @@ namespace cudasim {
 using ptx::Op;
 using ptx::Type;
 
-
-SectorTouch Interpreter::touchSector(uint64_t address) {
-  const Allocation* a = footprintAllocation_;
-  if (!a || address < a->base || address >= a->base + a->size) {
-    a = DeviceMemory::instance().find(address);
-    if (!a || !a->footprint) return SectorTouch::Again;
-    footprintAllocation_ = a;
-  }
-  return a->footprint->touch(address, launch_.epoch);
+SectorTouch Interpreter::touchSector(uint64_t address)
+{
+    const Allocation* a = footprintAllocation_;
+    if (!a || address < a->base || address >= a->base + a->size) {
+        a = DeviceMemory::instance().find(address);
+        if (!a || !a->footprint)
+            return SectorTouch::Again;
+        footprintAllocation_ = a;
+    }
+    return a->footprint->touch(address, launch_.epoch);
 }
 
-void Interpreter::startRound(Warp& w, const Operand& d, uint8_t source) {
-  if (d.kind == Operand::Kind::Reg) w.loadRound[d.reg] = w.round;
-  else if (d.kind == Operand::Kind::Vec)
-    for (int i = 0; i < d.count; ++i)
-      if (d.vec[i] != Operand::kNoReg) w.loadRound[d.vec[i]] = w.round;
-  w.roundOpen = true;
-  w.roundSource = std::max(w.roundSource, source);
+void Interpreter::startRound(Warp& w, const Operand& d, uint8_t source)
+{
+    if (d.kind == Operand::Kind::Reg)
+        w.loadRound[d.reg] = w.round;
+    else if (d.kind == Operand::Kind::Vec)
+        for (int i = 0; i < d.count; ++i)
+            if (d.vec[i] != Operand::kNoReg)
+                w.loadRound[d.vec[i]] = w.round;
+    w.roundOpen = true;
+    w.roundSource = std::max(w.roundSource, source);
 }
 
-uint8_t Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
-                              uint32_t bytes) {
-  int n = std::popcount(lanes);
-  uint8_t from = kRoundCached;
-  if (where == ResolvedSpace::Global) {
-    // Distinct 32-byte sectors touched by the warp's request.
-    // Accesses are aligned to their size (at most 16 bytes), so each lies
-    // in a single sector. Coalesced warps visit sectors in ascending order,
-    // which is counted in one pass; other patterns are sorted.
-    uint64_t sectors[kWarpSize];
-    int count = 0;
-    uint64_t distinct = 0;
-    bool ascending = true;
-    for (uint32_t m = lanes; m; m &= m - 1) {
-      uint64_t sector = addrs[std::countr_zero(m)] >> 5;
-      if (count > 0 && sector != sectors[count - 1]) {
-        ascending &= sector > sectors[count - 1];
-        ++distinct;
-      }
-      sectors[count++] = sector;
+uint8_t Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes)
+{
+    int n = std::popcount(lanes);
+    uint8_t from = kRoundCached;
+    if (where == ResolvedSpace::Global) {
+        // Distinct 32-byte sectors touched by the warp's request.
+        // Accesses are aligned to their size (at most 16 bytes), so each lies
+        // in a single sector. Coalesced warps visit sectors in ascending order,
+        // which is counted in one pass; other patterns are sorted.
+        uint64_t sectors[kWarpSize];
+        int count = 0;
+        uint64_t distinct = 0;
+        bool ascending = true;
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint64_t sector = addrs[std::countr_zero(m)] >> 5;
+            if (count > 0 && sector != sectors[count - 1]) {
+                ascending &= sector > sectors[count - 1];
+                ++distinct;
+            }
+            sectors[count++] = sector;
+        }
+        distinct += count > 0 ? 1 : 0;
+        if (!ascending) {
+            std::sort(sectors, sectors + count);
+            distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
+            count = static_cast<int>(distinct);
+        }
+        for (int i = 0; i < count; ++i) {
+            if (i > 0 && sectors[i] == sectors[i - 1])
+                continue;
+            const SectorTouch touch = touchSector(sectors[i] << 5);
+            if (touch == SectorTouch::Dram) {
+                ++counts_.dramSectors;
+                from = kRoundDram;
+            } else if (touch == SectorTouch::L2) {
+                from = std::max<uint8_t>(from, kRoundL2);
+            }
+        }
+        if (write) {
+            ++counts_.globalStoreRequests;
+            counts_.globalStoreSectors += distinct;
+        } else {
+            ++counts_.globalLoadRequests;
+            counts_.globalLoadSectors += distinct;
+            if (bytes == 16)
+                ++counts_.globalWideLoadRequests;
+        }
+    } else if (where == ResolvedSpace::Shared) {
+        if (write)
+            ++counts_.sharedStoreRequests;
+        else
+            ++counts_.sharedLoadRequests;
+        // Each bank serves one 4-byte word per wavefront; distinct words in the
+        // same bank serialise. A request of B bytes needs at least B/128 wavefronts.
+        uint64_t words[kWarpSize * 4];
+        int count = 0;
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            int l = std::countr_zero(m);
+            for (uint32_t o = 0; o < bytes; o += 4)
+                words[count++] = (addrs[l] + o) >> 2;
+        }
+        if (!std::is_sorted(words, words + count))
+            std::sort(words, words + count);
+        count = static_cast<int>(std::unique(words, words + count) - words);
+        int perBank[32] = {};
+        int worst = 0;
+        for (int i = 0; i < count; ++i)
+            worst = std::max(worst, ++perBank[words[i] & 31]);
+        int ideal = static_cast<int>((static_cast<uint64_t>(n) * bytes + 127) / 128);
+        if (worst > ideal)
+            counts_.sharedBankConflicts += static_cast<uint64_t>(worst - ideal);
     }
-    distinct += count > 0 ? 1 : 0;
-    if (!ascending) {
-      std::sort(sectors, sectors + count);
-      distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
-      count = static_cast<int>(distinct);
-    }
-    for (int i = 0; i < count; ++i) {
-      if (i > 0 && sectors[i] == sectors[i - 1]) continue;
-      const SectorTouch touch = touchSector(sectors[i] << 5);
-      if (touch == SectorTouch::Dram) {
-        ++counts_.dramSectors;
-        from = kRoundDram;
-      } else if (touch == SectorTouch::L2) {
-        from = std::max<uint8_t>(from, kRoundL2);
-      }
-    }
-    if (write) { ++counts_.globalStoreRequests; counts_.globalStoreSectors += distinct; }
-    else {
-      ++counts_.globalLoadRequests;
-      counts_.globalLoadSectors += distinct;
-      if (bytes == 16) ++counts_.globalWideLoadRequests;
-    }
-  } else if (where == ResolvedSpace::Shared) {
-    if (write) ++counts_.sharedStoreRequests;
-    else ++counts_.sharedLoadRequests;
-    // Each bank serves one 4-byte word per wavefront; distinct words in the
-    // same bank serialise. A request of B bytes needs at least B/128 wavefronts.
-    uint64_t words[kWarpSize * 4];
-    int count = 0;
-    for (uint32_t m = lanes; m; m &= m - 1) {
-      int l = std::countr_zero(m);
-      for (uint32_t o = 0; o < bytes; o += 4) words[count++] = (addrs[l] + o) >> 2;
-    }
-    if (!std::is_sorted(words, words + count)) std::sort(words, words + count);
-    count = static_cast<int>(std::unique(words, words + count) - words);
-    int perBank[32] = {};
-    int worst = 0;
-    for (int i = 0; i < count; ++i) worst = std::max(worst, ++perBank[words[i] & 31]);
-    int ideal = static_cast<int>((static_cast<uint64_t>(n) * bytes + 127) / 128);
-    if (worst > ideal) counts_.sharedBankConflicts += static_cast<uint64_t>(worst - ideal);
-  }
-  return from;
+    return from;
 }
 
 namespace {
-uint64_t readValue(const uint8_t* p, int bytes, Type t) {
-  uint64_t v = 0;
-  switch (bytes) {  // fixed sizes let the compiler emit plain moves
-    case 1: v = *p; break;
-    case 2: { uint16_t x; std::memcpy(&x, p, 2); v = x; break; }
-    case 4: { uint32_t x; std::memcpy(&x, p, 4); v = x; break; }
-    default: std::memcpy(&v, p, 8); break;
-  }
-  // Signed loads sign-extend into wider registers (ld.s32 into a .b64);
-  // readers of narrower registers only look at the low bits.
-  if (ptx::isSigned(t)) v = static_cast<uint64_t>(alu::signExtend(v, bytes * 8));
-  return v;
+uint64_t readValue(const uint8_t* p, int bytes, Type t)
+{
+    uint64_t v = 0;
+    switch (bytes) {  // fixed sizes let the compiler emit plain moves
+    case 1:
+        v = *p;
+        break;
+    case 2: {
+        uint16_t x;
+        std::memcpy(&x, p, 2);
+        v = x;
+        break;
+    }
+    case 4: {
+        uint32_t x;
+        std::memcpy(&x, p, 4);
+        v = x;
+        break;
+    }
+    default:
+        std::memcpy(&v, p, 8);
+        break;
+    }
+    // Signed loads sign-extend into wider registers (ld.s32 into a .b64);
+    // readers of narrower registers only look at the low bits.
+    if (ptx::isSigned(t))
+        v = static_cast<uint64_t>(alu::signExtend(v, bytes * 8));
+    return v;
 }
 
-void writeValue(uint8_t* p, uint64_t v, int bytes) {
-  switch (bytes) {
-    case 1: *p = static_cast<uint8_t>(v); break;
-    case 2: { uint16_t x = static_cast<uint16_t>(v); std::memcpy(p, &x, 2); break; }
-    case 4: { uint32_t x = static_cast<uint32_t>(v); std::memcpy(p, &x, 4); break; }
-    default: std::memcpy(p, &v, 8); break;
-  }
+void writeValue(uint8_t* p, uint64_t v, int bytes)
+{
+    switch (bytes) {
+    case 1:
+        *p = static_cast<uint8_t>(v);
+        break;
+    case 2: {
+        uint16_t x = static_cast<uint16_t>(v);
+        std::memcpy(p, &x, 2);
+        break;
+    }
+    case 4: {
+        uint32_t x = static_cast<uint32_t>(v);
+        std::memcpy(p, &x, 4);
+        break;
+    }
+    default:
+        std::memcpy(p, &v, 8);
+        break;
+    }
 }
 }  // namespace
 
@@ -136,256 +179,316 @@ namespace {
 // Per-lane addresses of a memory operand, with the range summary the
 // whole-warp bounds check needs.
 struct LaneAddresses {
-  Lanes addr;
-  uint64_t lowest = ~0ull, highest = 0, bits = 0;
+    Lanes addr;
+    uint64_t lowest = ~0ull, highest = 0, bits = 0;
 };
 
-void computeAddresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& out) {
-  const uint64_t* base = a.reg == Operand::kNoReg ? nullptr : w.reg(a.reg);
-  uint64_t offset = static_cast<uint64_t>(a.imm);
-  for (int l = 0; l < kWarpSize; ++l) out.addr[l] = (base ? base[l] : 0) + offset;
-  if (exec == 0xffffffffu) {  // branch-free form the compiler can vectorise
-    for (int l = 0; l < kWarpSize; ++l) {
-      out.lowest = std::min(out.lowest, out.addr[l]);
-      out.highest = std::max(out.highest, out.addr[l]);
-      out.bits |= out.addr[l];
+void computeAddresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& out)
+{
+    const uint64_t* base = a.reg == Operand::kNoReg ? nullptr : w.reg(a.reg);
+    uint64_t offset = static_cast<uint64_t>(a.imm);
+    for (int l = 0; l < kWarpSize; ++l)
+        out.addr[l] = (base ? base[l] : 0) + offset;
+    if (exec == 0xffffffffu) {  // branch-free form the compiler can vectorise
+        for (int l = 0; l < kWarpSize; ++l) {
+            out.lowest = std::min(out.lowest, out.addr[l]);
+            out.highest = std::max(out.highest, out.addr[l]);
+            out.bits |= out.addr[l];
+        }
+        return;
     }
-    return;
-  }
-  for (uint32_t m = exec; m; m &= m - 1) {
-    uint64_t x = out.addr[std::countr_zero(m)];
-    out.lowest = std::min(out.lowest, x);
-    out.highest = std::max(out.highest, x);
-    out.bits |= x;
-  }
+    for (uint32_t m = exec; m; m &= m - 1) {
+        uint64_t x = out.addr[std::countr_zero(m)];
+        out.lowest = std::min(out.lowest, x);
+        out.highest = std::max(out.highest, x);
+        out.bits |= x;
+    }
 }
 
 }  // namespace
 
-void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
-  if (!exec) return;
-  int bytes = ptx::typeBytes(in.type);
-  uint32_t total = static_cast<uint32_t>(bytes * in.vecWidth);
-  LaneAddresses a;
-  computeAddresses(w, in.ops[2], exec, a);
-  const Operand& d = in.ops[0];
-  ResolvedSpace where = ResolvedSpace::Global;
-  int64_t offset = 0;
-  bool direct = memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where);
-  if (direct && d.kind == Operand::Kind::Reg && bytes == 4 && !ptx::isSigned(in.type)) {
-    // The most common load, without per-lane size dispatch.
-    uint64_t* out = w.reg(d.reg);
+void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+{
+    if (!exec)
+        return;
+    int bytes = ptx::typeBytes(in.type);
+    uint32_t total = static_cast<uint32_t>(bytes * in.vecWidth);
+    LaneAddresses a;
+    computeAddresses(w, in.ops[2], exec, a);
+    const Operand& d = in.ops[0];
+    ResolvedSpace where = ResolvedSpace::Global;
+    int64_t offset = 0;
+    bool direct = memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where);
+    if (direct && d.kind == Operand::Kind::Reg && bytes == 4 && !ptx::isSigned(in.type)) {
+        // The most common load, without per-lane size dispatch.
+        uint64_t* out = w.reg(d.reg);
+        for (uint32_t m = exec; m; m &= m - 1) {
+            int l = std::countr_zero(m);
+            uint32_t x;
+            std::memcpy(&x, reinterpret_cast<const void*>(a.addr[l] + static_cast<uint64_t>(offset)), 4);
+            out[l] = x;
+        }
+        uint8_t from = countMemory(where, false, a.addr, exec, total);
+        if (where == ResolvedSpace::Global)
+            startRound(w, d, from);
+        else if (raceCheck_ && where == ResolvedSpace::Shared)
+            checkSharedLanes(w, b, in, a.addr, exec, total, false);
+        return;
+    }
     for (uint32_t m = exec; m; m &= m - 1) {
-      int l = std::countr_zero(m);
-      uint32_t x;
-      std::memcpy(&x, reinterpret_cast<const void*>(a.addr[l] + static_cast<uint64_t>(offset)), 4);
-      out[l] = x;
+        int l = std::countr_zero(m);
+        const uint8_t* p = direct ? reinterpret_cast<const uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
+                                  : memory_.resolve(in.space, a.addr[l], total, false, site(w, b, l, in), b, where);
+        if (d.kind == Operand::Kind::Vec) {
+            for (int i = 0; i < d.count; ++i)
+                if (d.vec[i] != Operand::kNoReg)
+                    w.reg(d.vec[i])[l] = readValue(p + i * bytes, bytes, in.type);
+        } else if (d.kind == Operand::Kind::Reg) {
+            w.reg(d.reg)[l] = readValue(p, bytes, in.type);
+        }
     }
     uint8_t from = countMemory(where, false, a.addr, exec, total);
-    if (where == ResolvedSpace::Global) startRound(w, d, from);
-    else if (raceCheck_ && where == ResolvedSpace::Shared) checkSharedLanes(w, b, in, a.addr, exec, total, false);
-    return;
-  }
-  for (uint32_t m = exec; m; m &= m - 1) {
-    int l = std::countr_zero(m);
-    const uint8_t* p = direct ? reinterpret_cast<const uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
-                              : memory_.resolve(in.space, a.addr[l], total, false, site(w, b, l, in), b, where);
-    if (d.kind == Operand::Kind::Vec) {
-      for (int i = 0; i < d.count; ++i)
-        if (d.vec[i] != Operand::kNoReg) w.reg(d.vec[i])[l] = readValue(p + i * bytes, bytes, in.type);
-    } else if (d.kind == Operand::Kind::Reg) {
-      w.reg(d.reg)[l] = readValue(p, bytes, in.type);
-    }
-  }
-  uint8_t from = countMemory(where, false, a.addr, exec, total);
-  if (where == ResolvedSpace::Global) startRound(w, d, from);
-  else if (raceCheck_ && where == ResolvedSpace::Shared) checkSharedLanes(w, b, in, a.addr, exec, total, false);
+    if (where == ResolvedSpace::Global)
+        startRound(w, d, from);
+    else if (raceCheck_ && where == ResolvedSpace::Shared)
+        checkSharedLanes(w, b, in, a.addr, exec, total, false);
 }
 
 void Interpreter::checkSharedLanes(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
-                                   uint32_t size, bool atomic) {
-  const uint32_t pc = pcOf(in);
-  if (in.space == ptx::Space::Shared && size == 4 && !atomic) {  // the common case, with constants
+                                   uint32_t size, bool atomic)
+{
+    const uint32_t pc = pcOf(in);
+    if (in.space == ptx::Space::Shared && size == 4 && !atomic) {  // the common case, with constants
+        for (uint32_t m = exec; m; m &= m - 1) {
+            int l = std::countr_zero(m);
+            checkSharedAccess(launch_, b, w, l, pc, addrs[l], 4, SharedAccessKind::Read);
+        }
+        return;
+    }
+    const SharedAccessKind kind = atomic ? SharedAccessKind::Atomic : SharedAccessKind::Read;
     for (uint32_t m = exec; m; m &= m - 1) {
-      int l = std::countr_zero(m);
-      checkSharedAccess(launch_, b, w, l, pc, addrs[l], 4, SharedAccessKind::Read);
+        int l = std::countr_zero(m);
+        uint64_t offset = addrs[l];
+        if (in.space != ptx::Space::Shared) {  // generic: only the lanes in the shared window
+            if ((offset & kWindowMask) != kSharedWindow)
+                continue;
+            offset -= kSharedWindow;
+        }
+        checkSharedAccess(launch_, b, w, l, pc, offset, size, kind);
     }
-    return;
-  }
-  const SharedAccessKind kind = atomic ? SharedAccessKind::Atomic : SharedAccessKind::Read;
-  for (uint32_t m = exec; m; m &= m - 1) {
-    int l = std::countr_zero(m);
-    uint64_t offset = addrs[l];
-    if (in.space != ptx::Space::Shared) {  // generic: only the lanes in the shared window
-      if ((offset & kWindowMask) != kSharedWindow) continue;
-      offset -= kSharedWindow;
-    }
-    checkSharedAccess(launch_, b, w, l, pc, offset, size, kind);
-  }
 }
 
-void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
-  if (!exec) return;
-  const Operand& v = in.ops[2];
-  int bytes = ptx::typeBytes(in.type);
-  uint32_t total = static_cast<uint32_t>(bytes * in.vecWidth);
-  LaneAddresses a;
-  computeAddresses(w, in.ops[0], exec, a);
-  Lanes scratch;
-  const uint64_t* values = v.kind == Operand::Kind::Vec ? nullptr : source(w, v, scratch, b.clock);
-  ResolvedSpace where = ResolvedSpace::Global;
-  int64_t offset = 0;
-  bool direct = memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where);
-  const uint32_t pc = pcOf(in);
-  if (raceCheck_ && direct && where == ResolvedSpace::Shared && values && bytes == 4) {
-    // The most common shared store, checked before each lane writes: a store that leaves the word
-    // as it was races with nothing.
-    const uint64_t base = reinterpret_cast<uint64_t>(b.shared.data());
+void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+{
+    if (!exec)
+        return;
+    const Operand& v = in.ops[2];
+    int bytes = ptx::typeBytes(in.type);
+    uint32_t total = static_cast<uint32_t>(bytes * in.vecWidth);
+    LaneAddresses a;
+    computeAddresses(w, in.ops[0], exec, a);
+    Lanes scratch;
+    const uint64_t* values = v.kind == Operand::Kind::Vec ? nullptr : source(w, v, scratch, b.clock);
+    ResolvedSpace where = ResolvedSpace::Global;
+    int64_t offset = 0;
+    bool direct = memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where);
+    const uint32_t pc = pcOf(in);
+    if (raceCheck_ && direct && where == ResolvedSpace::Shared && values && bytes == 4) {
+        // The most common shared store, checked before each lane writes: a store that leaves the word
+        // as it was races with nothing.
+        const uint64_t base = reinterpret_cast<uint64_t>(b.shared.data());
+        for (uint32_t m = exec; m; m &= m - 1) {
+            int l = std::countr_zero(m);
+            uint8_t* p = reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset));
+            uint32_t before;
+            std::memcpy(&before, p, 4);
+            const auto value = static_cast<uint32_t>(values[l]);
+            checkSharedAccess(launch_, b, w, l, pc, reinterpret_cast<uint64_t>(p) - base, 4, SharedAccessKind::Write,
+                              before == value);
+            std::memcpy(p, &value, 4);
+        }
+        countMemory(where, true, a.addr, exec, total);
+        return;
+    }
     for (uint32_t m = exec; m; m &= m - 1) {
-      int l = std::countr_zero(m);
-      uint8_t* p = reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset));
-      uint32_t before;
-      std::memcpy(&before, p, 4);
-      const auto value = static_cast<uint32_t>(values[l]);
-      checkSharedAccess(launch_, b, w, l, pc, reinterpret_cast<uint64_t>(p) - base, 4, SharedAccessKind::Write,
-                        before == value);
-      std::memcpy(p, &value, 4);
+        int l = std::countr_zero(m);
+        uint8_t* p = direct ? reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
+                            : memory_.resolve(in.space, a.addr[l], total, true, site(w, b, l, in), b, where);
+        if (raceCheck_ && where == ResolvedSpace::Shared) {
+            // Checked before the store, which may leave the word as it was (then it races with nothing).
+            const uint64_t width = bytes == 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
+            bool unchanged = true;
+            if (values) {
+                unchanged = readValue(p, bytes, Type::None) == (values[l] & width);
+            } else {
+                for (int i = 0; i < v.count && unchanged; ++i) {
+                    uint64_t x = v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l];
+                    unchanged = readValue(p + i * bytes, bytes, Type::None) == (x & width);
+                }
+            }
+            checkSharedAccess(launch_, b, w, l, pc, static_cast<uint64_t>(p - b.shared.data()), total,
+                              SharedAccessKind::Write, unchanged);
+        }
+        if (values) {
+            writeValue(p, values[l], bytes);
+        } else {
+            for (int i = 0; i < v.count; ++i)
+                writeValue(p + i * bytes, v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l], bytes);
+        }
     }
     countMemory(where, true, a.addr, exec, total);
-    return;
-  }
-  for (uint32_t m = exec; m; m &= m - 1) {
-    int l = std::countr_zero(m);
-    uint8_t* p = direct ? reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
-                        : memory_.resolve(in.space, a.addr[l], total, true, site(w, b, l, in), b, where);
-    if (raceCheck_ && where == ResolvedSpace::Shared) {
-      // Checked before the store, which may leave the word as it was (then it races with nothing).
-      const uint64_t width = bytes == 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
-      bool unchanged = true;
-      if (values) {
-        unchanged = readValue(p, bytes, Type::None) == (values[l] & width);
-      } else {
-        for (int i = 0; i < v.count && unchanged; ++i) {
-          uint64_t x = v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l];
-          unchanged = readValue(p + i * bytes, bytes, Type::None) == (x & width);
-        }
-      }
-      checkSharedAccess(launch_, b, w, l, pc, static_cast<uint64_t>(p - b.shared.data()), total,
-                        SharedAccessKind::Write, unchanged);
-    }
-    if (values) {
-      writeValue(p, values[l], bytes);
-    } else {
-      for (int i = 0; i < v.count; ++i)
-        writeValue(p + i * bytes, v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l], bytes);
-    }
-  }
-  countMemory(where, true, a.addr, exec, total);
 }
 
 namespace {
 
 template <class T>
-T atomicApply(T* p, uint8_t mode, T operand, T compare) {
-  std::atomic_ref<T> ref(*p);
-  T old = ref.load();
-  for (;;) {
-    T next;
-    switch (mode) {
-      case ptx::AtomAdd: next = static_cast<T>(old + operand); break;
-      case ptx::AtomMin: next = operand < old ? operand : old; break;
-      case ptx::AtomMax: next = operand > old ? operand : old; break;
-      case ptx::AtomExch: next = operand; break;
-      case ptx::AtomCas: next = old == compare ? operand : old; break;
-      default:
-        if constexpr (std::is_integral_v<T>) {
-          switch (mode) {
-            case ptx::AtomAnd: next = old & operand; break;
-            case ptx::AtomOr: next = old | operand; break;
-            case ptx::AtomXor: next = old ^ operand; break;
-            case ptx::AtomInc: next = old >= operand ? 0 : static_cast<T>(old + 1); break;
-            default: next = (old == 0 || old > operand) ? operand : static_cast<T>(old - 1); break;  // dec
-          }
-        } else {
-          next = old;
+T atomicApply(T* p, uint8_t mode, T operand, T compare)
+{
+    std::atomic_ref<T> ref(*p);
+    T old = ref.load();
+    for (;;) {
+        T next;
+        switch (mode) {
+        case ptx::AtomAdd:
+            next = static_cast<T>(old + operand);
+            break;
+        case ptx::AtomMin:
+            next = operand < old ? operand : old;
+            break;
+        case ptx::AtomMax:
+            next = operand > old ? operand : old;
+            break;
+        case ptx::AtomExch:
+            next = operand;
+            break;
+        case ptx::AtomCas:
+            next = old == compare ? operand : old;
+            break;
+        default:
+            if constexpr (std::is_integral_v<T>) {
+                switch (mode) {
+                case ptx::AtomAnd:
+                    next = old & operand;
+                    break;
+                case ptx::AtomOr:
+                    next = old | operand;
+                    break;
+                case ptx::AtomXor:
+                    next = old ^ operand;
+                    break;
+                case ptx::AtomInc:
+                    next = old >= operand ? 0 : static_cast<T>(old + 1);
+                    break;
+                default:
+                    next = (old == 0 || old > operand) ? operand : static_cast<T>(old - 1);
+                    break;  // dec
+                }
+            } else {
+                next = old;
+            }
         }
+        if (ref.compare_exchange_weak(old, next))
+            return old;
     }
-    if (ref.compare_exchange_weak(old, next)) return old;
-  }
 }
 
 template <class T>
-uint64_t atomicOnBits(uint8_t* p, uint8_t mode, uint64_t operand, uint64_t compare) {
-  T x, c;
-  std::memcpy(&x, &operand, sizeof(T));
-  std::memcpy(&c, &compare, sizeof(T));
-  T old = atomicApply(reinterpret_cast<T*>(p), mode, x, c);
-  uint64_t r = 0;
-  std::memcpy(&r, &old, sizeof(T));
-  return r;
+uint64_t atomicOnBits(uint8_t* p, uint8_t mode, uint64_t operand, uint64_t compare)
+{
+    T x, c;
+    std::memcpy(&x, &operand, sizeof(T));
+    std::memcpy(&c, &compare, sizeof(T));
+    T old = atomicApply(reinterpret_cast<T*>(p), mode, x, c);
+    uint64_t r = 0;
+    std::memcpy(&r, &old, sizeof(T));
+    return r;
 }
 
 }  // namespace
 
-void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec) {
-  if (!exec) return;
-  ++counts_.atomics;
-  bool isRed = in.op == Op::Red;
-  const Operand& a = isRed ? in.ops[0] : in.ops[2];
-  const Operand& vOp = isRed ? in.ops[2] : in.ops[3];
-  const Operand* cOp = (!isRed && in.mode == ptx::AtomCas) ? &in.ops[4] : nullptr;
-  Lanes s1, s2, result, addrs;
-  const uint64_t* v = source(w, vOp, s1, b.clock);
-  const uint64_t* c = cOp ? source(w, *cOp, s2, b.clock) : nullptr;
-  const uint64_t* bp = a.reg == Operand::kNoReg ? nullptr : w.reg(a.reg);
-  int bytes = ptx::typeBytes(in.type);
-  ResolvedSpace where = ResolvedSpace::Global;
-  for (uint32_t m = exec; m; m &= m - 1) {
-    int l = std::countr_zero(m);
-    addrs[l] = (bp ? bp[l] : 0) + static_cast<uint64_t>(a.imm);
-    uint8_t* p = memory_.resolve(in.space, addrs[l], static_cast<uint32_t>(bytes), true, site(w, b, l, in), b, where);
-    uint64_t operand = v[l];
-    // CAS: the PTX operands are (compare, new).
-    uint64_t compare = c ? v[l] : 0;
-    if (c) operand = c[l];
-    uint64_t old;
-    switch (in.type) {
-      case Type::F32: old = atomicOnBits<float>(p, in.mode, operand, compare); break;
-      case Type::F64: old = atomicOnBits<double>(p, in.mode, operand, compare); break;
-      case Type::S32: old = atomicOnBits<int32_t>(p, in.mode, operand, compare); break;
-      case Type::S64: old = atomicOnBits<int64_t>(p, in.mode, operand, compare); break;
-      case Type::U64: case Type::B64: old = atomicOnBits<uint64_t>(p, in.mode, operand, compare); break;
-      case Type::U32: case Type::B32: old = atomicOnBits<uint32_t>(p, in.mode, operand, compare); break;
-      default: throwUnsupported(in, *launch_.kernel, "atomic type");
+void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+{
+    if (!exec)
+        return;
+    ++counts_.atomics;
+    bool isRed = in.op == Op::Red;
+    const Operand& a = isRed ? in.ops[0] : in.ops[2];
+    const Operand& vOp = isRed ? in.ops[2] : in.ops[3];
+    const Operand* cOp = (!isRed && in.mode == ptx::AtomCas) ? &in.ops[4] : nullptr;
+    Lanes s1, s2, result, addrs;
+    const uint64_t* v = source(w, vOp, s1, b.clock);
+    const uint64_t* c = cOp ? source(w, *cOp, s2, b.clock) : nullptr;
+    const uint64_t* bp = a.reg == Operand::kNoReg ? nullptr : w.reg(a.reg);
+    int bytes = ptx::typeBytes(in.type);
+    ResolvedSpace where = ResolvedSpace::Global;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        addrs[l] = (bp ? bp[l] : 0) + static_cast<uint64_t>(a.imm);
+        uint8_t* p =
+            memory_.resolve(in.space, addrs[l], static_cast<uint32_t>(bytes), true, site(w, b, l, in), b, where);
+        uint64_t operand = v[l];
+        // CAS: the PTX operands are (compare, new).
+        uint64_t compare = c ? v[l] : 0;
+        if (c)
+            operand = c[l];
+        uint64_t old;
+        switch (in.type) {
+        case Type::F32:
+            old = atomicOnBits<float>(p, in.mode, operand, compare);
+            break;
+        case Type::F64:
+            old = atomicOnBits<double>(p, in.mode, operand, compare);
+            break;
+        case Type::S32:
+            old = atomicOnBits<int32_t>(p, in.mode, operand, compare);
+            break;
+        case Type::S64:
+            old = atomicOnBits<int64_t>(p, in.mode, operand, compare);
+            break;
+        case Type::U64:
+        case Type::B64:
+            old = atomicOnBits<uint64_t>(p, in.mode, operand, compare);
+            break;
+        case Type::U32:
+        case Type::B32:
+            old = atomicOnBits<uint32_t>(p, in.mode, operand, compare);
+            break;
+        default:
+            throwUnsupported(in, *launch_.kernel, "atomic type");
+        }
+        result[l] = old;
     }
-    result[l] = old;
-  }
-  if (where == ResolvedSpace::Global) {
-    countAtomic(in, vOp, addrs, exec);
-    if (!isRed) startRound(w, in.ops[0], kRoundL2);  // the old value comes back from L2
-  } else if (raceCheck_ && where == ResolvedSpace::Shared) {
-    checkSharedLanes(w, b, in, addrs, exec, static_cast<uint32_t>(bytes), true);
-  }
-  if (!isRed) writeBack(w, in.ops[0], result, exec);
+    if (where == ResolvedSpace::Global) {
+        countAtomic(in, vOp, addrs, exec);
+        if (!isRed)
+            startRound(w, in.ops[0], kRoundL2);  // the old value comes back from L2
+    } else if (raceCheck_ && where == ResolvedSpace::Shared) {
+        checkSharedLanes(w, b, in, addrs, exec, static_cast<uint32_t>(bytes), true);
+    }
+    if (!isRed)
+        writeBack(w, in.ops[0], result, exec);
 }
 
 // ptxas turns an atomic that adds the same constant to one address from every lane into one
 // update per warp; any other atomic updates memory once per lane.
-void Interpreter::countAtomic(const Instr& in, const Operand& value, const uint64_t* addrs, uint32_t exec) {
-  uint64_t first = addrs[std::countr_zero(exec)];
-  bool oneAddress = true;
-  for (uint32_t m = exec; m; m &= m - 1) oneAddress &= addrs[std::countr_zero(m)] == first;
-  bool aggregated = oneAddress && value.kind == Operand::Kind::Imm &&
-                    (in.mode == ptx::AtomAdd || in.mode == ptx::AtomInc || in.mode == ptx::AtomDec ||
-                     in.mode == ptx::AtomAnd || in.mode == ptx::AtomOr || in.mode == ptx::AtomMin ||
-                     in.mode == ptx::AtomMax) ;
-  if (aggregated) {
-    ++counts_.atomicOperations;
-    ++atomicTargets_[first];
-    return;
-  }
-  counts_.atomicOperations += static_cast<uint64_t>(std::popcount(exec));
-  for (uint32_t m = exec; m; m &= m - 1) ++atomicTargets_[addrs[std::countr_zero(m)]];
+void Interpreter::countAtomic(const Instr& in, const Operand& value, const uint64_t* addrs, uint32_t exec)
+{
+    uint64_t first = addrs[std::countr_zero(exec)];
+    bool oneAddress = true;
+    for (uint32_t m = exec; m; m &= m - 1)
+        oneAddress &= addrs[std::countr_zero(m)] == first;
+    bool aggregated =
+        oneAddress && value.kind == Operand::Kind::Imm &&
+        (in.mode == ptx::AtomAdd || in.mode == ptx::AtomInc || in.mode == ptx::AtomDec || in.mode == ptx::AtomAnd ||
+         in.mode == ptx::AtomOr || in.mode == ptx::AtomMin || in.mode == ptx::AtomMax);
+    if (aggregated) {
+        ++counts_.atomicOperations;
+        ++atomicTargets_[first];
+        return;
+    }
+    counts_.atomicOperations += static_cast<uint64_t>(std::popcount(exec));
+    for (uint32_t m = exec; m; m &= m - 1)
+        ++atomicTargets_[addrs[std::countr_zero(m)]];
 }
 
 }  // namespace cudasim

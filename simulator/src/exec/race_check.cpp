@@ -7,45 +7,51 @@
 namespace cudasim {
 namespace {
 
-const char* verb(SharedAccessKind kind) {
-  switch (kind) {
-    case SharedAccessKind::Read: return "reads";
-    case SharedAccessKind::Write: return "writes";
-    default: return "writes (atomically)";
-  }
+const char* verb(SharedAccessKind kind)
+{
+    switch (kind) {
+    case SharedAccessKind::Read:
+        return "reads";
+    case SharedAccessKind::Write:
+        return "writes";
+    default:
+        return "writes (atomically)";
+    }
 }
 
-std::string describeAccess(const LaunchContext& launch, const RaceAccess& a, SharedAccessKind kind) {
-  const Dim3& b = launch.block;
-  const uint32_t t = a.thread();
-  const ptx::Kernel& k = *launch.kernel;
-  const std::string where = a.pc() < k.code.size() && a.pc() < RaceAccess::kPcs - 1
-                                ? ptx::sourcePosition(k, k.code[a.pc()])
-                                : "an unknown PTX line";
-  return "thread (" + std::to_string(t % b.x) + "," + std::to_string(t / b.x % b.y) + "," +
-         std::to_string(t / (b.x * b.y)) + ") (warp " + std::to_string(t / kWarpSize) + ", lane " +
-         std::to_string(t % kWarpSize) + ") " + verb(kind) + " at " + where;
+std::string describeAccess(const LaunchContext& launch, const RaceAccess& a, SharedAccessKind kind)
+{
+    const Dim3& b = launch.block;
+    const uint32_t t = a.thread();
+    const ptx::Kernel& k = *launch.kernel;
+    const std::string where = a.pc() < k.code.size() && a.pc() < RaceAccess::kPcs - 1
+                                  ? ptx::sourcePosition(k, k.code[a.pc()])
+                                  : "an unknown PTX line";
+    return "thread (" + std::to_string(t % b.x) + "," + std::to_string(t / b.x % b.y) + "," +
+           std::to_string(t / (b.x * b.y)) + ") (warp " + std::to_string(t / kWarpSize) + ", lane " +
+           std::to_string(t % kWarpSize) + ") " + verb(kind) + " at " + where;
 }
 
 }  // namespace
 
 void reportSharedRace(const LaunchContext& launch, const BlockState& b, const RaceAccess& earlier,
                       SharedAccessKind earlierKind, const RaceAccess& later, SharedAccessKind laterKind,
-                      uint64_t address, bool sameWarp) {
-  const char* hazard = earlierKind == SharedAccessKind::Read  ? "write-after-read"
-                       : laterKind == SharedAccessKind::Read ? "read-after-write"
-                                                             : "write-after-write";
-  char hex[32];
-  std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(address));
-  const Dim3& c = b.ctaid;
-  throw DeviceFault(
-      cudaErrorLaunchFailure,
-      std::string("shared-memory race (") + hazard + ") at __shared__ " + hex + " in kernel " +
-          demangle(launch.kernel->name) + ", block (" + std::to_string(c.x) + "," + std::to_string(c.y) + "," +
-          std::to_string(c.z) + "): " + describeAccess(launch, earlier, earlierKind) + ", " +
-          describeAccess(launch, later, laterKind) +
-          (sameWarp ? ", lanes of one warp with no __syncwarp() or barrier between them"
-                    : ", with no barrier between them"));
+                      uint64_t address, bool sameWarp)
+{
+    const char* hazard = earlierKind == SharedAccessKind::Read ? "write-after-read"
+                         : laterKind == SharedAccessKind::Read ? "read-after-write"
+                                                               : "write-after-write";
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(address));
+    const Dim3& c = b.ctaid;
+    throw DeviceFault(cudaErrorLaunchFailure,
+                      std::string("shared-memory race (") + hazard + ") at __shared__ " + hex + " in kernel " +
+                          demangle(launch.kernel->name) + ", block (" + std::to_string(c.x) + "," +
+                          std::to_string(c.y) + "," + std::to_string(c.z) +
+                          "): " + describeAccess(launch, earlier, earlierKind) + ", " +
+                          describeAccess(launch, later, laterKind) +
+                          (sameWarp ? ", lanes of one warp with no __syncwarp() or barrier between them"
+                                    : ", with no barrier between them"));
 }
 
 }  // namespace cudasim

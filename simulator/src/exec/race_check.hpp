@@ -39,75 +39,81 @@ namespace cudasim {
 enum class SharedAccessKind : uint8_t { Read, Write, Atomic };
 
 [[noreturn]] void reportSharedRace(const LaunchContext& launch, const BlockState& b, const RaceAccess& earlier,
-                                   SharedAccessKind earlierKind, const RaceAccess& later,
-                                   SharedAccessKind laterKind, uint64_t address, bool sameWarp);
+                                   SharedAccessKind earlierKind, const RaceAccess& later, SharedAccessKind laterKind,
+                                   uint64_t address, bool sameWarp);
 
 namespace race_detail {
 
 // Whether `a` (an earlier access of the same word) and an access now by lane `lane` of `w`, thread
 // `thread`, touching the bytes `bytes`, are unordered.
-inline bool unordered(const RaceAccess& a, uint32_t epoch, const Warp& w, int lane, uint32_t thread, uint32_t bytes) {
-  if (a.epoch() != epoch || a.thread() == thread || (a.bytes() & bytes) == 0) return false;
-  if (a.thread() / kWarpSize != w.index) return true;
-  return !(w.laneSync[lane] > a.sync() && w.laneSync[a.thread() % kWarpSize] > a.sync());
+inline bool unordered(const RaceAccess& a, uint32_t epoch, const Warp& w, int lane, uint32_t thread, uint32_t bytes)
+{
+    if (a.epoch() != epoch || a.thread() == thread || (a.bytes() & bytes) == 0)
+        return false;
+    if (a.thread() / kWarpSize != w.index)
+        return true;
+    return !(w.laneSync[lane] > a.sync() && w.laneSync[a.thread() % kWarpSize] > a.sync());
 }
 
-inline SharedAccessKind writeKind(const RaceAccess& a) {
-  return a.atomic() ? SharedAccessKind::Atomic : SharedAccessKind::Write;
+inline SharedAccessKind writeKind(const RaceAccess& a)
+{
+    return a.atomic() ? SharedAccessKind::Atomic : SharedAccessKind::Write;
 }
 
-[[noreturn, gnu::cold, gnu::noinline]] inline void race(const LaunchContext& launch, const BlockState& b,
-                                                        const Warp& w, const RaceAccess& earlier,
-                                                        SharedAccessKind earlierKind, const RaceAccess& now,
-                                                        SharedAccessKind kind, uint64_t word) {
-  reportSharedRace(launch, b, earlier, earlierKind, now, kind,
-                   word * 4 + static_cast<uint64_t>(std::countr_zero(now.bytes())),
-                   earlier.thread() / kWarpSize == w.index);
+[[noreturn, gnu::cold, gnu::noinline]] inline void race(const LaunchContext& launch, const BlockState& b, const Warp& w,
+                                                        const RaceAccess& earlier, SharedAccessKind earlierKind,
+                                                        const RaceAccess& now, SharedAccessKind kind, uint64_t word)
+{
+    reportSharedRace(launch, b, earlier, earlierKind, now, kind,
+                     word * 4 + static_cast<uint64_t>(std::countr_zero(now.bytes())),
+                     earlier.thread() / kWarpSize == w.index);
 }
 
 // One word of an access (see checkSharedAccess).
-[[gnu::always_inline]] inline void checkSharedWord(const LaunchContext& launch, BlockState& b, const Warp& w,
-                                                   int lane, uint32_t thread, uint32_t pc, uint64_t word,
-                                                   uint32_t bytes, SharedAccessKind kind, bool unchanged) {
-  const uint32_t epoch = b.raceEpoch;
-  SharedWordShadow& s = b.sharedShadow[word];
-  const RaceAccess now(epoch, w.syncs, thread, bytes, kind == SharedAccessKind::Atomic, pc);
-  if (kind == SharedAccessKind::Read) {
-    if (unordered(s.write, epoch, w, lane, thread, bytes))
-      race(launch, b, w, s.write, writeKind(s.write), now, kind, word);
-    if (s.read.epoch() != epoch) {
-      s.read = now;
-      s.otherRead.forget();
-    } else if (s.read.thread() == thread) {
-      const uint32_t before = s.read.bytes();
-      s.read = now;
-      s.read.addBytes(before);
-    } else {
-      // Keep a reader of another warp if there was one: any of them races with a write here.
-      const uint32_t warp = w.index;
-      const bool keepOther = s.otherRead.epoch() == epoch && s.otherRead.thread() / kWarpSize != warp &&
-                             s.read.thread() / kWarpSize == warp;
-      if (!keepOther) s.otherRead = s.read;
-      s.read = now;
+[[gnu::always_inline]] inline void checkSharedWord(const LaunchContext& launch, BlockState& b, const Warp& w, int lane,
+                                                   uint32_t thread, uint32_t pc, uint64_t word, uint32_t bytes,
+                                                   SharedAccessKind kind, bool unchanged)
+{
+    const uint32_t epoch = b.raceEpoch;
+    SharedWordShadow& s = b.sharedShadow[word];
+    const RaceAccess now(epoch, w.syncs, thread, bytes, kind == SharedAccessKind::Atomic, pc);
+    if (kind == SharedAccessKind::Read) {
+        if (unordered(s.write, epoch, w, lane, thread, bytes))
+            race(launch, b, w, s.write, writeKind(s.write), now, kind, word);
+        if (s.read.epoch() != epoch) {
+            s.read = now;
+            s.otherRead.forget();
+        } else if (s.read.thread() == thread) {
+            const uint32_t before = s.read.bytes();
+            s.read = now;
+            s.read.addBytes(before);
+        } else {
+            // Keep a reader of another warp if there was one: any of them races with a write here.
+            const uint32_t warp = w.index;
+            const bool keepOther = s.otherRead.epoch() == epoch && s.otherRead.thread() / kWarpSize != warp &&
+                                   s.read.thread() / kWarpSize == warp;
+            if (!keepOther)
+                s.otherRead = s.read;
+            s.read = now;
+        }
+        return;
     }
-    return;
-  }
-  const bool atomic = kind == SharedAccessKind::Atomic;
-  if (!unchanged) {
-    if (!(atomic && s.write.atomic()) && unordered(s.write, epoch, w, lane, thread, bytes))
-      race(launch, b, w, s.write, writeKind(s.write), now, kind, word);
-    if (unordered(s.read, epoch, w, lane, thread, bytes))
-      race(launch, b, w, s.read, SharedAccessKind::Read, now, kind, word);
-    if (unordered(s.otherRead, epoch, w, lane, thread, bytes))
-      race(launch, b, w, s.otherRead, SharedAccessKind::Read, now, kind, word);
-    // The reads so far all come before this write (else it raced): later accesses need only be
-    // checked against the write. An atomic keeps them: a later atomic does not race with it.
-    if (!atomic && bytes == 0xf) {
-      s.read.forget();
-      s.otherRead.forget();
+    const bool atomic = kind == SharedAccessKind::Atomic;
+    if (!unchanged) {
+        if (!(atomic && s.write.atomic()) && unordered(s.write, epoch, w, lane, thread, bytes))
+            race(launch, b, w, s.write, writeKind(s.write), now, kind, word);
+        if (unordered(s.read, epoch, w, lane, thread, bytes))
+            race(launch, b, w, s.read, SharedAccessKind::Read, now, kind, word);
+        if (unordered(s.otherRead, epoch, w, lane, thread, bytes))
+            race(launch, b, w, s.otherRead, SharedAccessKind::Read, now, kind, word);
+        // The reads so far all come before this write (else it raced): later accesses need only be
+        // checked against the write. An atomic keeps them: a later atomic does not race with it.
+        if (!atomic && bytes == 0xf) {
+            s.read.forget();
+            s.otherRead.forget();
+        }
     }
-  }
-  s.write = now;
+    s.write = now;
 }
 
 }  // namespace race_detail
@@ -116,15 +122,16 @@ inline SharedAccessKind writeKind(const RaceAccess& a) {
 // memory, by instruction `pc`. `unchanged`: a store of the bytes already there. Throws
 // DeviceFault (cudaErrorLaunchFailure) on a race.
 inline void checkSharedAccess(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t pc,
-                              uint64_t offset, uint32_t size, SharedAccessKind kind, bool unchanged = false) {
-  const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(lane);
-  if (size <= 4) {  // one word
-    const uint32_t bytes = size == 4 ? 0xfu : ((1u << size) - 1) << (offset & 3);
-    race_detail::checkSharedWord(launch, b, w, lane, thread, pc, offset / 4, bytes, kind, unchanged);
-    return;
-  }
-  for (uint64_t word = offset / 4; word < (offset + size) / 4; ++word)
-    race_detail::checkSharedWord(launch, b, w, lane, thread, pc, word, 0xf, kind, unchanged);
+                              uint64_t offset, uint32_t size, SharedAccessKind kind, bool unchanged = false)
+{
+    const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(lane);
+    if (size <= 4) {  // one word
+        const uint32_t bytes = size == 4 ? 0xfu : ((1u << size) - 1) << (offset & 3);
+        race_detail::checkSharedWord(launch, b, w, lane, thread, pc, offset / 4, bytes, kind, unchanged);
+        return;
+    }
+    for (uint64_t word = offset / 4; word < (offset + size) / 4; ++word)
+        race_detail::checkSharedWord(launch, b, w, lane, thread, pc, word, 0xf, kind, unchanged);
 }
 
 }  // namespace cudasim

@@ -14,100 +14,136 @@ namespace cudasim {
 using ptx::Op;
 using ptx::Type;
 
-void executeWarpOperation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel) {
-  const Type t = in.type;
-  switch (in.op) {
+void executeWarpOperation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
+{
+    const Type t = in.type;
+    switch (in.op) {
     case Op::Shfl: {
-      Lanes s0, s1, s2, d, p;
-      const uint64_t* a = source(w, in.ops[2], s0, clk);
-      const uint64_t* bv = source(w, in.ops[3], s1, clk);
-      const uint64_t* cv = source(w, in.ops[4], s2, clk);
-      for (int lane = 0; lane < kWarpSize; ++lane) {
-        int32_t bval = static_cast<int32_t>(bv[lane] & 0x1f);
-        int32_t cval = static_cast<int32_t>(cv[lane] & 0x1f);
-        int32_t segmask = static_cast<int32_t>((cv[lane] >> 8) & 0x1f);
-        int32_t maxLane = (lane & segmask) | (cval & ~segmask);
-        int32_t minLane = lane & segmask;
-        int32_t j = lane;
-        bool valid;
-        switch (in.mode) {
-          case ptx::ShflUp: j = lane - bval; valid = j >= maxLane; break;
-          case ptx::ShflDown: j = lane + bval; valid = j <= maxLane; break;
-          case ptx::ShflBfly: j = lane ^ bval; valid = j <= maxLane; break;
-          default: j = minLane | (bval & ~segmask); valid = j <= maxLane; break;
+        Lanes s0, s1, s2, d, p;
+        const uint64_t* a = source(w, in.ops[2], s0, clk);
+        const uint64_t* bv = source(w, in.ops[3], s1, clk);
+        const uint64_t* cv = source(w, in.ops[4], s2, clk);
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            int32_t bval = static_cast<int32_t>(bv[lane] & 0x1f);
+            int32_t cval = static_cast<int32_t>(cv[lane] & 0x1f);
+            int32_t segmask = static_cast<int32_t>((cv[lane] >> 8) & 0x1f);
+            int32_t maxLane = (lane & segmask) | (cval & ~segmask);
+            int32_t minLane = lane & segmask;
+            int32_t j = lane;
+            bool valid;
+            switch (in.mode) {
+            case ptx::ShflUp:
+                j = lane - bval;
+                valid = j >= maxLane;
+                break;
+            case ptx::ShflDown:
+                j = lane + bval;
+                valid = j <= maxLane;
+                break;
+            case ptx::ShflBfly:
+                j = lane ^ bval;
+                valid = j <= maxLane;
+                break;
+            default:
+                j = minLane | (bval & ~segmask);
+                valid = j <= maxLane;
+                break;
+            }
+            if (!valid)
+                j = lane;
+            d[lane] = a[j];
+            p[lane] = valid ? 1 : 0;
         }
-        if (!valid) j = lane;
-        d[lane] = a[j];
-        p[lane] = valid ? 1 : 0;
-      }
-      writeBack(w, in.ops[0], d, exec);
-      if (in.hasPairDest) writeBack(w, in.ops[1], p, exec);
-      break;
+        writeBack(w, in.ops[0], d, exec);
+        if (in.hasPairDest)
+            writeBack(w, in.ops[1], p, exec);
+        break;
     }
     case Op::Vote: {
-      Lanes d;
-      uint32_t ballot = in.ops[2].kind == Operand::Kind::Imm
-                            ? (in.ops[2].imm ? exec : 0)
-                            : exec & predicateMask(w, in.ops[2].reg);
-      uint64_t r = 0;
-      switch (in.mode) {
-        case ptx::VoteBallot: r = ballot; break;
-        case ptx::VoteAll: r = ballot == exec; break;
-        case ptx::VoteAny: r = ballot != 0; break;
-        default: r = ballot == 0 || ballot == exec; break;
-      }
-      std::fill(d, d + kWarpSize, r);
-      writeBack(w, in.ops[0], d, exec);
-      break;
+        Lanes d;
+        uint32_t ballot =
+            in.ops[2].kind == Operand::Kind::Imm ? (in.ops[2].imm ? exec : 0) : exec & predicateMask(w, in.ops[2].reg);
+        uint64_t r = 0;
+        switch (in.mode) {
+        case ptx::VoteBallot:
+            r = ballot;
+            break;
+        case ptx::VoteAll:
+            r = ballot == exec;
+            break;
+        case ptx::VoteAny:
+            r = ballot != 0;
+            break;
+        default:
+            r = ballot == 0 || ballot == exec;
+            break;
+        }
+        std::fill(d, d + kWarpSize, r);
+        writeBack(w, in.ops[0], d, exec);
+        break;
     }
     case Op::Activemask: {
-      Lanes d;
-      std::fill(d, d + kWarpSize, uint64_t{exec});
-      writeBack(w, in.ops[0], d, exec);
-      break;
+        Lanes d;
+        std::fill(d, d + kWarpSize, uint64_t{exec});
+        writeBack(w, in.ops[0], d, exec);
+        break;
     }
     case Op::Redux: {
-      Lanes s0, d;
-      const uint64_t* a = source(w, in.ops[2], s0, clk);
-      bool sign = ptx::isSigned(t);
-      uint64_t r = in.mode == ptx::AtomAnd ? 0xffffffffu : 0;
-      bool first = true;
-      for (uint32_t m = exec; m; m &= m - 1) {
-        int l = std::countr_zero(m);
-        uint64_t v = alu::normalize(a[l], t);
-        switch (in.mode) {
-          case ptx::AtomAdd: r += v; break;
-          case ptx::AtomAnd: r &= v; break;
-          case ptx::AtomOr: r |= v; break;
-          case ptx::AtomXor: r ^= v; break;
-          case ptx::AtomMin: r = first ? v : sign ? (static_cast<int64_t>(v) < static_cast<int64_t>(r) ? v : r) : std::min(r, v); break;
-          case ptx::AtomMax: r = first ? v : sign ? (static_cast<int64_t>(v) > static_cast<int64_t>(r) ? v : r) : std::max(r, v); break;
-          default: throwUnsupported(in, kernel, "redux operation");
+        Lanes s0, d;
+        const uint64_t* a = source(w, in.ops[2], s0, clk);
+        bool sign = ptx::isSigned(t);
+        uint64_t r = in.mode == ptx::AtomAnd ? 0xffffffffu : 0;
+        bool first = true;
+        for (uint32_t m = exec; m; m &= m - 1) {
+            int l = std::countr_zero(m);
+            uint64_t v = alu::normalize(a[l], t);
+            switch (in.mode) {
+            case ptx::AtomAdd:
+                r += v;
+                break;
+            case ptx::AtomAnd:
+                r &= v;
+                break;
+            case ptx::AtomOr:
+                r |= v;
+                break;
+            case ptx::AtomXor:
+                r ^= v;
+                break;
+            case ptx::AtomMin:
+                r = first ? v : sign ? (static_cast<int64_t>(v) < static_cast<int64_t>(r) ? v : r) : std::min(r, v);
+                break;
+            case ptx::AtomMax:
+                r = first ? v : sign ? (static_cast<int64_t>(v) > static_cast<int64_t>(r) ? v : r) : std::max(r, v);
+                break;
+            default:
+                throwUnsupported(in, kernel, "redux operation");
+            }
+            first = false;
         }
-        first = false;
-      }
-      std::fill(d, d + kWarpSize, r & 0xffffffffu);
-      writeBack(w, in.ops[0], d, exec);
-      break;
+        std::fill(d, d + kWarpSize, r & 0xffffffffu);
+        writeBack(w, in.ops[0], d, exec);
+        break;
     }
     case Op::Match: {
-      Lanes s0, d;
-      const uint64_t* a = source(w, in.ops[2], s0, clk);
-      uint64_t wm = alu::widthMask(bitsOf(t));
-      for (int l = 0; l < kWarpSize; ++l) {
-        uint32_t same = 0;
-        for (uint32_t m = exec; m; m &= m - 1) {
-          int o = std::countr_zero(m);
-          if ((a[o] & wm) == (a[l] & wm)) same |= 1u << o;
+        Lanes s0, d;
+        const uint64_t* a = source(w, in.ops[2], s0, clk);
+        uint64_t wm = alu::widthMask(bitsOf(t));
+        for (int l = 0; l < kWarpSize; ++l) {
+            uint32_t same = 0;
+            for (uint32_t m = exec; m; m &= m - 1) {
+                int o = std::countr_zero(m);
+                if ((a[o] & wm) == (a[l] & wm))
+                    same |= 1u << o;
+            }
+            d[l] = same;
         }
-        d[l] = same;
-      }
-      writeBack(w, in.ops[0], d, exec);
-      break;
+        writeBack(w, in.ops[0], d, exec);
+        break;
     }
     default:
-      throwUnsupported(in, kernel, "warp operation");
-  }
+        throwUnsupported(in, kernel, "warp operation");
+    }
 }
 
 }  // namespace cudasim

@@ -17,34 +17,34 @@
 namespace cudasim {
 
 struct WarpTraceRequest {
-  std::string kernel;  // a part of the demangled name; empty: any
-  uint64_t block = 0;  // linear block id: x + y * gridDim.x + z * gridDim.x * gridDim.y
-  uint32_t warp = 0;
-  std::string out;
+    std::string kernel;  // a part of the demangled name; empty: any
+    uint64_t block = 0;  // linear block id: x + y * gridDim.x + z * gridDim.x * gridDim.y
+    uint32_t warp = 0;
+    std::string out;
 };
 
 // The request in CUDASIM_TRACE, or nothing; a malformed value is reported once on stderr.
 std::optional<WarpTraceRequest> warpTraceRequest();
 
 class WarpTrace {
- public:
-  WarpTrace(WarpTraceRequest request, std::string kernel, const std::string& ptx);
-  uint64_t block() const { return request_.block; }
-  uint32_t warp() const { return request_.warp; }
-  void record(int32_t line, const char* op, uint32_t active, uint32_t exec);
-  // Writes the file; returns false (and says why on stderr) if it cannot.
-  bool write() const;
+public:
+    WarpTrace(WarpTraceRequest request, std::string kernel, const std::string& ptx);
+    uint64_t block() const { return request_.block; }
+    uint32_t warp() const { return request_.warp; }
+    void record(int32_t line, const char* op, uint32_t active, uint32_t exec);
+    // Writes the file; returns false (and says why on stderr) if it cannot.
+    bool write() const;
 
- private:
-  struct Step {
-    int32_t line;
-    const char* op;
-    uint32_t active, exec;
-  };
-  WarpTraceRequest request_;
-  std::string kernel_;
-  std::vector<std::string> ptxLines_;
-  std::vector<Step> steps_;
+private:
+    struct Step {
+        int32_t line;
+        const char* op;
+        uint32_t active, exec;
+    };
+    WarpTraceRequest request_;
+    std::string kernel_;
+    std::vector<std::string> ptxLines_;
+    std::vector<Step> steps_;
 };
 
 }  // namespace cudasim

@@ -9,30 +9,90 @@
 
 namespace cudasim::ptx {
 
-enum class Type : uint8_t {
-  None, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F32, F64, Pred
-};
+enum class Type : uint8_t { None, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F32, F64, Pred };
 
 // Width in bytes of each Type, in enum order (the interpreter calls these
 // per lane, so they are inline table look-ups).
 inline constexpr uint8_t kTypeBytes[] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 1};
-constexpr int typeBytes(Type t) { return kTypeBytes[static_cast<int>(t)]; }
-constexpr bool isSigned(Type t) { return t >= Type::S8 && t <= Type::S64; }
-constexpr bool isFloat(Type t) { return t >= Type::F16 && t <= Type::F64; }
+constexpr int typeBytes(Type t)
+{
+    return kTypeBytes[static_cast<int>(t)];
+}
+constexpr bool isSigned(Type t)
+{
+    return t >= Type::S8 && t <= Type::S64;
+}
+constexpr bool isFloat(Type t)
+{
+    return t >= Type::F16 && t <= Type::F64;
+}
 
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
 
 enum class Op : uint8_t {
-  Mov, Ld, St, Cvta, CvtaTo, Cvt,
-  Add, Sub, Mul, Mad, Div, Rem, Min, Max, Abs, Neg,
-  And, Or, Xor, Not, Cnot, Shl, Shr,
-  Selp, Setp, Slct,
-  Popc, Clz, Brev, Bfe, Bfi, Prmt, Bfind, Shf, Sad, Dp4a,
-  Fma, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Copysign,
-  Atom, Red,
-  Shfl, Vote, Activemask, Redux, Match,
-  Bra, Bar, WarpSync, Membar, Ret, Exit, Trap, Call, Nop,
-  Inline,       // parser only: a call whose callee was inlined
+    Mov,
+    Ld,
+    St,
+    Cvta,
+    CvtaTo,
+    Cvt,
+    Add,
+    Sub,
+    Mul,
+    Mad,
+    Div,
+    Rem,
+    Min,
+    Max,
+    Abs,
+    Neg,
+    And,
+    Or,
+    Xor,
+    Not,
+    Cnot,
+    Shl,
+    Shr,
+    Selp,
+    Setp,
+    Slct,
+    Popc,
+    Clz,
+    Brev,
+    Bfe,
+    Bfi,
+    Prmt,
+    Bfind,
+    Shf,
+    Sad,
+    Dp4a,
+    Fma,
+    Rcp,
+    Sqrt,
+    Rsqrt,
+    Ex2,
+    Lg2,
+    Sin,
+    Cos,
+    Tanh,
+    Copysign,
+    Atom,
+    Red,
+    Shfl,
+    Vote,
+    Activemask,
+    Redux,
+    Match,
+    Bra,
+    Bar,
+    WarpSync,
+    Membar,
+    Ret,
+    Exit,
+    Trap,
+    Call,
+    Nop,
+    Inline,  // parser only: a call whose callee was inlined
 };
 
 const char* opName(Op op);
@@ -40,8 +100,20 @@ const char* opName(Op op);
 // Sub-operation carried in Instr::mode; its meaning depends on the opcode.
 enum MulMode : uint8_t { MulLo, MulHi, MulWide };
 enum CmpMode : uint8_t {
-  CmpEq, CmpNe, CmpLt, CmpLe, CmpGt, CmpGe,
-  CmpEqu, CmpNeu, CmpLtu, CmpLeu, CmpGtu, CmpGeu, CmpNum, CmpNan
+    CmpEq,
+    CmpNe,
+    CmpLt,
+    CmpLe,
+    CmpGt,
+    CmpGe,
+    CmpEqu,
+    CmpNeu,
+    CmpLtu,
+    CmpLeu,
+    CmpGtu,
+    CmpGeu,
+    CmpNum,
+    CmpNan
 };
 enum RoundMode : uint8_t { RoundNone, RoundRn, RoundRz, RoundRm, RoundRp, RoundRni, RoundRzi, RoundRmi, RoundRpi };
 enum ShflMode : uint8_t { ShflUp, ShflDown, ShflBfly, ShflIdx };
@@ -56,70 +128,90 @@ enum BarMode : uint8_t { BarSync, BarRedPopc, BarRedAnd, BarRedOr };  // __synct
 // Register slots 0..kNumSpecialRegs-1 hold the special registers; the
 // block runner fills them when a warp starts.
 enum SpecialReg : uint32_t {
-  SrTidX, SrTidY, SrTidZ, SrNtidX, SrNtidY, SrNtidZ,
-  SrCtaidX, SrCtaidY, SrCtaidZ, SrNctaidX, SrNctaidY, SrNctaidZ,
-  SrLaneid, SrWarpid, SrNwarpid, SrSmid, SrNsmid, SrGridid,
-  SrLanemaskEq, SrLanemaskLt, SrLanemaskLe, SrLanemaskGt, SrLanemaskGe,
-  SrDynamicSmemSize, SrTotalSmemSize,
-  SrEnvreg,  // %envreg0..31, which the driver sets for a launch (a cooperative launch's grid
-             // workspace): 0 here, where cooperative launches are refused
-  SrCarry,  // CC.CF of add.cc/addc/sub.cc/subc/mad.cc/madc, one bit per lane
-  kNumSpecialRegs
+    SrTidX,
+    SrTidY,
+    SrTidZ,
+    SrNtidX,
+    SrNtidY,
+    SrNtidZ,
+    SrCtaidX,
+    SrCtaidY,
+    SrCtaidZ,
+    SrNctaidX,
+    SrNctaidY,
+    SrNctaidZ,
+    SrLaneid,
+    SrWarpid,
+    SrNwarpid,
+    SrSmid,
+    SrNsmid,
+    SrGridid,
+    SrLanemaskEq,
+    SrLanemaskLt,
+    SrLanemaskLe,
+    SrLanemaskGt,
+    SrLanemaskGe,
+    SrDynamicSmemSize,
+    SrTotalSmemSize,
+    SrEnvreg,  // %envreg0..31, which the driver sets for a launch (a cooperative launch's grid
+               // workspace): 0 here, where cooperative launches are refused
+    SrCarry,   // CC.CF of add.cc/addc/sub.cc/subc/mad.cc/madc, one bit per lane
+    kNumSpecialRegs
 };
 
 struct Operand {
-  enum class Kind : uint8_t { None, Reg, Imm, Vec, Addr, Clock32, Clock64, GlobalTimer, Sink };
-  static constexpr uint32_t kNoReg = 0xffffffffu;
-  Kind kind = Kind::None;
-  uint8_t count = 0;         // Vec: number of registers
-  bool addsDynamicSmemBase = false;  // patched after decoding (extern .shared)
-  uint32_t reg = kNoReg;     // Reg, or base register of Addr
-  int64_t imm = 0;           // Imm bits, or byte offset of Addr
-  uint32_t vec[4] = {0, 0, 0, 0};
+    enum class Kind : uint8_t { None, Reg, Imm, Vec, Addr, Clock32, Clock64, GlobalTimer, Sink };
+    static constexpr uint32_t kNoReg = 0xffffffffu;
+    Kind kind = Kind::None;
+    uint8_t count = 0;                 // Vec: number of registers
+    bool addsDynamicSmemBase = false;  // patched after decoding (extern .shared)
+    uint32_t reg = kNoReg;             // Reg, or base register of Addr
+    int64_t imm = 0;                   // Imm bits, or byte offset of Addr
+    uint32_t vec[4] = {0, 0, 0, 0};
 };
 
 struct Instr {
-  Op op = Op::Nop;
-  Type type = Type::None;     // operation type (destination type for cvt)
-  Type srcType = Type::None;  // cvt source, mul.wide/mad.wide operand type
-  Space space = Space::Generic;
-  uint8_t mode = 0;
-  uint8_t boolMode = BoolNone;
-  uint8_t vecWidth = 1;
-  bool sat = false;
-  bool guardNeg = false;
-  bool carryIn = false;              // addc, subc, madc
-  bool carryOut = false;             // .cc
-  bool hasPairDest = false;          // `d|p` destination (setp, shfl)
-  uint8_t numOps = 0;
-  uint32_t guard = Operand::kNoReg;  // predicate register, or kNoReg
-  int32_t target = -1;               // bra: target instruction index
-  int32_t reconverge = -1;           // bra: immediate post-dominator
-  uint32_t line = 0;                 // PTX line for diagnostics
-  uint32_t sourceLine = 0;           // the .loc line before it (nvcc -lineinfo or -G), 0 if none
-  uint32_t sourceFile = 0;           // ... and its .file number (Kernel::sourceFiles)
-  // ops[0] is the first operand (destination, or address for st/red),
-  // ops[1] its `|p` partner if any, ops[2..] the remaining operands.
-  Operand ops[6];
+    Op op = Op::Nop;
+    Type type = Type::None;     // operation type (destination type for cvt)
+    Type srcType = Type::None;  // cvt source, mul.wide/mad.wide operand type
+    Space space = Space::Generic;
+    uint8_t mode = 0;
+    uint8_t boolMode = BoolNone;
+    uint8_t vecWidth = 1;
+    bool sat = false;
+    bool guardNeg = false;
+    bool carryIn = false;      // addc, subc, madc
+    bool carryOut = false;     // .cc
+    bool hasPairDest = false;  // `d|p` destination (setp, shfl)
+    uint8_t numOps = 0;
+    uint32_t guard = Operand::kNoReg;  // predicate register, or kNoReg
+    int32_t target = -1;               // bra: target instruction index
+    int32_t reconverge = -1;           // bra: immediate post-dominator
+    uint32_t line = 0;                 // PTX line for diagnostics
+    uint32_t sourceLine = 0;           // the .loc line before it (nvcc -lineinfo or -G), 0 if none
+    uint32_t sourceFile = 0;           // ... and its .file number (Kernel::sourceFiles)
+    // ops[0] is the first operand (destination, or address for st/red),
+    // ops[1] its `|p` partner if any, ops[2..] the remaining operands.
+    Operand ops[6];
 };
 
 struct Param {
-  std::string name;
-  uint32_t offset = 0;
-  uint32_t size = 0;
+    std::string name;
+    uint32_t offset = 0;
+    uint32_t size = 0;
 };
 
 struct Kernel {
-  std::string name;
-  std::vector<Param> params;
-  uint32_t paramBytes = 0;
-  std::vector<Instr> code;
-  uint32_t numRegs = kNumSpecialRegs;
-  uint32_t staticSmem = 0;
-  uint32_t localBytes = 0;
-  uint32_t maxThreads = 0;        // .maxntid / .reqntid product, 0 if absent
-  std::vector<std::string> sourceFiles;  // the module's .file names (without folders), by number
-  std::string error;              // decode failure; the kernel cannot launch
+    std::string name;
+    std::vector<Param> params;
+    uint32_t paramBytes = 0;
+    std::vector<Instr> code;
+    uint32_t numRegs = kNumSpecialRegs;
+    uint32_t staticSmem = 0;
+    uint32_t localBytes = 0;
+    uint32_t maxThreads = 0;               // .maxntid / .reqntid product, 0 if absent
+    std::vector<std::string> sourceFiles;  // the module's .file names (without folders), by number
+    std::string error;                     // decode failure; the kernel cannot launch
 };
 
 // Where an instruction came from, for diagnostics: "reduce.cu:20 (PTX line 131)" when the PTX
@@ -127,18 +219,18 @@ struct Kernel {
 std::string sourcePosition(const Kernel& kernel, const Instr& in);
 
 struct Variable {
-  std::string name;
-  Space space = Space::Global;
-  uint64_t size = 0;
-  uint32_t align = 1;
-  uint8_t* storage = nullptr;  // global/const: host memory registered as device memory
+    std::string name;
+    Space space = Space::Global;
+    uint64_t size = 0;
+    uint32_t align = 1;
+    uint8_t* storage = nullptr;  // global/const: host memory registered as device memory
 };
 
 struct Module {
-  std::vector<Kernel> kernels;
-  std::vector<Variable> variables;
-  const Kernel* findKernel(const std::string& name) const;
-  const Variable* findVariable(const std::string& name) const;
+    std::vector<Kernel> kernels;
+    std::vector<Variable> variables;
+    const Kernel* findKernel(const std::string& name) const;
+    const Variable* findVariable(const std::string& name) const;
 };
 
 }  // namespace cudasim::ptx

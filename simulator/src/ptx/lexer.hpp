@@ -8,10 +8,10 @@
 namespace cudasim::ptx {
 
 struct Token {
-  enum class Kind { Ident, Directive, Number, String, Punct, End };
-  Kind kind = Kind::End;
-  std::string_view text;
-  int line = 0;
+    enum class Kind { Ident, Directive, Number, String, Punct, End };
+    Kind kind = Kind::End;
+    std::string_view text;
+    int line = 0;
 };
 
 std::vector<Token> tokenize(std::string_view source);

@@ -13,165 +13,295 @@
 namespace cudasim::ptx {
 namespace {
 
-const std::unordered_map<std::string_view, uint8_t>& cmpNames() {
-  static const std::unordered_map<std::string_view, uint8_t> names = {
-    {".eq", CmpEq}, {".ne", CmpNe}, {".lt", CmpLt}, {".le", CmpLe}, {".gt", CmpGt},
-    {".ge", CmpGe}, {".lo", CmpLt}, {".ls", CmpLe}, {".hi", CmpGt}, {".hs", CmpGe},
-    {".equ", CmpEqu}, {".neu", CmpNeu}, {".ltu", CmpLtu}, {".leu", CmpLeu},
-    {".gtu", CmpGtu}, {".geu", CmpGeu}, {".num", CmpNum}, {".nan", CmpNan},
-  };
-  return names;
+const std::unordered_map<std::string_view, uint8_t>& cmpNames()
+{
+    static const std::unordered_map<std::string_view, uint8_t> names = {
+        {".eq", CmpEq},   {".ne", CmpNe},   {".lt", CmpLt},   {".le", CmpLe},   {".gt", CmpGt},   {".ge", CmpGe},
+        {".lo", CmpLt},   {".ls", CmpLe},   {".hi", CmpGt},   {".hs", CmpGe},   {".equ", CmpEqu}, {".neu", CmpNeu},
+        {".ltu", CmpLtu}, {".leu", CmpLeu}, {".gtu", CmpGtu}, {".geu", CmpGeu}, {".num", CmpNum}, {".nan", CmpNan},
+    };
+    return names;
 }
 
 }  // namespace
 
-const std::unordered_map<std::string_view, Type>& typeNames() {
-  static const std::unordered_map<std::string_view, Type> names = {
-    {".b8", Type::B8}, {".b16", Type::B16}, {".b32", Type::B32}, {".b64", Type::B64},
-    {".u8", Type::U8}, {".u16", Type::U16}, {".u32", Type::U32}, {".u64", Type::U64},
-    {".s8", Type::S8}, {".s16", Type::S16}, {".s32", Type::S32}, {".s64", Type::S64},
-    {".f16", Type::F16}, {".f32", Type::F32}, {".f64", Type::F64}, {".pred", Type::Pred},
-  };
-  return names;
-}
-
-const std::unordered_map<std::string_view, Op>& opNames() {
-  static const std::unordered_map<std::string_view, Op> names = {
-    {"mov", Op::Mov}, {"ld", Op::Ld}, {"ldu", Op::Ld}, {"st", Op::St},
-    {"cvta", Op::Cvta}, {"cvt", Op::Cvt},
-    {"add", Op::Add}, {"sub", Op::Sub}, {"mul", Op::Mul}, {"mad", Op::Mad},
-    {"div", Op::Div}, {"rem", Op::Rem}, {"min", Op::Min}, {"max", Op::Max},
-    {"abs", Op::Abs}, {"neg", Op::Neg}, {"and", Op::And}, {"or", Op::Or},
-    {"xor", Op::Xor}, {"not", Op::Not}, {"cnot", Op::Cnot}, {"shl", Op::Shl},
-    {"shr", Op::Shr}, {"selp", Op::Selp}, {"setp", Op::Setp}, {"slct", Op::Slct},
-    {"popc", Op::Popc}, {"clz", Op::Clz}, {"brev", Op::Brev}, {"bfe", Op::Bfe},
-    {"bfi", Op::Bfi}, {"prmt", Op::Prmt}, {"bfind", Op::Bfind}, {"shf", Op::Shf},
-    {"sad", Op::Sad}, {"dp4a", Op::Dp4a}, {"fma", Op::Fma},
-    {"rcp", Op::Rcp}, {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt}, {"ex2", Op::Ex2},
-    {"lg2", Op::Lg2}, {"sin", Op::Sin}, {"cos", Op::Cos}, {"tanh", Op::Tanh},
-    {"copysign", Op::Copysign}, {"atom", Op::Atom}, {"red", Op::Red},
-    {"shfl", Op::Shfl}, {"vote", Op::Vote}, {"activemask", Op::Activemask},
-    {"redux", Op::Redux}, {"match", Op::Match}, {"bra", Op::Bra}, {"bar", Op::Bar},
-    {"barrier", Op::Bar}, {"membar", Op::Membar}, {"fence", Op::Membar},
-    {"addc", Op::Add}, {"subc", Op::Sub}, {"madc", Op::Mad},
-    {"ret", Op::Ret}, {"exit", Op::Exit}, {"trap", Op::Trap}, {"call", Op::Call},
-    {"nanosleep", Op::Nop}, {"prefetch", Op::Nop}, {"pmevent", Op::Nop},
-  };
-  return names;
-}
-
-const std::unordered_map<std::string_view, uint32_t>& specialRegNames() {
-  static const std::unordered_map<std::string_view, uint32_t> names = [] {
-    std::unordered_map<std::string_view, uint32_t> known = {
-    {"%laneid", SrLaneid}, {"%warpid", SrWarpid}, {"%nwarpid", SrNwarpid},
-    {"%smid", SrSmid}, {"%nsmid", SrNsmid}, {"%gridid", SrGridid},
-    {"%lanemask_eq", SrLanemaskEq}, {"%lanemask_lt", SrLanemaskLt},
-    {"%lanemask_le", SrLanemaskLe}, {"%lanemask_gt", SrLanemaskGt},
-    {"%lanemask_ge", SrLanemaskGe}, {"%dynamic_smem_size", SrDynamicSmemSize},
-    {"%total_smem_size", SrTotalSmemSize},
+const std::unordered_map<std::string_view, Type>& typeNames()
+{
+    static const std::unordered_map<std::string_view, Type> names = {
+        {".b8", Type::B8},   {".b16", Type::B16}, {".b32", Type::B32}, {".b64", Type::B64},
+        {".u8", Type::U8},   {".u16", Type::U16}, {".u32", Type::U32}, {".u64", Type::U64},
+        {".s8", Type::S8},   {".s16", Type::S16}, {".s32", Type::S32}, {".s64", Type::S64},
+        {".f16", Type::F16}, {".f32", Type::F32}, {".f64", Type::F64}, {".pred", Type::Pred},
     };
-    // Cooperative groups' grid.sync() reads its grid workspace from %envreg1/%envreg2: a module
-    // that uses it must load (its kernels are refused only if launched cooperatively).
-    static const std::array<std::string, 32> envregs = [] {
-      std::array<std::string, 32> all;
-      for (std::size_t i = 0; i < all.size(); ++i) all[i] = "%envreg" + std::to_string(i);
-      return all;
+    return names;
+}
+
+const std::unordered_map<std::string_view, Op>& opNames()
+{
+    static const std::unordered_map<std::string_view, Op> names = {
+        {"mov", Op::Mov},
+        {"ld", Op::Ld},
+        {"ldu", Op::Ld},
+        {"st", Op::St},
+        {"cvta", Op::Cvta},
+        {"cvt", Op::Cvt},
+        {"add", Op::Add},
+        {"sub", Op::Sub},
+        {"mul", Op::Mul},
+        {"mad", Op::Mad},
+        {"div", Op::Div},
+        {"rem", Op::Rem},
+        {"min", Op::Min},
+        {"max", Op::Max},
+        {"abs", Op::Abs},
+        {"neg", Op::Neg},
+        {"and", Op::And},
+        {"or", Op::Or},
+        {"xor", Op::Xor},
+        {"not", Op::Not},
+        {"cnot", Op::Cnot},
+        {"shl", Op::Shl},
+        {"shr", Op::Shr},
+        {"selp", Op::Selp},
+        {"setp", Op::Setp},
+        {"slct", Op::Slct},
+        {"popc", Op::Popc},
+        {"clz", Op::Clz},
+        {"brev", Op::Brev},
+        {"bfe", Op::Bfe},
+        {"bfi", Op::Bfi},
+        {"prmt", Op::Prmt},
+        {"bfind", Op::Bfind},
+        {"shf", Op::Shf},
+        {"sad", Op::Sad},
+        {"dp4a", Op::Dp4a},
+        {"fma", Op::Fma},
+        {"rcp", Op::Rcp},
+        {"sqrt", Op::Sqrt},
+        {"rsqrt", Op::Rsqrt},
+        {"ex2", Op::Ex2},
+        {"lg2", Op::Lg2},
+        {"sin", Op::Sin},
+        {"cos", Op::Cos},
+        {"tanh", Op::Tanh},
+        {"copysign", Op::Copysign},
+        {"atom", Op::Atom},
+        {"red", Op::Red},
+        {"shfl", Op::Shfl},
+        {"vote", Op::Vote},
+        {"activemask", Op::Activemask},
+        {"redux", Op::Redux},
+        {"match", Op::Match},
+        {"bra", Op::Bra},
+        {"bar", Op::Bar},
+        {"barrier", Op::Bar},
+        {"membar", Op::Membar},
+        {"fence", Op::Membar},
+        {"addc", Op::Add},
+        {"subc", Op::Sub},
+        {"madc", Op::Mad},
+        {"ret", Op::Ret},
+        {"exit", Op::Exit},
+        {"trap", Op::Trap},
+        {"call", Op::Call},
+        {"nanosleep", Op::Nop},
+        {"prefetch", Op::Nop},
+        {"pmevent", Op::Nop},
+    };
+    return names;
+}
+
+const std::unordered_map<std::string_view, uint32_t>& specialRegNames()
+{
+    static const std::unordered_map<std::string_view, uint32_t> names = [] {
+        std::unordered_map<std::string_view, uint32_t> known = {
+            {"%laneid", SrLaneid},
+            {"%warpid", SrWarpid},
+            {"%nwarpid", SrNwarpid},
+            {"%smid", SrSmid},
+            {"%nsmid", SrNsmid},
+            {"%gridid", SrGridid},
+            {"%lanemask_eq", SrLanemaskEq},
+            {"%lanemask_lt", SrLanemaskLt},
+            {"%lanemask_le", SrLanemaskLe},
+            {"%lanemask_gt", SrLanemaskGt},
+            {"%lanemask_ge", SrLanemaskGe},
+            {"%dynamic_smem_size", SrDynamicSmemSize},
+            {"%total_smem_size", SrTotalSmemSize},
+        };
+        // Cooperative groups' grid.sync() reads its grid workspace from %envreg1/%envreg2: a module
+        // that uses it must load (its kernels are refused only if launched cooperatively).
+        static const std::array<std::string, 32> envregs = [] {
+            std::array<std::string, 32> all;
+            for (std::size_t i = 0; i < all.size(); ++i)
+                all[i] = "%envreg" + std::to_string(i);
+            return all;
+        }();
+        for (const std::string& name : envregs)
+            known.emplace(name, SrEnvreg);
+        return known;
     }();
-    for (const std::string& name : envregs) known.emplace(name, SrEnvreg);
-    return known;
-  }();
-  return names;
+    return names;
 }
 
 // Parses 42, 0x2A, 0f3F800000 (f32 bits), 0d3FF0000000000000 (f64 bits).
-bool parseNumberBits(std::string_view text, uint64_t& bits, bool& isFloatBits) {
-  isFloatBits = false;
-  int base = 10;
-  std::string_view digits = text;
-  if (digits.size() > 2 && digits[0] == '0' &&
-      (digits[1] == 'f' || digits[1] == 'F' || digits[1] == 'd' || digits[1] == 'D' ||
-       digits[1] == 'x' || digits[1] == 'X')) {
-    isFloatBits = digits[1] != 'x' && digits[1] != 'X';
-    digits.remove_prefix(2);
-    base = 16;
-  }
-  if (!digits.empty() && (digits.back() == 'U' || digits.back() == 'u')) digits.remove_suffix(1);
-  auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), bits, base);
-  return ec == std::errc() && ptr == digits.data() + digits.size();
+bool parseNumberBits(std::string_view text, uint64_t& bits, bool& isFloatBits)
+{
+    isFloatBits = false;
+    int base = 10;
+    std::string_view digits = text;
+    if (digits.size() > 2 && digits[0] == '0' &&
+        (digits[1] == 'f' || digits[1] == 'F' || digits[1] == 'd' || digits[1] == 'D' || digits[1] == 'x' ||
+         digits[1] == 'X')) {
+        isFloatBits = digits[1] != 'x' && digits[1] != 'X';
+        digits.remove_prefix(2);
+        base = 16;
+    }
+    if (!digits.empty() && (digits.back() == 'U' || digits.back() == 'u'))
+        digits.remove_suffix(1);
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), bits, base);
+    return ec == std::errc() && ptr == digits.data() + digits.size();
 }
 
-std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& types) {
-  if (auto t = typeNames().find(m); t != typeNames().end()) { types.push_back(t->second); return {}; }
-  if (m == ".f16x2" || m == ".bf16" || m == ".bf16x2" || m == ".e4m3x2" || m == ".e5m2x2")
-    return "type " + std::string(m) + " is not supported";
-  if (m == ".global") { in.space = Space::Global; return {}; }
-  if (m == ".shared") { in.space = Space::Shared; return {}; }
-  if (m == ".local") { in.space = Space::Local; return {}; }
-  if (m == ".param") { in.space = Space::Param; return {}; }
-  if (m == ".const") { in.space = Space::Const; return {}; }
-  if (m == ".v2") { in.vecWidth = 2; return {}; }
-  if (m == ".v4") { in.vecWidth = 4; return {}; }
-  if (m == ".sat") { in.sat = true; return {}; }
-  if (m == ".cc") { in.carryOut = true; return {}; }
-  switch (in.op) {
-    case Op::Mul: case Op::Mad:
-      if (m == ".lo") in.mode = MulLo;
-      else if (m == ".hi") in.mode = MulHi;
-      else if (m == ".wide") in.mode = MulWide;
-      return {};
-    case Op::Setp: case Op::Slct:
-      if (auto c = cmpNames().find(m); c != cmpNames().end()) in.mode = c->second;
-      else if (m == ".and") in.boolMode = BoolAnd;
-      else if (m == ".or") in.boolMode = BoolOr;
-      else if (m == ".xor") in.boolMode = BoolXor;
-      return {};
+std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& types)
+{
+    if (auto t = typeNames().find(m); t != typeNames().end()) {
+        types.push_back(t->second);
+        return {};
+    }
+    if (m == ".f16x2" || m == ".bf16" || m == ".bf16x2" || m == ".e4m3x2" || m == ".e5m2x2")
+        return "type " + std::string(m) + " is not supported";
+    if (m == ".global") {
+        in.space = Space::Global;
+        return {};
+    }
+    if (m == ".shared") {
+        in.space = Space::Shared;
+        return {};
+    }
+    if (m == ".local") {
+        in.space = Space::Local;
+        return {};
+    }
+    if (m == ".param") {
+        in.space = Space::Param;
+        return {};
+    }
+    if (m == ".const") {
+        in.space = Space::Const;
+        return {};
+    }
+    if (m == ".v2") {
+        in.vecWidth = 2;
+        return {};
+    }
+    if (m == ".v4") {
+        in.vecWidth = 4;
+        return {};
+    }
+    if (m == ".sat") {
+        in.sat = true;
+        return {};
+    }
+    if (m == ".cc") {
+        in.carryOut = true;
+        return {};
+    }
+    switch (in.op) {
+    case Op::Mul:
+    case Op::Mad:
+        if (m == ".lo")
+            in.mode = MulLo;
+        else if (m == ".hi")
+            in.mode = MulHi;
+        else if (m == ".wide")
+            in.mode = MulWide;
+        return {};
+    case Op::Setp:
+    case Op::Slct:
+        if (auto c = cmpNames().find(m); c != cmpNames().end())
+            in.mode = c->second;
+        else if (m == ".and")
+            in.boolMode = BoolAnd;
+        else if (m == ".or")
+            in.boolMode = BoolOr;
+        else if (m == ".xor")
+            in.boolMode = BoolXor;
+        return {};
     case Op::Shfl:
-      if (m == ".up") in.mode = ShflUp;
-      else if (m == ".down") in.mode = ShflDown;
-      else if (m == ".bfly") in.mode = ShflBfly;
-      else if (m == ".idx") in.mode = ShflIdx;
-      return {};
+        if (m == ".up")
+            in.mode = ShflUp;
+        else if (m == ".down")
+            in.mode = ShflDown;
+        else if (m == ".bfly")
+            in.mode = ShflBfly;
+        else if (m == ".idx")
+            in.mode = ShflIdx;
+        return {};
     case Op::Vote:
-      if (m == ".all") in.mode = VoteAll;
-      else if (m == ".any") in.mode = VoteAny;
-      else if (m == ".uni") in.mode = VoteUni;
-      else if (m == ".ballot") in.mode = VoteBallot;
-      return {};
-    case Op::Atom: case Op::Red: case Op::Redux:
-      if (m == ".add") in.mode = AtomAdd;
-      else if (m == ".min") in.mode = AtomMin;
-      else if (m == ".max") in.mode = AtomMax;
-      else if (m == ".inc") in.mode = AtomInc;
-      else if (m == ".dec") in.mode = AtomDec;
-      else if (m == ".and") in.mode = AtomAnd;
-      else if (m == ".or") in.mode = AtomOr;
-      else if (m == ".xor") in.mode = AtomXor;
-      else if (m == ".exch") in.mode = AtomExch;
-      else if (m == ".cas") in.mode = AtomCas;
-      return {};
+        if (m == ".all")
+            in.mode = VoteAll;
+        else if (m == ".any")
+            in.mode = VoteAny;
+        else if (m == ".uni")
+            in.mode = VoteUni;
+        else if (m == ".ballot")
+            in.mode = VoteBallot;
+        return {};
+    case Op::Atom:
+    case Op::Red:
+    case Op::Redux:
+        if (m == ".add")
+            in.mode = AtomAdd;
+        else if (m == ".min")
+            in.mode = AtomMin;
+        else if (m == ".max")
+            in.mode = AtomMax;
+        else if (m == ".inc")
+            in.mode = AtomInc;
+        else if (m == ".dec")
+            in.mode = AtomDec;
+        else if (m == ".and")
+            in.mode = AtomAnd;
+        else if (m == ".or")
+            in.mode = AtomOr;
+        else if (m == ".xor")
+            in.mode = AtomXor;
+        else if (m == ".exch")
+            in.mode = AtomExch;
+        else if (m == ".cas")
+            in.mode = AtomCas;
+        return {};
     case Op::Shf:
-      if (m == ".l") in.mode |= ShfLeft;
-      else if (m == ".clamp") in.mode |= ShfClamp;
-      return {};
+        if (m == ".l")
+            in.mode |= ShfLeft;
+        else if (m == ".clamp")
+            in.mode |= ShfClamp;
+        return {};
     case Op::Bfind:
-      if (m == ".shiftamt") in.mode = BfindShiftAmount;
-      return {};
+        if (m == ".shiftamt")
+            in.mode = BfindShiftAmount;
+        return {};
     case Op::Prmt:
-      if (m != ".b32") return "prmt mode " + std::string(m) + " is not supported";
-      return {};
+        if (m != ".b32")
+            return "prmt mode " + std::string(m) + " is not supported";
+        return {};
     case Op::Match:
-      if (m == ".all") return "match.all is not supported";
-      return {};
+        if (m == ".all")
+            return "match.all is not supported";
+        return {};
     default:
-      break;
-  }
-  static const std::unordered_map<std::string_view, uint8_t> rounding = {
-    {".rn", RoundRn}, {".rz", RoundRz}, {".rm", RoundRm}, {".rp", RoundRp},
-    {".rni", RoundRni}, {".rzi", RoundRzi}, {".rmi", RoundRmi}, {".rpi", RoundRpi},
-  };
-  if (auto r = rounding.find(m); r != rounding.end()) in.mode = r->second;
-  if (in.op == Op::Mul && m == ".wide") in.mode = MulWide;
-  return {};
+        break;
+    }
+    static const std::unordered_map<std::string_view, uint8_t> rounding = {
+        {".rn", RoundRn},   {".rz", RoundRz},   {".rm", RoundRm},   {".rp", RoundRp},
+        {".rni", RoundRni}, {".rzi", RoundRzi}, {".rmi", RoundRmi}, {".rpi", RoundRpi},
+    };
+    if (auto r = rounding.find(m); r != rounding.end())
+        in.mode = r->second;
+    if (in.op == Op::Mul && m == ".wide")
+        in.mode = MulWide;
+    return {};
 }
 
 }  // namespace cudasim::ptx

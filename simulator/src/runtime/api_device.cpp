@@ -18,167 +18,264 @@ namespace {
 
 constexpr size_t kGlobalMemoryBytes = 80ull << 30;
 
-cudaDeviceProp makeProperties() {
-  cudaDeviceProp p;
-  std::memset(&p, 0, sizeof p);
-  std::snprintf(p.name, sizeof p.name, "cudasim CPU simulator (a modelled H100 SXM)");
-  p.totalGlobalMem = kGlobalMemoryBytes;
-  p.sharedMemPerBlock = kDefaultSharedPerBlock;
-  p.regsPerBlock = kRegistersPerSm;
-  p.warpSize = 32;
-  p.memPitch = 2147483647;
-  p.maxThreadsPerBlock = kMaxThreadsPerBlock;
-  p.maxThreadsDim[0] = 1024; p.maxThreadsDim[1] = 1024; p.maxThreadsDim[2] = 64;
-  p.maxGridSize[0] = 2147483647; p.maxGridSize[1] = 65535; p.maxGridSize[2] = 65535;
-  p.totalConstMem = 65536;
-  p.major = 9;
-  p.minor = 0;
-  p.textureAlignment = 512;
-  p.texturePitchAlignment = 32;
-  p.multiProcessorCount = kMultiprocessors;
-  p.concurrentKernels = 1;
-  p.asyncEngineCount = 3;
-  p.unifiedAddressing = 1;
-  p.memoryBusWidth = 5120;
-  p.l2CacheSize = static_cast<int>(device_model::kL2Bytes);
-  p.persistingL2CacheMaxSize = 0;
-  p.maxThreadsPerMultiProcessor = kMaxThreadsPerSm;
-  p.streamPrioritiesSupported = 1;
-  p.globalL1CacheSupported = 1;
-  p.localL1CacheSupported = 1;
-  p.sharedMemPerMultiprocessor = kSharedPerSm;
-  p.regsPerMultiprocessor = kRegistersPerSm;
-  p.managedMemory = 1;
-  p.computePreemptionSupported = 1;
-  p.cooperativeLaunch = 1;
-  p.sharedMemPerBlockOptin = kOptInSharedPerBlock;
-  p.maxBlocksPerMultiProcessor = kMaxBlocksPerSm;
-  p.reservedSharedMemPerBlock = kSharedReservedPerBlock;
-  return p;
+cudaDeviceProp makeProperties()
+{
+    cudaDeviceProp p;
+    std::memset(&p, 0, sizeof p);
+    std::snprintf(p.name, sizeof p.name, "cudasim CPU simulator (a modelled H100 SXM)");
+    p.totalGlobalMem = kGlobalMemoryBytes;
+    p.sharedMemPerBlock = kDefaultSharedPerBlock;
+    p.regsPerBlock = kRegistersPerSm;
+    p.warpSize = 32;
+    p.memPitch = 2147483647;
+    p.maxThreadsPerBlock = kMaxThreadsPerBlock;
+    p.maxThreadsDim[0] = 1024;
+    p.maxThreadsDim[1] = 1024;
+    p.maxThreadsDim[2] = 64;
+    p.maxGridSize[0] = 2147483647;
+    p.maxGridSize[1] = 65535;
+    p.maxGridSize[2] = 65535;
+    p.totalConstMem = 65536;
+    p.major = 9;
+    p.minor = 0;
+    p.textureAlignment = 512;
+    p.texturePitchAlignment = 32;
+    p.multiProcessorCount = kMultiprocessors;
+    p.concurrentKernels = 1;
+    p.asyncEngineCount = 3;
+    p.unifiedAddressing = 1;
+    p.memoryBusWidth = 5120;
+    p.l2CacheSize = static_cast<int>(device_model::kL2Bytes);
+    p.persistingL2CacheMaxSize = 0;
+    p.maxThreadsPerMultiProcessor = kMaxThreadsPerSm;
+    p.streamPrioritiesSupported = 1;
+    p.globalL1CacheSupported = 1;
+    p.localL1CacheSupported = 1;
+    p.sharedMemPerMultiprocessor = kSharedPerSm;
+    p.regsPerMultiprocessor = kRegistersPerSm;
+    p.managedMemory = 1;
+    p.computePreemptionSupported = 1;
+    p.cooperativeLaunch = 1;
+    p.sharedMemPerBlockOptin = kOptInSharedPerBlock;
+    p.maxBlocksPerMultiProcessor = kMaxBlocksPerSm;
+    p.reservedSharedMemPerBlock = kSharedReservedPerBlock;
+    return p;
 }
 
 }  // namespace
 
 extern "C" {
 
-cudaError_t cudaGetDeviceCount(int* count) {
-  if (!count) return recordError(cudaErrorInvalidValue);
-  *count = 1;
-  return cudaSuccess;
+cudaError_t cudaGetDeviceCount(int* count)
+{
+    if (!count)
+        return recordError(cudaErrorInvalidValue);
+    *count = 1;
+    return cudaSuccess;
 }
 
-cudaError_t cudaGetDevice(int* device) {
-  if (!device) return recordError(cudaErrorInvalidValue);
-  *device = 0;
-  return cudaSuccess;
+cudaError_t cudaGetDevice(int* device)
+{
+    if (!device)
+        return recordError(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
 }
 
-cudaError_t cudaSetDevice(int device) {
-  if (device != 0) return failCall("cudaSetDevice", cudaErrorInvalidDevice, "only device 0 exists");
-  return cudaSuccess;
+cudaError_t cudaSetDevice(int device)
+{
+    if (device != 0)
+        return failCall("cudaSetDevice", cudaErrorInvalidDevice, "only device 0 exists");
+    return cudaSuccess;
 }
 
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
-  if (!prop) return recordError(cudaErrorInvalidValue);
-  if (device != 0) return failCall("cudaGetDeviceProperties", cudaErrorInvalidDevice, "only device 0 exists");
-  *prop = makeProperties();
-  return cudaSuccess;
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device)
+{
+    if (!prop)
+        return recordError(cudaErrorInvalidValue);
+    if (device != 0)
+        return failCall("cudaGetDeviceProperties", cudaErrorInvalidDevice, "only device 0 exists");
+    *prop = makeProperties();
+    return cudaSuccess;
 }
 
-cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
-  if (!value) return recordError(cudaErrorInvalidValue);
-  if (device != 0) return failCall("cudaDeviceGetAttribute", cudaErrorInvalidDevice, "only device 0 exists");
-  static const cudaDeviceProp p = makeProperties();
-  switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
-    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrMaxPitch: *value = static_cast<int>(p.memPitch); break;
-    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: *value = 1755000; break;  // kHz
-    case cudaDevAttrMemoryClockRate: *value = 2619000; break;
-    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
-    case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-    case cudaDevAttrConcurrentKernels: *value = 1; break;
-    case cudaDevAttrUnifiedAddressing: *value = 1; break;
-    case cudaDevAttrManagedMemory: *value = 1; break;
-    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
-    case cudaDevAttrIntegrated: *value = 0; break;
-    case cudaDevAttrCooperativeLaunch: *value = 1; break;
-    case cudaDevAttrGlobalL1CacheSupported: *value = 1; break;
-    case cudaDevAttrLocalL1CacheSupported: *value = 1; break;
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device)
+{
+    if (!value)
+        return recordError(cudaErrorInvalidValue);
+    if (device != 0)
+        return failCall("cudaDeviceGetAttribute", cudaErrorInvalidDevice, "only device 0 exists");
+    static const cudaDeviceProp p = makeProperties();
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock:
+        *value = p.maxThreadsPerBlock;
+        break;
+    case cudaDevAttrMaxBlockDimX:
+        *value = p.maxThreadsDim[0];
+        break;
+    case cudaDevAttrMaxBlockDimY:
+        *value = p.maxThreadsDim[1];
+        break;
+    case cudaDevAttrMaxBlockDimZ:
+        *value = p.maxThreadsDim[2];
+        break;
+    case cudaDevAttrMaxGridDimX:
+        *value = p.maxGridSize[0];
+        break;
+    case cudaDevAttrMaxGridDimY:
+        *value = p.maxGridSize[1];
+        break;
+    case cudaDevAttrMaxGridDimZ:
+        *value = p.maxGridSize[2];
+        break;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+        *value = static_cast<int>(p.sharedMemPerBlock);
+        break;
+    case cudaDevAttrTotalConstantMemory:
+        *value = static_cast<int>(p.totalConstMem);
+        break;
+    case cudaDevAttrWarpSize:
+        *value = p.warpSize;
+        break;
+    case cudaDevAttrMaxPitch:
+        *value = static_cast<int>(p.memPitch);
+        break;
+    case cudaDevAttrMaxRegistersPerBlock:
+        *value = p.regsPerBlock;
+        break;
+    case cudaDevAttrClockRate:
+        *value = 1755000;
+        break;  // kHz
+    case cudaDevAttrMemoryClockRate:
+        *value = 2619000;
+        break;
+    case cudaDevAttrGlobalMemoryBusWidth:
+        *value = p.memoryBusWidth;
+        break;
+    case cudaDevAttrMultiProcessorCount:
+        *value = p.multiProcessorCount;
+        break;
+    case cudaDevAttrComputeCapabilityMajor:
+        *value = p.major;
+        break;
+    case cudaDevAttrComputeCapabilityMinor:
+        *value = p.minor;
+        break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor:
+        *value = p.maxThreadsPerMultiProcessor;
+        break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+        *value = static_cast<int>(p.sharedMemPerMultiprocessor);
+        break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor:
+        *value = p.regsPerMultiprocessor;
+        break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+        *value = static_cast<int>(p.sharedMemPerBlockOptin);
+        break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor:
+        *value = p.maxBlocksPerMultiProcessor;
+        break;
+    case cudaDevAttrReservedSharedMemoryPerBlock:
+        *value = static_cast<int>(p.reservedSharedMemPerBlock);
+        break;
+    case cudaDevAttrL2CacheSize:
+        *value = p.l2CacheSize;
+        break;
+    case cudaDevAttrConcurrentKernels:
+        *value = 1;
+        break;
+    case cudaDevAttrUnifiedAddressing:
+        *value = 1;
+        break;
+    case cudaDevAttrManagedMemory:
+        *value = 1;
+        break;
+    case cudaDevAttrAsyncEngineCount:
+        *value = p.asyncEngineCount;
+        break;
+    case cudaDevAttrIntegrated:
+        *value = 0;
+        break;
+    case cudaDevAttrCooperativeLaunch:
+        *value = 1;
+        break;
+    case cudaDevAttrGlobalL1CacheSupported:
+        *value = 1;
+        break;
+    case cudaDevAttrLocalL1CacheSupported:
+        *value = 1;
+        break;
     default:
-      return failCall("cudaDeviceGetAttribute", cudaErrorInvalidValue,
-                      "attribute " + std::to_string(static_cast<int>(attr)) + " is not modelled");
-  }
-  return cudaSuccess;
+        return failCall("cudaDeviceGetAttribute", cudaErrorInvalidValue,
+                        "attribute " + std::to_string(static_cast<int>(attr)) + " is not modelled");
+    }
+    return cudaSuccess;
 }
 
 // A hint that a GPU may ignore too; the model has no L1/shared split.
-cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
-  std::lock_guard lock(runtime().mutex);
-  return stickyError();
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache)
+{
+    std::lock_guard lock(runtime().mutex);
+    return stickyError();
 }
 
-cudaError_t cudaDeviceSynchronize(void) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (cudaError_t e = checkDeviceSynchronize("cudaDeviceSynchronize")) return e;
-  return synchronizeWithDevice();
+cudaError_t cudaDeviceSynchronize(void)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (cudaError_t e = checkDeviceSynchronize("cudaDeviceSynchronize"))
+        return e;
+    return synchronizeWithDevice();
 }
 
-cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
-
-cudaError_t cudaDeviceReset(void) {
-  std::lock_guard lock(runtime().mutex);
-  DeviceMemory::instance().releaseAll();
-  discardAllCaptures();
-  runtime().stickyError = cudaSuccess;
-  runtime().pendingFault = cudaSuccess;
-  runtime().lastError = cudaSuccess;
-  runtime().faultError = cudaSuccess;
-  runtime().faultMessage.clear();
-  return cudaSuccess;
+cudaError_t cudaThreadSynchronize(void)
+{
+    return cudaDeviceSynchronize();
 }
 
-cudaError_t cudaGetLastError(void) {
-  std::lock_guard lock(runtime().mutex);
-  cudaError_t e = runtime().lastError;
-  runtime().lastError = runtime().stickyError;
-  return e;
+cudaError_t cudaDeviceReset(void)
+{
+    std::lock_guard lock(runtime().mutex);
+    DeviceMemory::instance().releaseAll();
+    discardAllCaptures();
+    runtime().stickyError = cudaSuccess;
+    runtime().pendingFault = cudaSuccess;
+    runtime().lastError = cudaSuccess;
+    runtime().faultError = cudaSuccess;
+    runtime().faultMessage.clear();
+    return cudaSuccess;
 }
 
-cudaError_t cudaPeekAtLastError(void) {
-  std::lock_guard lock(runtime().mutex);
-  return runtime().lastError;
+cudaError_t cudaGetLastError(void)
+{
+    std::lock_guard lock(runtime().mutex);
+    cudaError_t e = runtime().lastError;
+    runtime().lastError = runtime().stickyError;
+    return e;
 }
 
-cudaError_t cudaRuntimeGetVersion(int* version) {
-  if (!version) return recordError(cudaErrorInvalidValue);
-  *version = CUDART_VERSION;
-  return cudaSuccess;
+cudaError_t cudaPeekAtLastError(void)
+{
+    std::lock_guard lock(runtime().mutex);
+    return runtime().lastError;
 }
 
-cudaError_t cudaDriverGetVersion(int* version) {
-  if (!version) return recordError(cudaErrorInvalidValue);
-  *version = CUDART_VERSION;
-  return cudaSuccess;
+cudaError_t cudaRuntimeGetVersion(int* version)
+{
+    if (!version)
+        return recordError(cudaErrorInvalidValue);
+    *version = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int* version)
+{
+    if (!version)
+        return recordError(cudaErrorInvalidValue);
+    *version = CUDART_VERSION;
+    return cudaSuccess;
 }
 
 }  // extern "C"

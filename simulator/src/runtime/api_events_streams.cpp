@@ -16,182 +16,241 @@
 using namespace cudasim;
 
 struct CUstream_st {
-  unsigned flags = 0;
+    unsigned flags = 0;
 };
 
 struct CUevent_st {
-  unsigned flags = 0;
-  bool recorded = false;
-  double timeMs = 0;
-  // Last recorded in this capture (0: not): the record is part of the
-  // capture, and the event cannot be waited for from the host until then.
-  unsigned long long captureId = 0;
+    unsigned flags = 0;
+    bool recorded = false;
+    double timeMs = 0;
+    // Last recorded in this capture (0: not): the record is part of the
+    // capture, and the event cannot be waited for from the host until then.
+    unsigned long long captureId = 0;
 };
 
 namespace {
-std::set<cudaStream_t>& streams() {
-  static std::set<cudaStream_t> s;
-  return s;
+std::set<cudaStream_t>& streams()
+{
+    static std::set<cudaStream_t> s;
+    return s;
 }
-std::set<cudaEvent_t>& events() {
-  static std::set<cudaEvent_t> e;
-  return e;
+std::set<cudaEvent_t>& events()
+{
+    static std::set<cudaEvent_t> e;
+    return e;
 }
 
 // The capture the event was last recorded in, if that capture is still going on.
-Capture* capturedIn(cudaEvent_t event) { return event->captureId ? captureWithId(event->captureId) : nullptr; }
-
-cudaError_t waitForStream(const char* api, cudaStream_t stream) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-  if (cudaError_t e = checkStreamWait(api, stream)) return e;
-  return synchronizeWithDevice();
+Capture* capturedIn(cudaEvent_t event)
+{
+    return event->captureId ? captureWithId(event->captureId) : nullptr;
 }
 
-cudaError_t waitForEvent(const char* api, cudaEvent_t event) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!events().count(event)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown event");
-  if (Capture* capture = capturedIn(event))
-    return failStreamCall(capture, api, cudaErrorCapturedEvent,
-                         "the event was recorded in a capturing stream, so it stands for work that has not run");
-  if (cudaError_t e = checkUnsafeCall(api)) return e;
-  return synchronizeWithDevice();
+cudaError_t waitForStream(const char* api, cudaStream_t stream)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!isValidStream(stream))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    if (cudaError_t e = checkStreamWait(api, stream))
+        return e;
+    return synchronizeWithDevice();
+}
+
+cudaError_t waitForEvent(const char* api, cudaEvent_t event)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!events().count(event))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown event");
+    if (Capture* capture = capturedIn(event))
+        return failStreamCall(capture, api, cudaErrorCapturedEvent,
+                              "the event was recorded in a capturing stream, so it stands for work that has not run");
+    if (cudaError_t e = checkUnsafeCall(api))
+        return e;
+    return synchronizeWithDevice();
 }
 }  // namespace
 
 namespace cudasim {
-bool isValidStream(cudaStream_t stream) {
-  return isLegacyStream(stream) || stream == cudaStreamPerThread || streams().count(stream) > 0;
+bool isValidStream(cudaStream_t stream)
+{
+    return isLegacyStream(stream) || stream == cudaStreamPerThread || streams().count(stream) > 0;
 }
 
-bool synchronizesWithLegacyStream(cudaStream_t stream) {
-  if (stream == cudaStreamPerThread) return true;
-  return streams().count(stream) > 0 && !(stream->flags & cudaStreamNonBlocking);
+bool synchronizesWithLegacyStream(cudaStream_t stream)
+{
+    if (stream == cudaStreamPerThread)
+        return true;
+    return streams().count(stream) > 0 && !(stream->flags & cudaStreamNonBlocking);
 }
 }  // namespace cudasim
 
 extern "C" {
 
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!stream) return failCall("cudaStreamCreate", cudaErrorInvalidValue, "stream is NULL");
-  *stream = new CUstream_st{flags};
-  streams().insert(*stream);
-  return cudaSuccess;
-}
-
-cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, 0); }
-
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int) {
-  return cudaStreamCreateWithFlags(stream, flags);
-}
-
-cudaError_t cudaStreamDestroy(cudaStream_t stream) {
-  std::lock_guard lock(runtime().mutex);
-  if (!streams().erase(stream)) return failCall("cudaStreamDestroy", cudaErrorInvalidResourceHandle, "unknown stream");
-  discardCapture(stream);
-  delete stream;
-  return cudaSuccess;
-}
-
-cudaError_t cudaStreamSynchronize(cudaStream_t stream) { return waitForStream("cudaStreamSynchronize", stream); }
-
-// Work has always finished here, so a query is a synchronisation.
-cudaError_t cudaStreamQuery(cudaStream_t stream) { return waitForStream("cudaStreamQuery", stream); }
-
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  const char* api = "cudaStreamWaitEvent";
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!isValidStream(stream) || !events().count(event))
-    return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream or event");
-  cudaError_t error = cudaSuccess;
-  Capture* capture = captureFor(api, stream, error);
-  if (error) return error;
-  Capture* eventCapture = capturedIn(event);
-  if (!capture) {
-    if (!eventCapture) return cudaSuccess;  // work has finished
-    return failStreamCall(eventCapture, api, cudaErrorNotSupported,
-                         "a stream joining a capture through a captured event (capture across streams) is not "
-                         "supported by the cudasim CPU simulator");
-  }
-  // The capture runs in order, so waiting on its own earlier work adds nothing.
-  if (eventCapture == capture || (flags & cudaEventWaitExternal) || !event->recorded) return cudaSuccess;
-  if (eventCapture)
-    return failStreamCall(capture, api, cudaErrorStreamCaptureMerge, "the event belongs to another capture");
-  return failStreamCall(capture, api, cudaErrorStreamCaptureIsolation,
-                       "the event was recorded outside the capture; wait on it with cudaEventWaitExternal");
-}
-
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!event) return failCall("cudaEventCreate", cudaErrorInvalidValue, "event is NULL");
-  *event = new CUevent_st{flags};
-  events().insert(*event);
-  return cudaSuccess;
-}
-
-cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, 0); }
-
-cudaError_t cudaEventDestroy(cudaEvent_t event) {
-  std::lock_guard lock(runtime().mutex);
-  if (!events().erase(event)) return failCall("cudaEventDestroy", cudaErrorInvalidResourceHandle, "unknown event");
-  delete event;
-  return cudaSuccess;
-}
-
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
-  const char* api = "cudaEventRecord";
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!events().count(event) || !isValidStream(stream))
-    return failCall(api, cudaErrorInvalidResourceHandle, "unknown event or stream");
-  cudaError_t error = cudaSuccess;
-  Capture* capture = captureFor(api, stream, error);
-  if (error) return error;
-  if (!capture) {
-    event->recorded = true;
-    event->timeMs = runtime().deviceClockMs;
-    event->captureId = 0;
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!stream)
+        return failCall("cudaStreamCreate", cudaErrorInvalidValue, "stream is NULL");
+    *stream = new CUstream_st{flags};
+    streams().insert(*stream);
     return cudaSuccess;
-  }
-  // A captured record only marks a point in the capture; an external one
-  // becomes a node that records the event each time the graph runs.
-  event->captureId = capture->id;
-  if (flags & cudaEventRecordExternal)
-    capture->nodes.push_back([event] {
-      if (!events().count(event)) return;  // destroyed since
-      event->recorded = true;
-      event->timeMs = runtime().deviceClockMs;
-    });
-  return cudaSuccess;
 }
 
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
-  return cudaEventRecordWithFlags(event, stream, 0);
+cudaError_t cudaStreamCreate(cudaStream_t* stream)
+{
+    return cudaStreamCreateWithFlags(stream, 0);
 }
 
-cudaError_t cudaEventSynchronize(cudaEvent_t event) { return waitForEvent("cudaEventSynchronize", event); }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int)
+{
+    return cudaStreamCreateWithFlags(stream, flags);
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (!streams().erase(stream))
+        return failCall("cudaStreamDestroy", cudaErrorInvalidResourceHandle, "unknown stream");
+    discardCapture(stream);
+    delete stream;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    return waitForStream("cudaStreamSynchronize", stream);
+}
 
 // Work has always finished here, so a query is a synchronisation.
-cudaError_t cudaEventQuery(cudaEvent_t event) { return waitForEvent("cudaEventQuery", event); }
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    return waitForStream("cudaStreamQuery", stream);
+}
 
-cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!ms) return failCall("cudaEventElapsedTime", cudaErrorInvalidValue, "ms is NULL");
-  if (!events().count(start) || !events().count(end))
-    return failCall("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "unknown event");
-  if ((start->flags | end->flags) & cudaEventDisableTiming)
-    return failCall("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "event created with cudaEventDisableTiming");
-  if (!start->recorded || !end->recorded)
-    return failCall("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "event was not recorded");
-  *ms = static_cast<float>(end->timeMs - start->timeMs);
-  return cudaSuccess;
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    const char* api = "cudaStreamWaitEvent";
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!isValidStream(stream) || !events().count(event))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream or event");
+    cudaError_t error = cudaSuccess;
+    Capture* capture = captureFor(api, stream, error);
+    if (error)
+        return error;
+    Capture* eventCapture = capturedIn(event);
+    if (!capture) {
+        if (!eventCapture)
+            return cudaSuccess;  // work has finished
+        return failStreamCall(eventCapture, api, cudaErrorNotSupported,
+                              "a stream joining a capture through a captured event (capture across streams) is not "
+                              "supported by the cudasim CPU simulator");
+    }
+    // The capture runs in order, so waiting on its own earlier work adds nothing.
+    if (eventCapture == capture || (flags & cudaEventWaitExternal) || !event->recorded)
+        return cudaSuccess;
+    if (eventCapture)
+        return failStreamCall(capture, api, cudaErrorStreamCaptureMerge, "the event belongs to another capture");
+    return failStreamCall(capture, api, cudaErrorStreamCaptureIsolation,
+                          "the event was recorded outside the capture; wait on it with cudaEventWaitExternal");
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!event)
+        return failCall("cudaEventCreate", cudaErrorInvalidValue, "event is NULL");
+    *event = new CUevent_st{flags};
+    events().insert(*event);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event)
+{
+    return cudaEventCreateWithFlags(event, 0);
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (!events().erase(event))
+        return failCall("cudaEventDestroy", cudaErrorInvalidResourceHandle, "unknown event");
+    delete event;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    const char* api = "cudaEventRecord";
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!events().count(event) || !isValidStream(stream))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown event or stream");
+    cudaError_t error = cudaSuccess;
+    Capture* capture = captureFor(api, stream, error);
+    if (error)
+        return error;
+    if (!capture) {
+        event->recorded = true;
+        event->timeMs = runtime().deviceClockMs;
+        event->captureId = 0;
+        return cudaSuccess;
+    }
+    // A captured record only marks a point in the capture; an external one
+    // becomes a node that records the event each time the graph runs.
+    event->captureId = capture->id;
+    if (flags & cudaEventRecordExternal)
+        capture->nodes.push_back([event] {
+            if (!events().count(event))
+                return;  // destroyed since
+            event->recorded = true;
+            event->timeMs = runtime().deviceClockMs;
+        });
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+{
+    return cudaEventRecordWithFlags(event, stream, 0);
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    return waitForEvent("cudaEventSynchronize", event);
+}
+
+// Work has always finished here, so a query is a synchronisation.
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    return waitForEvent("cudaEventQuery", event);
+}
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!ms)
+        return failCall("cudaEventElapsedTime", cudaErrorInvalidValue, "ms is NULL");
+    if (!events().count(start) || !events().count(end))
+        return failCall("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "unknown event");
+    if ((start->flags | end->flags) & cudaEventDisableTiming)
+        return failCall("cudaEventElapsedTime", cudaErrorInvalidResourceHandle,
+                        "event created with cudaEventDisableTiming");
+    if (!start->recorded || !end->recorded)
+        return failCall("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "event was not recorded");
+    *ms = static_cast<float>(end->timeMs - start->timeMs);
+    return cudaSuccess;
 }
 
 }  // extern "C"

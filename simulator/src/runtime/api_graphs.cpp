@@ -17,100 +17,120 @@
 using namespace cudasim;
 
 struct CUgraph_st {
-  std::vector<GraphNode> nodes;
+    std::vector<GraphNode> nodes;
 };
 
 // An instantiated graph keeps its own copy of the nodes: a graph may be
 // destroyed while its executable graphs live on.
 struct CUgraphExec_st {
-  std::vector<GraphNode> nodes;
+    std::vector<GraphNode> nodes;
 };
 
 namespace {
-std::set<cudaGraph_t>& graphs() {
-  static std::set<cudaGraph_t> g;
-  return g;
+std::set<cudaGraph_t>& graphs()
+{
+    static std::set<cudaGraph_t> g;
+    return g;
 }
-std::set<cudaGraphExec_t>& executables() {
-  static std::set<cudaGraphExec_t> e;
-  return e;
+std::set<cudaGraphExec_t>& executables()
+{
+    static std::set<cudaGraphExec_t> e;
+    return e;
 }
 }  // namespace
 
 namespace cudasim {
-cudaGraph_t makeGraph(std::vector<GraphNode> nodes) {
-  cudaGraph_t graph = new CUgraph_st{std::move(nodes)};
-  graphs().insert(graph);
-  return graph;
+cudaGraph_t makeGraph(std::vector<GraphNode> nodes)
+{
+    cudaGraph_t graph = new CUgraph_st{std::move(nodes)};
+    graphs().insert(graph);
+    return graph;
 }
 }  // namespace cudasim
 
 extern "C" {
 
-cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!pGraph || flags != 0) return failCall("cudaGraphCreate", cudaErrorInvalidValue, "pGraph is NULL or flags not 0");
-  *pGraph = makeGraph({});
-  return cudaSuccess;
-}
-
-cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
-  std::lock_guard lock(runtime().mutex);
-  if (!graphs().erase(graph)) return failCall("cudaGraphDestroy", cudaErrorInvalidValue, "unknown graph");
-  delete graph;
-  return cudaSuccess;
-}
-
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
-  const char* api = "cudaGraphInstantiate";
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!pGraphExec) return failCall(api, cudaErrorInvalidValue, "pGraphExec is NULL");
-  if (!graphs().count(graph)) return failCall(api, cudaErrorInvalidValue, "unknown graph");
-  // Graphs launched from the device need dynamic parallelism; the other
-  // flags concern allocation nodes, uploads and priorities, which do not
-  // exist here.
-  if (flags & cudaGraphInstantiateFlagDeviceLaunch)
-    return failCall(api, cudaErrorNotSupported,
-                    "cudaGraphInstantiateFlagDeviceLaunch is not supported by the cudasim CPU simulator");
-  *pGraphExec = new CUgraphExec_st{graph->nodes};
-  executables().insert(*pGraphExec);
-  return cudaSuccess;
-}
-
-cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
-  return cudaGraphInstantiate(pGraphExec, graph, flags);
-}
-
-cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
-  std::lock_guard lock(runtime().mutex);
-  if (!executables().erase(graphExec))
-    return failCall("cudaGraphExecDestroy", cudaErrorInvalidValue, "unknown executable graph");
-  delete graphExec;
-  return cudaSuccess;
-}
-
-cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
-  const char* api = "cudaGraphLaunch";
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!executables().count(graphExec)) return failCall(api, cudaErrorInvalidValue, "unknown executable graph");
-  if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-  cudaError_t error = cudaSuccess;
-  Capture* capture = captureFor(api, stream, error);
-  if (error) return error;
-  // Launched into a capture, the graph becomes part of the captured one.
-  if (capture) {
-    capture->nodes.insert(capture->nodes.end(), graphExec->nodes.begin(), graphExec->nodes.end());
+cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!pGraph || flags != 0)
+        return failCall("cudaGraphCreate", cudaErrorInvalidValue, "pGraph is NULL or flags not 0");
+    *pGraph = makeGraph({});
     return cudaSuccess;
-  }
-  // As after a launch, a kernel fault stops the work that follows it.
-  for (const GraphNode& node : graphExec->nodes) {
-    if (runtime().pendingFault != cudaSuccess) break;
-    node();
-  }
-  return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (!graphs().erase(graph))
+        return failCall("cudaGraphDestroy", cudaErrorInvalidValue, "unknown graph");
+    delete graph;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags)
+{
+    const char* api = "cudaGraphInstantiate";
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!pGraphExec)
+        return failCall(api, cudaErrorInvalidValue, "pGraphExec is NULL");
+    if (!graphs().count(graph))
+        return failCall(api, cudaErrorInvalidValue, "unknown graph");
+    // Graphs launched from the device need dynamic parallelism; the other
+    // flags concern allocation nodes, uploads and priorities, which do not
+    // exist here.
+    if (flags & cudaGraphInstantiateFlagDeviceLaunch)
+        return failCall(api, cudaErrorNotSupported,
+                        "cudaGraphInstantiateFlagDeviceLaunch is not supported by the cudasim CPU simulator");
+    *pGraphExec = new CUgraphExec_st{graph->nodes};
+    executables().insert(*pGraphExec);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags)
+{
+    return cudaGraphInstantiate(pGraphExec, graph, flags);
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (!executables().erase(graphExec))
+        return failCall("cudaGraphExecDestroy", cudaErrorInvalidValue, "unknown executable graph");
+    delete graphExec;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+    const char* api = "cudaGraphLaunch";
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!executables().count(graphExec))
+        return failCall(api, cudaErrorInvalidValue, "unknown executable graph");
+    if (!isValidStream(stream))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    cudaError_t error = cudaSuccess;
+    Capture* capture = captureFor(api, stream, error);
+    if (error)
+        return error;
+    // Launched into a capture, the graph becomes part of the captured one.
+    if (capture) {
+        capture->nodes.insert(capture->nodes.end(), graphExec->nodes.begin(), graphExec->nodes.end());
+        return cudaSuccess;
+    }
+    // As after a launch, a kernel fault stops the work that follows it.
+    for (const GraphNode& node : graphExec->nodes) {
+        if (runtime().pendingFault != cudaSuccess)
+            break;
+        node();
+    }
+    return cudaSuccess;
 }
 
 }  // extern "C"

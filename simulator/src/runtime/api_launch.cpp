@@ -17,8 +17,8 @@
 #include "runtime/device_model.hpp"
 #include "runtime/launch.hpp"
 #include "runtime/register_count.hpp"
-#include "runtime/state.hpp"
 #include "runtime/sector_footprint.hpp"
+#include "runtime/state.hpp"
 #include "runtime/streams.hpp"
 #include "runtime/timing_model.hpp"
 #include "support/demangle.hpp"
@@ -31,170 +31,191 @@ using namespace device_model;
 constexpr uint64_t kDefaultInstructionLimit = 5'000'000'000ull;
 
 // CUDASIM_RACECHECK=0 (or off, false, no) turns the shared-memory race check off; it is on by default.
-bool raceCheckEnabled() {
-  static const bool enabled = [] {
-    const char* env = std::getenv("CUDASIM_RACECHECK");
-    if (!env) return true;
-    const std::string value(env);
-    return !(value == "0" || value == "off" || value == "false" || value == "no");
-  }();
-  return enabled;
+bool raceCheckEnabled()
+{
+    static const bool enabled = [] {
+        const char* env = std::getenv("CUDASIM_RACECHECK");
+        if (!env)
+            return true;
+        const std::string value(env);
+        return !(value == "0" || value == "off" || value == "false" || value == "no");
+    }();
+    return enabled;
 }
 
-uint64_t instructionLimit() {
-  if (const char* env = std::getenv("CUDASIM_INSTRUCTION_LIMIT")) return std::strtoull(env, nullptr, 10);
-  return kDefaultInstructionLimit;
+uint64_t instructionLimit()
+{
+    if (const char* env = std::getenv("CUDASIM_INSTRUCTION_LIMIT"))
+        return std::strtoull(env, nullptr, 10);
+    return kDefaultInstructionLimit;
 }
 
-void printCounters(const LaunchCounters& c) {
-  const Counts& n = c.counts;
-  std::fprintf(stderr,
-               "cudasim counters: %s grid(%u,%u,%u) block(%u,%u,%u)\n"
-               "  warp instructions %llu, thread instructions %llu, warp execution efficiency %.1f%%\n"
-               "  branches %llu, divergent %llu, branch efficiency %.1f%%\n"
-               "  global loads %llu requests (%llu of 16 bytes per lane) / %llu sectors, stores %llu requests / %llu sectors\n"
-               "  shared loads %llu, stores %llu, bank conflicts %llu; barriers %llu; atomics %llu\n"
-               "  shuffles %llu, warp reductions %llu\n"
-               "  issue slots %llu; atomic updates %llu, %llu on the busiest address; DRAM sectors %llu;\n"
-               "  round trips on the blocks' critical paths: %llu from DRAM, %llu from L2, %llu to data already touched\n"
-               "  resident %d blocks = %d warps per SM (theoretical occupancy %.1f%%)\n"
-               "  modelled time %.6f ms (issue %.6f, latency %.6f, DRAM %.6f, atomics %.6f)\n",
-               c.kernel.c_str(), c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
-               (unsigned long long)n.warpInstructions, (unsigned long long)n.threadInstructions,
-               100 * c.warpExecutionEfficiency(), (unsigned long long)n.branches,
-               (unsigned long long)n.divergentBranches, 100 * c.branchEfficiency(),
-               (unsigned long long)n.globalLoadRequests, (unsigned long long)n.globalWideLoadRequests,
-               (unsigned long long)n.globalLoadSectors,
-               (unsigned long long)n.globalStoreRequests, (unsigned long long)n.globalStoreSectors,
-               (unsigned long long)n.sharedLoadRequests, (unsigned long long)n.sharedStoreRequests,
-               (unsigned long long)n.sharedBankConflicts, (unsigned long long)n.barriers,
-               (unsigned long long)n.atomics, (unsigned long long)n.shuffles,
-               (unsigned long long)n.warpReductions, (unsigned long long)n.issueSlots,
-               (unsigned long long)n.atomicOperations, (unsigned long long)c.atomicsOnHottestAddress,
-               (unsigned long long)n.dramSectors, (unsigned long long)n.dramRounds, (unsigned long long)n.l2Rounds,
-               (unsigned long long)n.cachedRounds,
-               c.residentBlocksPerSm, c.residentWarpsPerSm, 100 * c.theoreticalOccupancy, c.modelledMilliseconds,
-               c.issueMilliseconds, c.latencyMilliseconds, c.dramMilliseconds, c.atomicMilliseconds);
+void printCounters(const LaunchCounters& c)
+{
+    const Counts& n = c.counts;
+    std::fprintf(
+        stderr,
+        "cudasim counters: %s grid(%u,%u,%u) block(%u,%u,%u)\n"
+        "  warp instructions %llu, thread instructions %llu, warp execution efficiency %.1f%%\n"
+        "  branches %llu, divergent %llu, branch efficiency %.1f%%\n"
+        "  global loads %llu requests (%llu of 16 bytes per lane) / %llu sectors, stores %llu requests / %llu sectors\n"
+        "  shared loads %llu, stores %llu, bank conflicts %llu; barriers %llu; atomics %llu\n"
+        "  shuffles %llu, warp reductions %llu\n"
+        "  issue slots %llu; atomic updates %llu, %llu on the busiest address; DRAM sectors %llu;\n"
+        "  round trips on the blocks' critical paths: %llu from DRAM, %llu from L2, %llu to data already touched\n"
+        "  resident %d blocks = %d warps per SM (theoretical occupancy %.1f%%)\n"
+        "  modelled time %.6f ms (issue %.6f, latency %.6f, DRAM %.6f, atomics %.6f)\n",
+        c.kernel.c_str(), c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
+        (unsigned long long)n.warpInstructions, (unsigned long long)n.threadInstructions,
+        100 * c.warpExecutionEfficiency(), (unsigned long long)n.branches, (unsigned long long)n.divergentBranches,
+        100 * c.branchEfficiency(), (unsigned long long)n.globalLoadRequests,
+        (unsigned long long)n.globalWideLoadRequests, (unsigned long long)n.globalLoadSectors,
+        (unsigned long long)n.globalStoreRequests, (unsigned long long)n.globalStoreSectors,
+        (unsigned long long)n.sharedLoadRequests, (unsigned long long)n.sharedStoreRequests,
+        (unsigned long long)n.sharedBankConflicts, (unsigned long long)n.barriers, (unsigned long long)n.atomics,
+        (unsigned long long)n.shuffles, (unsigned long long)n.warpReductions, (unsigned long long)n.issueSlots,
+        (unsigned long long)n.atomicOperations, (unsigned long long)c.atomicsOnHottestAddress,
+        (unsigned long long)n.dramSectors, (unsigned long long)n.dramRounds, (unsigned long long)n.l2Rounds,
+        (unsigned long long)n.cachedRounds, c.residentBlocksPerSm, c.residentWarpsPerSm, 100 * c.theoreticalOccupancy,
+        c.modelledMilliseconds, c.issueMilliseconds, c.latencyMilliseconds, c.dramMilliseconds, c.atomicMilliseconds);
 }
 
-cudaError_t validateConfiguration(const ptx::Kernel& k, FunctionEntry& f, dim3 grid, dim3 block,
-                                  size_t dynamicSmem, std::string& why) {
-  uint64_t threads = uint64_t{block.x} * block.y * block.z;
-  if (threads == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0) {
-    why = "grid and block dimensions must be positive";
-    return cudaErrorInvalidConfiguration;
-  }
-  // CUDA 13's runtime answers an oversized block, and one beyond __launch_bounds__, with
-  // cudaErrorInvalidValue (recorded on an H200: tests/corpus/expected/).
-  if (threads > kMaxThreadsPerBlock || block.x > 1024 || block.y > 1024 || block.z > 64) {
-    why = std::to_string(threads) + " threads per block (at most 1024; block dims at most 1024x1024x64)";
-    return cudaErrorInvalidValue;
-  }
-  if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu) {
-    why = "grid dimensions exceed 2147483647x65535x65535";
-    return cudaErrorInvalidConfiguration;
-  }
-  if (k.maxThreads && threads > k.maxThreads) {
-    why = std::to_string(threads) + " threads per block, but __launch_bounds__ allows " + std::to_string(k.maxThreads);
-    return cudaErrorInvalidValue;
-  }
-  // With at most 255 registers per thread, blocks of up to 256 threads
-  // always fit; larger ones need the kernel's real register count.
-  if (threads > 256) {
-    int regs = kernelRegisters(f, k);
-    uint64_t needed = uint64_t{static_cast<uint32_t>(registersPerWarp(regs))} * ((threads + 31) / 32);
-    if (needed > kRegistersPerSm) {
-      why = std::to_string(threads) + " threads x " + std::to_string(regs) +
-            " registers exceed the 65536 registers of an SM";
-      return cudaErrorLaunchOutOfResources;
+cudaError_t validateConfiguration(const ptx::Kernel& k, FunctionEntry& f, dim3 grid, dim3 block, size_t dynamicSmem,
+                                  std::string& why)
+{
+    uint64_t threads = uint64_t{block.x} * block.y * block.z;
+    if (threads == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0) {
+        why = "grid and block dimensions must be positive";
+        return cudaErrorInvalidConfiguration;
     }
-  }
-  if (dynamicSmem > static_cast<size_t>(maxDynamicSharedBytes(f, k.staticSmem))) {
-    why = std::to_string(k.staticSmem) + " bytes static + " + std::to_string(dynamicSmem) +
-          " bytes dynamic shared memory exceeds the limit (48 KB unless raised with cudaFuncSetAttribute)";
-    return cudaErrorInvalidValue;
-  }
-  return cudaSuccess;
+    // CUDA 13's runtime answers an oversized block, and one beyond __launch_bounds__, with
+    // cudaErrorInvalidValue (recorded on an H200: tests/corpus/expected/).
+    if (threads > kMaxThreadsPerBlock || block.x > 1024 || block.y > 1024 || block.z > 64) {
+        why = std::to_string(threads) + " threads per block (at most 1024; block dims at most 1024x1024x64)";
+        return cudaErrorInvalidValue;
+    }
+    if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu) {
+        why = "grid dimensions exceed 2147483647x65535x65535";
+        return cudaErrorInvalidConfiguration;
+    }
+    if (k.maxThreads && threads > k.maxThreads) {
+        why = std::to_string(threads) + " threads per block, but __launch_bounds__ allows " +
+              std::to_string(k.maxThreads);
+        return cudaErrorInvalidValue;
+    }
+    // With at most 255 registers per thread, blocks of up to 256 threads
+    // always fit; larger ones need the kernel's real register count.
+    if (threads > 256) {
+        int regs = kernelRegisters(f, k);
+        uint64_t needed = uint64_t{static_cast<uint32_t>(registersPerWarp(regs))} * ((threads + 31) / 32);
+        if (needed > kRegistersPerSm) {
+            why = std::to_string(threads) + " threads x " + std::to_string(regs) +
+                  " registers exceed the 65536 registers of an SM";
+            return cudaErrorLaunchOutOfResources;
+        }
+    }
+    if (dynamicSmem > static_cast<size_t>(maxDynamicSharedBytes(f, k.staticSmem))) {
+        why = std::to_string(k.staticSmem) + " bytes static + " + std::to_string(dynamicSmem) +
+              " bytes dynamic shared memory exceeds the limit (48 KB unless raised with cudaFuncSetAttribute)";
+        return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
 }
 
 }  // namespace
 
 cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t dynamicSmem,
-                         cudaStream_t stream) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!isValidStream(stream)) return failCall("kernel launch", cudaErrorInvalidResourceHandle, "unknown stream");
-  cudaError_t error = cudaSuccess;
-  Capture* capture = captureFor("kernel launch", stream, error);
-  if (error) return error;
-  if (!capture && runtime().pendingFault != cudaSuccess) return cudaSuccess;  // the device is already broken
-  FunctionEntry* entry = nullptr;
-  std::string why;
-  const ptx::Kernel* k = kernelFor(hostFunction, &entry, error, why);
-  if (!k) return failStreamCall(capture, "kernel launch", error, why);
-  if (cudaError_t e = validateConfiguration(*k, *entry, grid, block, dynamicSmem, why))
-    return failStreamCall(capture, ("launch of " + demangle(k->name)).c_str(), e, why);
+                         cudaStream_t stream)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!isValidStream(stream))
+        return failCall("kernel launch", cudaErrorInvalidResourceHandle, "unknown stream");
+    cudaError_t error = cudaSuccess;
+    Capture* capture = captureFor("kernel launch", stream, error);
+    if (error)
+        return error;
+    if (!capture && runtime().pendingFault != cudaSuccess)
+        return cudaSuccess;  // the device is already broken
+    FunctionEntry* entry = nullptr;
+    std::string why;
+    const ptx::Kernel* k = kernelFor(hostFunction, &entry, error, why);
+    if (!k)
+        return failStreamCall(capture, "kernel launch", error, why);
+    if (cudaError_t e = validateConfiguration(*k, *entry, grid, block, dynamicSmem, why))
+        return failStreamCall(capture, ("launch of " + demangle(k->name)).c_str(), e, why);
 
-  // The arguments are copied now, so a graph replays the values they had at capture.
-  PreparedLaunch launch{k, entry, grid, block, dynamicSmem, std::vector<uint8_t>(k->paramBytes)};
-  for (size_t i = 0; i < k->params.size(); ++i)
-    std::memcpy(launch.params.data() + k->params[i].offset, args[i], k->params[i].size);
-  if (capture) capture->nodes.push_back([launch] { runLaunch(launch); });
-  else runLaunch(launch);
-  return cudaSuccess;
+    // The arguments are copied now, so a graph replays the values they had at capture.
+    PreparedLaunch launch{k, entry, grid, block, dynamicSmem, std::vector<uint8_t>(k->paramBytes)};
+    for (size_t i = 0; i < k->params.size(); ++i)
+        std::memcpy(launch.params.data() + k->params[i].offset, args[i], k->params[i].size);
+    if (capture)
+        capture->nodes.push_back([launch] { runLaunch(launch); });
+    else
+        runLaunch(launch);
+    return cudaSuccess;
 }
 
-void runLaunch(const PreparedLaunch& prepared) {
-  const ptx::Kernel* k = prepared.kernel;
-  const dim3 grid = prepared.grid, block = prepared.block;
-  LaunchContext launch;
-  launch.kernel = k;
-  launch.grid = {grid.x, grid.y, grid.z};
-  launch.block = {block.x, block.y, block.z};
-  launch.dynamicSmem = static_cast<uint32_t>(prepared.dynamicSmem);
-  launch.params = prepared.params.data();
-  launch.instructionLimit = instructionLimit();
-  launch.epoch = nextLaunchEpoch();
-  launch.raceCheck = raceCheckEnabled();
-  // CUDASIM_TRACE: the first launch of a matching kernel records one warp's active lanes.
-  static const std::optional<WarpTraceRequest> traceRequest = warpTraceRequest();
-  static bool traced = false;
-  std::optional<WarpTrace> trace;
-  if (traceRequest && !traced && demangle(k->name).find(traceRequest->kernel) != std::string::npos) {
-    trace.emplace(*traceRequest, demangle(k->name), prepared.entry->binary->ptx);
-    launch.trace = &*trace;
-    traced = true;
-  }
-  LaunchResult result = executeKernel(launch);
-  if (trace) trace->write();
+void runLaunch(const PreparedLaunch& prepared)
+{
+    const ptx::Kernel* k = prepared.kernel;
+    const dim3 grid = prepared.grid, block = prepared.block;
+    LaunchContext launch;
+    launch.kernel = k;
+    launch.grid = {grid.x, grid.y, grid.z};
+    launch.block = {block.x, block.y, block.z};
+    launch.dynamicSmem = static_cast<uint32_t>(prepared.dynamicSmem);
+    launch.params = prepared.params.data();
+    launch.instructionLimit = instructionLimit();
+    launch.epoch = nextLaunchEpoch();
+    launch.raceCheck = raceCheckEnabled();
+    // CUDASIM_TRACE: the first launch of a matching kernel records one warp's active lanes.
+    static const std::optional<WarpTraceRequest> traceRequest = warpTraceRequest();
+    static bool traced = false;
+    std::optional<WarpTrace> trace;
+    if (traceRequest && !traced && demangle(k->name).find(traceRequest->kernel) != std::string::npos) {
+        trace.emplace(*traceRequest, demangle(k->name), prepared.entry->binary->ptx);
+        launch.trace = &*trace;
+        traced = true;
+    }
+    LaunchResult result = executeKernel(launch);
+    if (trace)
+        trace->write();
 
-  if (!result.printfOutput.empty()) {
-    std::fwrite(result.printfOutput.data(), 1, result.printfOutput.size(), stdout);
-    std::fflush(stdout);
-  }
-  LaunchCounters& c = runtime().lastLaunch;
-  c.kernel = demangle(k->name);
-  c.grid[0] = grid.x; c.grid[1] = grid.y; c.grid[2] = grid.z;
-  c.block[0] = block.x; c.block[1] = block.y; c.block[2] = block.z;
-  c.counts = result.counts;
-  c.atomicsOnHottestAddress = result.atomicsOnHottestAddress;
-  const uint64_t threads = launch.block.count();
-  modelKernel(c, {launch.grid.count(), static_cast<int>((threads + 31) / 32),
-                  blocksPerSm(kernelRegisters(*prepared.entry, *k), static_cast<int>(threads),
-                              k->staticSmem + prepared.dynamicSmem)});
-  runtime().deviceClockMs += c.modelledMilliseconds;
-  ++runtime().launches;
-  runtime().recentLaunches.push_back(c);
-  if (runtime().recentLaunches.size() > RuntimeState::kRecentLaunches) runtime().recentLaunches.pop_front();
-  const char* show = std::getenv("CUDASIM_COUNTERS");
-  if (show && *show && std::strcmp(show, "0") != 0) printCounters(c);
+    if (!result.printfOutput.empty()) {
+        std::fwrite(result.printfOutput.data(), 1, result.printfOutput.size(), stdout);
+        std::fflush(stdout);
+    }
+    LaunchCounters& c = runtime().lastLaunch;
+    c.kernel = demangle(k->name);
+    c.grid[0] = grid.x;
+    c.grid[1] = grid.y;
+    c.grid[2] = grid.z;
+    c.block[0] = block.x;
+    c.block[1] = block.y;
+    c.block[2] = block.z;
+    c.counts = result.counts;
+    c.atomicsOnHottestAddress = result.atomicsOnHottestAddress;
+    const uint64_t threads = launch.block.count();
+    modelKernel(c, {launch.grid.count(), static_cast<int>((threads + 31) / 32),
+                    blocksPerSm(kernelRegisters(*prepared.entry, *k), static_cast<int>(threads),
+                                k->staticSmem + prepared.dynamicSmem)});
+    runtime().deviceClockMs += c.modelledMilliseconds;
+    ++runtime().launches;
+    runtime().recentLaunches.push_back(c);
+    if (runtime().recentLaunches.size() > RuntimeState::kRecentLaunches)
+        runtime().recentLaunches.pop_front();
+    const char* show = std::getenv("CUDASIM_COUNTERS");
+    if (show && *show && std::strcmp(show, "0") != 0)
+        printCounters(c);
 
-  if (result.error != cudaSuccess) {
-    std::fprintf(stderr, "cudasim: %s: %s\n", cudaGetErrorName(result.error), result.message.c_str());
-    runtime().pendingFault = result.error;
-    runtime().faultError = result.error;
-    runtime().faultMessage = result.message;
-  }
+    if (result.error != cudaSuccess) {
+        std::fprintf(stderr, "cudasim: %s: %s\n", cudaGetErrorName(result.error), result.message.c_str());
+        runtime().pendingFault = result.error;
+        runtime().faultError = result.error;
+        runtime().faultMessage = result.message;
+    }
 }
 
 }  // namespace cudasim
@@ -204,8 +225,9 @@ using namespace cudasim;
 extern "C" {
 
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
-                             cudaStream_t stream) {
-  return launchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+                             cudaStream_t stream)
+{
+    return launchKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
 }  // extern "C"

@@ -20,10 +20,12 @@ using namespace cudasim;
 
 namespace {
 
-Library* findLibrary(cudaLibrary_t handle) {
-  for (auto& library : runtime().libraries)
-    if (reinterpret_cast<cudaLibrary_t>(library.get()) == handle) return library.get();
-  return nullptr;
+Library* findLibrary(cudaLibrary_t handle)
+{
+    for (auto& library : runtime().libraries)
+        if (reinterpret_cast<cudaLibrary_t>(library.get()) == handle)
+            return library.get();
+    return nullptr;
 }
 
 }  // namespace
@@ -31,81 +33,101 @@ Library* findLibrary(cudaLibrary_t handle) {
 extern "C" {
 
 cudaError_t cudaLibraryLoadData(cudaLibrary_t* library, const void* code, cudaJitOption*, void**, unsigned int,
-                                cudaLibraryOption*, void**, unsigned int) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!library || !code) return failCall("cudaLibraryLoadData", cudaErrorInvalidValue, "library or code is NULL");
-  auto binary = std::make_unique<FatBinary>();
-  try {
-    // A fat binary (nvcc -fatbin) or NUL-terminated PTX text (nvcc -ptx); cubins carry no PTX.
-    binary->ptx = isFatBinary(code) ? extractPtxFromFatBinary(code) : std::string(static_cast<const char*>(code));
-  } catch (const std::exception& e) {
-    return failCall("cudaLibraryLoadData", cudaErrorInvalidPtx, e.what());
-  }
-  if (binary->ptx.find(".entry") == std::string::npos && binary->ptx.find(".version") == std::string::npos)
-    return failCall("cudaLibraryLoadData", cudaErrorInvalidPtx, "the image is neither a fat binary nor PTX text");
-  ensureLoaded(*binary);
-  if (!binary->module) return failCall("cudaLibraryLoadData", cudaErrorInvalidPtx, binary->loadError);
-  auto entry = std::make_unique<Library>();
-  entry->binary = binary.get();
-  runtime().binaries.push_back(std::move(binary));
-  runtime().libraries.push_back(std::move(entry));
-  *library = reinterpret_cast<cudaLibrary_t>(runtime().libraries.back().get());
-  return cudaSuccess;
+                                cudaLibraryOption*, void**, unsigned int)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!library || !code)
+        return failCall("cudaLibraryLoadData", cudaErrorInvalidValue, "library or code is NULL");
+    auto binary = std::make_unique<FatBinary>();
+    try {
+        // A fat binary (nvcc -fatbin) or NUL-terminated PTX text (nvcc -ptx); cubins carry no PTX.
+        binary->ptx = isFatBinary(code) ? extractPtxFromFatBinary(code) : std::string(static_cast<const char*>(code));
+    } catch (const std::exception& e) {
+        return failCall("cudaLibraryLoadData", cudaErrorInvalidPtx, e.what());
+    }
+    if (binary->ptx.find(".entry") == std::string::npos && binary->ptx.find(".version") == std::string::npos)
+        return failCall("cudaLibraryLoadData", cudaErrorInvalidPtx, "the image is neither a fat binary nor PTX text");
+    ensureLoaded(*binary);
+    if (!binary->module)
+        return failCall("cudaLibraryLoadData", cudaErrorInvalidPtx, binary->loadError);
+    auto entry = std::make_unique<Library>();
+    entry->binary = binary.get();
+    runtime().binaries.push_back(std::move(binary));
+    runtime().libraries.push_back(std::move(entry));
+    *library = reinterpret_cast<cudaLibrary_t>(runtime().libraries.back().get());
+    return cudaSuccess;
 }
 
 // Kernels stay registered, as after __cudaUnregisterFatBinary: a captured
 // graph may still hold launches of them.
-cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
-  std::lock_guard lock(runtime().mutex);
-  if (!findLibrary(library)) return failCall("cudaLibraryUnload", cudaErrorInvalidResourceHandle, "unknown library");
-  return cudaSuccess;
+cudaError_t cudaLibraryUnload(cudaLibrary_t library)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (!findLibrary(library))
+        return failCall("cudaLibraryUnload", cudaErrorInvalidResourceHandle, "unknown library");
+    return cudaSuccess;
 }
 
-cudaError_t cudaLibraryGetKernel(cudaKernel_t* kernel, cudaLibrary_t handle, const char* name) {
-  std::lock_guard lock(runtime().mutex);
-  if (!kernel || !name) return failCall("cudaLibraryGetKernel", cudaErrorInvalidValue, "kernel or name is NULL");
-  Library* library = findLibrary(handle);
-  if (!library) return failCall("cudaLibraryGetKernel", cudaErrorInvalidResourceHandle, "unknown library");
-  // No message: asking for a kernel that may be absent is how a program finds out.
-  if (!library->binary->module->findKernel(name)) return recordError(cudaErrorSymbolNotFound);
-  auto& handleOf = library->kernelHandles[name];
-  if (!handleOf) {
-    handleOf = std::make_unique<char>();
-    FunctionEntry entry;
-    entry.binary = library->binary;
-    entry.name = name;
-    runtime().functions[handleOf.get()] = entry;
-  }
-  *kernel = reinterpret_cast<cudaKernel_t>(handleOf.get());
-  return cudaSuccess;
+cudaError_t cudaLibraryGetKernel(cudaKernel_t* kernel, cudaLibrary_t handle, const char* name)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (!kernel || !name)
+        return failCall("cudaLibraryGetKernel", cudaErrorInvalidValue, "kernel or name is NULL");
+    Library* library = findLibrary(handle);
+    if (!library)
+        return failCall("cudaLibraryGetKernel", cudaErrorInvalidResourceHandle, "unknown library");
+    // No message: asking for a kernel that may be absent is how a program finds out.
+    if (!library->binary->module->findKernel(name))
+        return recordError(cudaErrorSymbolNotFound);
+    auto& handleOf = library->kernelHandles[name];
+    if (!handleOf) {
+        handleOf = std::make_unique<char>();
+        FunctionEntry entry;
+        entry.binary = library->binary;
+        entry.name = name;
+        runtime().functions[handleOf.get()] = entry;
+    }
+    *kernel = reinterpret_cast<cudaKernel_t>(handleOf.get());
+    return cudaSuccess;
 }
 
-cudaError_t cudaLibraryGetGlobal(void** dptr, size_t* bytes, cudaLibrary_t handle, const char* name) {
-  std::lock_guard lock(runtime().mutex);
-  if ((!dptr && !bytes) || !name)
-    return failCall("cudaLibraryGetGlobal", cudaErrorInvalidValue, "dptr and bytes are both NULL, or name is");
-  Library* library = findLibrary(handle);
-  if (!library) return failCall("cudaLibraryGetGlobal", cudaErrorInvalidResourceHandle, "unknown library");
-  const ptx::Variable* variable = library->binary->module->findVariable(name);
-  if (!variable) return recordError(cudaErrorSymbolNotFound);
-  if (dptr) *dptr = variable->storage;
-  if (bytes) *bytes = variable->size;
-  return cudaSuccess;
+cudaError_t cudaLibraryGetGlobal(void** dptr, size_t* bytes, cudaLibrary_t handle, const char* name)
+{
+    std::lock_guard lock(runtime().mutex);
+    if ((!dptr && !bytes) || !name)
+        return failCall("cudaLibraryGetGlobal", cudaErrorInvalidValue, "dptr and bytes are both NULL, or name is");
+    Library* library = findLibrary(handle);
+    if (!library)
+        return failCall("cudaLibraryGetGlobal", cudaErrorInvalidResourceHandle, "unknown library");
+    const ptx::Variable* variable = library->binary->module->findVariable(name);
+    if (!variable)
+        return recordError(cudaErrorSymbolNotFound);
+    if (dptr)
+        *dptr = variable->storage;
+    if (bytes)
+        *bytes = variable->size;
+    return cudaSuccess;
 }
 
-cudaError_t cudaFuncGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
-  std::lock_guard lock(runtime().mutex);
-  FunctionEntry* entry = nullptr;
-  cudaError_t error = cudaSuccess;
-  std::string why;
-  const ptx::Kernel* k = kernelFor(func, &entry, error, why);
-  if (!k) return failCall("cudaFuncGetParamInfo", error, why);
-  // Past the last parameter: the answer a program uses to count them.
-  if (paramIndex >= k->params.size()) return recordError(cudaErrorInvalidValue);
-  if (paramOffset) *paramOffset = k->params[paramIndex].offset;
-  if (paramSize) *paramSize = k->params[paramIndex].size;
-  return cudaSuccess;
+cudaError_t cudaFuncGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize)
+{
+    std::lock_guard lock(runtime().mutex);
+    FunctionEntry* entry = nullptr;
+    cudaError_t error = cudaSuccess;
+    std::string why;
+    const ptx::Kernel* k = kernelFor(func, &entry, error, why);
+    if (!k)
+        return failCall("cudaFuncGetParamInfo", error, why);
+    // Past the last parameter: the answer a program uses to count them.
+    if (paramIndex >= k->params.size())
+        return recordError(cudaErrorInvalidValue);
+    if (paramOffset)
+        *paramOffset = k->params[paramIndex].offset;
+    if (paramSize)
+        *paramSize = k->params[paramIndex].size;
+    return cudaSuccess;
 }
 
 }  // extern "C"

@@ -13,9 +13,9 @@
 
 #include "runtime/capture.hpp"
 #include "runtime/device_memory.hpp"
+#include "runtime/sector_footprint.hpp"
 #include "runtime/state.hpp"
 #include "runtime/streams.hpp"
-#include "runtime/sector_footprint.hpp"
 #include "runtime/timing_model.hpp"
 
 using namespace cudasim;
@@ -25,272 +25,360 @@ namespace {
 constexpr uint64_t kGlobalMemoryBytes = 80ull << 30;
 constexpr size_t kPitchAlignment = 512;  // row alignment of cudaMallocPitch
 
-bool isDevice(const void* p, size_t count) { return DeviceMemory::instance().contains(p, count); }
+bool isDevice(const void* p, size_t count)
+{
+    return DeviceMemory::instance().contains(p, count);
+}
 
 // Resolves cudaMemcpyDefault and checks that device-side ranges are real
 // allocations.
-cudaError_t checkCopy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind& kind) {
-  if (count == 0) return cudaSuccess;
-  if (!dst || !src) return failCall(api, cudaErrorInvalidValue, "NULL pointer");
-  if (kind == cudaMemcpyDefault) {
-    bool d = isDevice(dst, count), s = isDevice(src, count);
-    kind = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
-             : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
-  }
-  bool dstDevice = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-  bool srcDevice = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
-    return failCall(api, cudaErrorInvalidMemcpyDirection, "bad cudaMemcpyKind");
-  if (dstDevice && !isDevice(dst, count))
-    return failCall(api, cudaErrorInvalidValue,
-                    "destination is not " + std::to_string(count) + " bytes of device memory");
-  if (srcDevice && !isDevice(src, count))
-    return failCall(api, cudaErrorInvalidValue, "source is not " + std::to_string(count) + " bytes of device memory");
-  return cudaSuccess;
+cudaError_t checkCopy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind& kind)
+{
+    if (count == 0)
+        return cudaSuccess;
+    if (!dst || !src)
+        return failCall(api, cudaErrorInvalidValue, "NULL pointer");
+    if (kind == cudaMemcpyDefault) {
+        bool d = isDevice(dst, count), s = isDevice(src, count);
+        kind = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                 : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    }
+    bool dstDevice = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    bool srcDevice = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+        return failCall(api, cudaErrorInvalidMemcpyDirection, "bad cudaMemcpyKind");
+    if (dstDevice && !isDevice(dst, count))
+        return failCall(api, cudaErrorInvalidValue,
+                        "destination is not " + std::to_string(count) + " bytes of device memory");
+    if (srcDevice && !isDevice(src, count))
+        return failCall(api, cudaErrorInvalidValue,
+                        "source is not " + std::to_string(count) + " bytes of device memory");
+    return cudaSuccess;
 }
 
 // Copies between the host and the device make the host wait for the
 // device, which a capture in global or thread-local mode forbids.
-bool waitsForDevice(cudaMemcpyKind kind) { return kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost; }
-
-// The synchronous calls run on the legacy stream (`stream` 0).
-cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind,
-                 cudaStream_t stream, bool synchronous) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError()) return e;
-  if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-  cudaError_t error = cudaSuccess;
-  Capture* capture = captureFor(api, stream, error);
-  if (error) return error;
-  if (cudaError_t e = checkCopy(api, dst, src, count, kind)) {
-    if (capture) invalidateCapture(*capture, api);
-    return e;
-  }
-  if (synchronous && waitsForDevice(kind))
-    if (cudaError_t e = checkUnsafeCall(api)) return e;
-  auto run = [dst, src, count, kind] {
-    if (count) std::memmove(dst, src, count);
-    runtime().deviceClockMs += modelCopyMilliseconds(count, kind);
-    if (kind == cudaMemcpyDeviceToDevice) streamThroughL2(2 * uint64_t{count});
-  };
-  if (capture) capture->nodes.push_back(run);
-  else run();
-  return cudaSuccess;
+bool waitsForDevice(cudaMemcpyKind kind)
+{
+    return kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost;
 }
 
-cudaError_t fill(const char* api, void* dst, int value, size_t count, cudaStream_t stream) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-  cudaError_t error = cudaSuccess;
-  Capture* capture = captureFor(api, stream, error);
-  if (error) return error;
-  if (count && !isDevice(dst, count))
-    return failStreamCall(capture, api, cudaErrorInvalidValue,
-                          "destination is not " + std::to_string(count) + " bytes of device memory");
-  auto run = [dst, value, count] {
-    if (count) DeviceMemory::instance().fill(dst, value, count);
-    streamThroughL2(count);
-  };
-  if (capture) capture->nodes.push_back(run);
-  else run();
-  return cudaSuccess;
+// The synchronous calls run on the legacy stream (`stream` 0).
+cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream,
+                 bool synchronous)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError())
+        return e;
+    if (!isValidStream(stream))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    cudaError_t error = cudaSuccess;
+    Capture* capture = captureFor(api, stream, error);
+    if (error)
+        return error;
+    if (cudaError_t e = checkCopy(api, dst, src, count, kind)) {
+        if (capture)
+            invalidateCapture(*capture, api);
+        return e;
+    }
+    if (synchronous && waitsForDevice(kind))
+        if (cudaError_t e = checkUnsafeCall(api))
+            return e;
+    auto run = [dst, src, count, kind] {
+        if (count)
+            std::memmove(dst, src, count);
+        runtime().deviceClockMs += modelCopyMilliseconds(count, kind);
+        if (kind == cudaMemcpyDeviceToDevice)
+            streamThroughL2(2 * uint64_t{count});
+    };
+    if (capture)
+        capture->nodes.push_back(run);
+    else
+        run();
+    return cudaSuccess;
+}
+
+cudaError_t fill(const char* api, void* dst, int value, size_t count, cudaStream_t stream)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!isValidStream(stream))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    cudaError_t error = cudaSuccess;
+    Capture* capture = captureFor(api, stream, error);
+    if (error)
+        return error;
+    if (count && !isDevice(dst, count))
+        return failStreamCall(capture, api, cudaErrorInvalidValue,
+                              "destination is not " + std::to_string(count) + " bytes of device memory");
+    auto run = [dst, value, count] {
+        if (count)
+            DeviceMemory::instance().fill(dst, value, count);
+        streamThroughL2(count);
+    };
+    if (capture)
+        capture->nodes.push_back(run);
+    else
+        run();
+    return cudaSuccess;
 }
 
 // Copies `height` rows of `width` bytes between pitched buffers; the
 // device-side buffers must hold every row.
 cudaError_t copy2D(const char* api, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                   size_t height, cudaMemcpyKind kind, cudaStream_t stream, bool synchronous) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError()) return e;
-  if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-  cudaError_t error = cudaSuccess;
-  Capture* capture = captureFor(api, stream, error);
-  if (error) return error;
-  if (width == 0 || height == 0) return cudaSuccess;
-  if (width > dpitch || width > spitch)
-    return failStreamCall(capture, api, cudaErrorInvalidPitchValue, "width exceeds a pitch");
-  size_t dstExtent = dpitch * (height - 1) + width, srcExtent = spitch * (height - 1) + width;
-  cudaMemcpyKind resolved = kind;
-  if (kind == cudaMemcpyDefault) {
-    bool d = isDevice(dst, dstExtent), s = isDevice(src, srcExtent);
-    resolved = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
-                 : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
-  }
-  bool dstDevice = resolved == cudaMemcpyHostToDevice || resolved == cudaMemcpyDeviceToDevice;
-  bool srcDevice = resolved == cudaMemcpyDeviceToHost || resolved == cudaMemcpyDeviceToDevice;
-  if (dstDevice && !isDevice(dst, dstExtent))
-    return failStreamCall(capture, api, cudaErrorInvalidValue, "destination rows are not all device memory");
-  if (srcDevice && !isDevice(src, srcExtent))
-    return failStreamCall(capture, api, cudaErrorInvalidValue, "source rows are not all device memory");
-  if (synchronous && waitsForDevice(resolved))
-    if (cudaError_t e = checkUnsafeCall(api)) return e;
-  auto run = [=] {
-    for (size_t row = 0; row < height; ++row)
-      std::memmove(static_cast<uint8_t*>(dst) + row * dpitch, static_cast<const uint8_t*>(src) + row * spitch, width);
-    runtime().deviceClockMs += modelCopyMilliseconds(width * height, resolved);
-  };
-  if (capture) capture->nodes.push_back(run);
-  else run();
-  return cudaSuccess;
+                   size_t height, cudaMemcpyKind kind, cudaStream_t stream, bool synchronous)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError())
+        return e;
+    if (!isValidStream(stream))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    cudaError_t error = cudaSuccess;
+    Capture* capture = captureFor(api, stream, error);
+    if (error)
+        return error;
+    if (width == 0 || height == 0)
+        return cudaSuccess;
+    if (width > dpitch || width > spitch)
+        return failStreamCall(capture, api, cudaErrorInvalidPitchValue, "width exceeds a pitch");
+    size_t dstExtent = dpitch * (height - 1) + width, srcExtent = spitch * (height - 1) + width;
+    cudaMemcpyKind resolved = kind;
+    if (kind == cudaMemcpyDefault) {
+        bool d = isDevice(dst, dstExtent), s = isDevice(src, srcExtent);
+        resolved = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                     : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    }
+    bool dstDevice = resolved == cudaMemcpyHostToDevice || resolved == cudaMemcpyDeviceToDevice;
+    bool srcDevice = resolved == cudaMemcpyDeviceToHost || resolved == cudaMemcpyDeviceToDevice;
+    if (dstDevice && !isDevice(dst, dstExtent))
+        return failStreamCall(capture, api, cudaErrorInvalidValue, "destination rows are not all device memory");
+    if (srcDevice && !isDevice(src, srcExtent))
+        return failStreamCall(capture, api, cudaErrorInvalidValue, "source rows are not all device memory");
+    if (synchronous && waitsForDevice(resolved))
+        if (cudaError_t e = checkUnsafeCall(api))
+            return e;
+    auto run = [=] {
+        for (size_t row = 0; row < height; ++row)
+            std::memmove(static_cast<uint8_t*>(dst) + row * dpitch, static_cast<const uint8_t*>(src) + row * spitch,
+                         width);
+        runtime().deviceClockMs += modelCopyMilliseconds(width * height, resolved);
+    };
+    if (capture)
+        capture->nodes.push_back(run);
+    else
+        run();
+    return cudaSuccess;
 }
 
-cudaError_t symbolCopy(const char* api, const void* symbol, void* host, size_t count, size_t offset,
-                       bool toSymbol, cudaMemcpyKind kind, cudaStream_t stream, bool synchronous) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError()) return e;
-  if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-  cudaError_t error = cudaSuccess;
-  Capture* capture = captureFor(api, stream, error);
-  if (error) return error;
-  size_t size = 0;
-  std::string why;
-  uint8_t* storage = symbolStorage(symbol, &size, &why);
-  if (!storage) return failStreamCall(capture, api, cudaErrorInvalidSymbol, why);
-  if (offset + count > size)
-    return failStreamCall(capture, api, cudaErrorInvalidValue,
-                          std::to_string(count) + " bytes at offset " + std::to_string(offset) + " exceed the " +
-                              std::to_string(size) + "-byte symbol");
-  if (count == 0) return cudaSuccess;
-  bool otherIsDevice = kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && isDevice(host, count));
-  if (otherIsDevice && !isDevice(host, count))
-    return failStreamCall(capture, api, cudaErrorInvalidValue, "device pointer is not device memory");
-  if (synchronous && !otherIsDevice)
-    if (cudaError_t e = checkUnsafeCall(api)) return e;
-  auto run = [=] {
-    if (toSymbol) std::memmove(storage + offset, host, count);
-    else std::memmove(host, storage + offset, count);
-    runtime().deviceClockMs +=
-        modelCopyMilliseconds(count, otherIsDevice ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice);
-  };
-  if (capture) capture->nodes.push_back(run);
-  else run();
-  return cudaSuccess;
+cudaError_t symbolCopy(const char* api, const void* symbol, void* host, size_t count, size_t offset, bool toSymbol,
+                       cudaMemcpyKind kind, cudaStream_t stream, bool synchronous)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError())
+        return e;
+    if (!isValidStream(stream))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    cudaError_t error = cudaSuccess;
+    Capture* capture = captureFor(api, stream, error);
+    if (error)
+        return error;
+    size_t size = 0;
+    std::string why;
+    uint8_t* storage = symbolStorage(symbol, &size, &why);
+    if (!storage)
+        return failStreamCall(capture, api, cudaErrorInvalidSymbol, why);
+    if (offset + count > size)
+        return failStreamCall(capture, api, cudaErrorInvalidValue,
+                              std::to_string(count) + " bytes at offset " + std::to_string(offset) + " exceed the " +
+                                  std::to_string(size) + "-byte symbol");
+    if (count == 0)
+        return cudaSuccess;
+    bool otherIsDevice = kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && isDevice(host, count));
+    if (otherIsDevice && !isDevice(host, count))
+        return failStreamCall(capture, api, cudaErrorInvalidValue, "device pointer is not device memory");
+    if (synchronous && !otherIsDevice)
+        if (cudaError_t e = checkUnsafeCall(api))
+            return e;
+    auto run = [=] {
+        if (toSymbol)
+            std::memmove(storage + offset, host, count);
+        else
+            std::memmove(host, storage + offset, count);
+        runtime().deviceClockMs +=
+            modelCopyMilliseconds(count, otherIsDevice ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice);
+    };
+    if (capture)
+        capture->nodes.push_back(run);
+    else
+        run();
+    return cudaSuccess;
 }
 
 }  // namespace
 
 extern "C" {
 
-cudaError_t cudaMalloc(void** devPtr, size_t size) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  // A graph would not replay the allocation.
-  if (cudaError_t e = checkUnsafeCall("cudaMalloc")) return e;
-  if (!devPtr) return failCall("cudaMalloc", cudaErrorInvalidValue, "devPtr is NULL");
-  if (size == 0) {
-    *devPtr = nullptr;
+cudaError_t cudaMalloc(void** devPtr, size_t size)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    // A graph would not replay the allocation.
+    if (cudaError_t e = checkUnsafeCall("cudaMalloc"))
+        return e;
+    if (!devPtr)
+        return failCall("cudaMalloc", cudaErrorInvalidValue, "devPtr is NULL");
+    if (size == 0) {
+        *devPtr = nullptr;
+        return cudaSuccess;
+    }
+    if (DeviceMemory::instance().bytesInUse() + size > kGlobalMemoryBytes)
+        return recordError(cudaErrorMemoryAllocation);
+    void* p = DeviceMemory::instance().allocate(size);
+    if (!p)
+        return recordError(cudaErrorMemoryAllocation);
+    *devPtr = p;
     return cudaSuccess;
-  }
-  if (DeviceMemory::instance().bytesInUse() + size > kGlobalMemoryBytes) return recordError(cudaErrorMemoryAllocation);
-  void* p = DeviceMemory::instance().allocate(size);
-  if (!p) return recordError(cudaErrorMemoryAllocation);
-  *devPtr = p;
-  return cudaSuccess;
 }
 
 // Device memory is host memory here, so managed memory is plain device memory.
-cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int) { return cudaMalloc(devPtr, size); }
-
-cudaError_t cudaFree(void* devPtr) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (cudaError_t e = checkUnsafeCall("cudaFree")) return e;
-  if (cudaError_t e = synchronizeWithDevice()) return e;  // cudaFree waits for the device
-  if (!devPtr) return cudaSuccess;
-  if (!DeviceMemory::instance().release(devPtr))
-    return failCall("cudaFree", cudaErrorInvalidValue, "pointer is not the start of a live cudaMalloc allocation");
-  return cudaSuccess;
+cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int)
+{
+    return cudaMalloc(devPtr, size);
 }
 
-cudaError_t cudaMallocHost(void** ptr, size_t size) {
-  if (!ptr) return recordError(cudaErrorInvalidValue);
-  *ptr = std::malloc(size ? size : 1);
-  return *ptr ? cudaSuccess : recordError(cudaErrorMemoryAllocation);
+cudaError_t cudaFree(void* devPtr)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (cudaError_t e = checkUnsafeCall("cudaFree"))
+        return e;
+    if (cudaError_t e = synchronizeWithDevice())
+        return e;  // cudaFree waits for the device
+    if (!devPtr)
+        return cudaSuccess;
+    if (!DeviceMemory::instance().release(devPtr))
+        return failCall("cudaFree", cudaErrorInvalidValue, "pointer is not the start of a live cudaMalloc allocation");
+    return cudaSuccess;
 }
 
-cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) { return cudaMallocHost(ptr, size); }
-
-cudaError_t cudaFreeHost(void* ptr) {
-  std::free(ptr);
-  return cudaSuccess;
+cudaError_t cudaMallocHost(void** ptr, size_t size)
+{
+    if (!ptr)
+        return recordError(cudaErrorInvalidValue);
+    *ptr = std::malloc(size ? size : 1);
+    return *ptr ? cudaSuccess : recordError(cudaErrorMemoryAllocation);
 }
 
-cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  return copy("cudaMemcpy", dst, src, count, kind, nullptr, true);
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int)
+{
+    return cudaMallocHost(ptr, size);
 }
 
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
-  return copy("cudaMemcpyAsync", dst, src, count, kind, stream, false);
+cudaError_t cudaFreeHost(void* ptr)
+{
+    std::free(ptr);
+    return cudaSuccess;
 }
 
-cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
-  if (!pitch) return recordError(cudaErrorInvalidValue);
-  *pitch = (std::max<size_t>(width, 1) + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
-  return cudaMalloc(devPtr, *pitch * height);
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind)
+{
+    return copy("cudaMemcpy", dst, src, count, kind, nullptr, true);
+}
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return copy("cudaMemcpyAsync", dst, src, count, kind, stream, false);
+}
+
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height)
+{
+    if (!pitch)
+        return recordError(cudaErrorInvalidValue);
+    *pitch = (std::max<size_t>(width, 1) + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
+    return cudaMalloc(devPtr, *pitch * height);
 }
 
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                         cudaMemcpyKind kind) {
-  return copy2D("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, nullptr, true);
+                         cudaMemcpyKind kind)
+{
+    return copy2D("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, nullptr, true);
 }
 
-cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                              size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
-  return copy2D("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind, stream, false);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return copy2D("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind, stream, false);
 }
 
-cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
-  return fill("cudaMemset", devPtr, value, count, nullptr);
+cudaError_t cudaMemset(void* devPtr, int value, size_t count)
+{
+    return fill("cudaMemset", devPtr, value, count, nullptr);
 }
 
-cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  return fill("cudaMemsetAsync", devPtr, value, count, stream);
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream)
+{
+    return fill("cudaMemsetAsync", devPtr, value, count, stream);
 }
 
-cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
-                               cudaMemcpyKind kind) {
-  return symbolCopy("cudaMemcpyToSymbol", symbol, const_cast<void*>(src), count, offset, true, kind, nullptr, true);
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind)
+{
+    return symbolCopy("cudaMemcpyToSymbol", symbol, const_cast<void*>(src), count, offset, true, kind, nullptr, true);
 }
 
-cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind) {
-  return symbolCopy("cudaMemcpyFromSymbol", symbol, dst, count, offset, false, kind, nullptr, true);
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind)
+{
+    return symbolCopy("cudaMemcpyFromSymbol", symbol, dst, count, offset, false, kind, nullptr, true);
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
-                                    cudaMemcpyKind kind, cudaStream_t stream) {
-  return symbolCopy("cudaMemcpyToSymbolAsync", symbol, const_cast<void*>(src), count, offset, true, kind, stream,
-                    false);
+                                    cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return symbolCopy("cudaMemcpyToSymbolAsync", symbol, const_cast<void*>(src), count, offset, true, kind, stream,
+                      false);
 }
 
-cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
-                                      cudaMemcpyKind kind, cudaStream_t stream) {
-  return symbolCopy("cudaMemcpyFromSymbolAsync", symbol, dst, count, offset, false, kind, stream, false);
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind,
+                                      cudaStream_t stream)
+{
+    return symbolCopy("cudaMemcpyFromSymbolAsync", symbol, dst, count, offset, false, kind, stream, false);
 }
 
-cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  uint8_t* storage = symbolStorage(symbol, nullptr);
-  if (!storage) return failCall("cudaGetSymbolAddress", cudaErrorInvalidSymbol, "unknown symbol");
-  *devPtr = storage;
-  return cudaSuccess;
+cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    uint8_t* storage = symbolStorage(symbol, nullptr);
+    if (!storage)
+        return failCall("cudaGetSymbolAddress", cudaErrorInvalidSymbol, "unknown symbol");
+    *devPtr = storage;
+    return cudaSuccess;
 }
 
-cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!symbolStorage(symbol, size)) return failCall("cudaGetSymbolSize", cudaErrorInvalidSymbol, "unknown symbol");
-  return cudaSuccess;
+cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!symbolStorage(symbol, size))
+        return failCall("cudaGetSymbolSize", cudaErrorInvalidSymbol, "unknown symbol");
+    return cudaSuccess;
 }
 
-cudaError_t cudaMemGetInfo(size_t* freeBytes, size_t* totalBytes) {
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  uint64_t used = DeviceMemory::instance().bytesInUse();
-  if (freeBytes) *freeBytes = kGlobalMemoryBytes - std::min(used, kGlobalMemoryBytes);
-  if (totalBytes) *totalBytes = kGlobalMemoryBytes;
-  return cudaSuccess;
+cudaError_t cudaMemGetInfo(size_t* freeBytes, size_t* totalBytes)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    uint64_t used = DeviceMemory::instance().bytesInUse();
+    if (freeBytes)
+        *freeBytes = kGlobalMemoryBytes - std::min(used, kGlobalMemoryBytes);
+    if (totalBytes)
+        *totalBytes = kGlobalMemoryBytes;
+    return cudaSuccess;
 }
 
 }  // extern "C"

@@ -9,98 +9,125 @@
 #include <cstddef>
 
 namespace {
-cudaStream_t perThread(cudaStream_t stream) { return stream ? stream : cudaStreamPerThread; }
+cudaStream_t perThread(cudaStream_t stream)
+{
+    return stream ? stream : cudaStreamPerThread;
+}
 }  // namespace
 
 extern "C" {
 
-cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  return cudaMemcpy(dst, src, count, kind);
+cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, cudaMemcpyKind kind)
+{
+    return cudaMemcpy(dst, src, count, kind);
 }
 
 cudaError_t cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count, size_t offset,
-                                    cudaMemcpyKind kind) {
-  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+                                    cudaMemcpyKind kind)
+{
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
-cudaError_t cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset,
-                                      cudaMemcpyKind kind) {
-  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+cudaError_t cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind)
+{
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 
-cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count) { return cudaMemset(devPtr, value, count); }
+cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count)
+{
+    return cudaMemset(devPtr, value, count);
+}
 
 cudaError_t cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                              cudaMemcpyKind kind) {
-  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+                              cudaMemcpyKind kind)
+{
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
 cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                                   size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
-  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, perThread(stream));
+                                   size_t height, cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, perThread(stream));
 }
 
-cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
-                                 cudaStream_t stream) {
-  return cudaMemcpyAsync(dst, src, count, kind, perThread(stream));
+cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return cudaMemcpyAsync(dst, src, count, kind, perThread(stream));
 }
 
 cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, size_t count, size_t offset,
-                                         cudaMemcpyKind kind, cudaStream_t stream) {
-  return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, perThread(stream));
+                                         cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, perThread(stream));
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count, size_t offset,
-                                           cudaMemcpyKind kind, cudaStream_t stream) {
-  return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, perThread(stream));
+                                           cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, perThread(stream));
 }
 
-cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  return cudaMemsetAsync(devPtr, value, count, perThread(stream));
+cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t stream)
+{
+    return cudaMemsetAsync(devPtr, value, count, perThread(stream));
 }
 
-cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { return cudaStreamQuery(perThread(stream)); }
-
-cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) { return cudaStreamSynchronize(perThread(stream)); }
-
-cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  return cudaStreamWaitEvent(perThread(stream), event, flags);
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
+{
+    return cudaStreamQuery(perThread(stream));
 }
 
-cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) {
-  return cudaEventRecord(event, perThread(stream));
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
+{
+    return cudaStreamSynchronize(perThread(stream));
 }
 
-cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
-  return cudaEventRecordWithFlags(event, perThread(stream), flags);
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    return cudaStreamWaitEvent(perThread(stream), event, flags);
+}
+
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
+{
+    return cudaEventRecord(event, perThread(stream));
+}
+
+cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    return cudaEventRecordWithFlags(event, perThread(stream), flags);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
-                                  cudaStream_t stream) {
-  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, perThread(stream));
+                                  cudaStream_t stream)
+{
+    return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, perThread(stream));
 }
 
-cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode) {
-  return cudaStreamBeginCapture(perThread(stream), mode);
+cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode)
+{
+    return cudaStreamBeginCapture(perThread(stream), mode);
 }
 
-cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t* graph) {
-  return cudaStreamEndCapture(perThread(stream), graph);
+cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t* graph)
+{
+    return cudaStreamEndCapture(perThread(stream), graph);
 }
 
-cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, cudaStreamCaptureStatus* status) {
-  return cudaStreamIsCapturing(perThread(stream), status);
+cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, cudaStreamCaptureStatus* status)
+{
+    return cudaStreamIsCapturing(perThread(stream), status);
 }
 
-cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, cudaStreamCaptureStatus* status,
-                                          unsigned long long* id, cudaGraph_t* graph,
-                                          const cudaGraphNode_t** dependencies, const cudaGraphEdgeData** edgeData,
-                                          size_t* numDependencies) {
-  return cudaStreamGetCaptureInfo(perThread(stream), status, id, graph, dependencies, edgeData, numDependencies);
+cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, cudaStreamCaptureStatus* status, unsigned long long* id,
+                                          cudaGraph_t* graph, const cudaGraphNode_t** dependencies,
+                                          const cudaGraphEdgeData** edgeData, size_t* numDependencies)
+{
+    return cudaStreamGetCaptureInfo(perThread(stream), status, id, graph, dependencies, edgeData, numDependencies);
 }
 
-cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream) {
-  return cudaGraphLaunch(exec, perThread(stream));
+cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream)
+{
+    return cudaGraphLaunch(exec, perThread(stream));
 }
 
 }  // extern "C"

@@ -11,9 +11,10 @@ namespace {
 
 // One capture per capturing stream: captures that fork into other streams
 // through events are not modelled (api_events_streams.cpp refuses them).
-std::map<cudaStream_t, std::unique_ptr<Capture>>& captures() {
-  static std::map<cudaStream_t, std::unique_ptr<Capture>> c;
-  return c;
+std::map<cudaStream_t, std::unique_ptr<Capture>>& captures()
+{
+    static std::map<cudaStream_t, std::unique_ptr<Capture>> c;
+    return c;
 }
 
 unsigned long long nextCaptureId = 1;
@@ -24,120 +25,156 @@ thread_local cudaStreamCaptureMode threadMode = cudaStreamCaptureModeGlobal;
 // The captures that forbid the calling thread potentially unsafe calls:
 // its own captures not begun in relaxed mode, and, while the thread is in
 // global mode, other threads' captures begun in global mode.
-std::vector<Capture*> capturesForbiddingUnsafeCalls() {
-  std::vector<Capture*> result;
-  if (threadMode == cudaStreamCaptureModeRelaxed) return result;
-  std::thread::id self = std::this_thread::get_id();
-  for (auto& [stream, capture] : captures()) {
-    bool own = capture->thread == self && capture->mode != cudaStreamCaptureModeRelaxed;
-    bool othersGlobal = threadMode == cudaStreamCaptureModeGlobal && capture->thread != self &&
-                        capture->mode == cudaStreamCaptureModeGlobal;
-    if (own || othersGlobal) result.push_back(capture.get());
-  }
-  return result;
+std::vector<Capture*> capturesForbiddingUnsafeCalls()
+{
+    std::vector<Capture*> result;
+    if (threadMode == cudaStreamCaptureModeRelaxed)
+        return result;
+    std::thread::id self = std::this_thread::get_id();
+    for (auto& [stream, capture] : captures()) {
+        bool own = capture->thread == self && capture->mode != cudaStreamCaptureModeRelaxed;
+        bool othersGlobal = threadMode == cudaStreamCaptureModeGlobal && capture->thread != self &&
+                            capture->mode == cudaStreamCaptureModeGlobal;
+        if (own || othersGlobal)
+            result.push_back(capture.get());
+    }
+    return result;
 }
 
 }  // namespace
 
-void invalidateCapture(Capture& capture, const char* api) {
-  if (!capture.invalidated()) capture.invalidatedBy = api;
+void invalidateCapture(Capture& capture, const char* api)
+{
+    if (!capture.invalidated())
+        capture.invalidatedBy = api;
 }
 
-Capture& beginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
-  auto capture = std::make_unique<Capture>();
-  capture->stream = stream;
-  capture->mode = mode;
-  capture->thread = std::this_thread::get_id();
-  capture->id = nextCaptureId++;
-  Capture& result = *capture;
-  captures()[stream] = std::move(capture);
-  return result;
+Capture& beginCapture(cudaStream_t stream, cudaStreamCaptureMode mode)
+{
+    auto capture = std::make_unique<Capture>();
+    capture->stream = stream;
+    capture->mode = mode;
+    capture->thread = std::this_thread::get_id();
+    capture->id = nextCaptureId++;
+    Capture& result = *capture;
+    captures()[stream] = std::move(capture);
+    return result;
 }
 
-std::unique_ptr<Capture> endCapture(cudaStream_t stream) {
-  auto it = captures().find(stream);
-  if (it == captures().end()) return nullptr;
-  std::unique_ptr<Capture> capture = std::move(it->second);
-  captures().erase(it);
-  return capture;
+std::unique_ptr<Capture> endCapture(cudaStream_t stream)
+{
+    auto it = captures().find(stream);
+    if (it == captures().end())
+        return nullptr;
+    std::unique_ptr<Capture> capture = std::move(it->second);
+    captures().erase(it);
+    return capture;
 }
 
-void discardCapture(cudaStream_t stream) { captures().erase(stream); }
-
-void discardAllCaptures() { captures().clear(); }
-
-Capture* activeCapture(cudaStream_t stream) {
-  auto it = captures().find(stream);
-  return it == captures().end() ? nullptr : it->second.get();
+void discardCapture(cudaStream_t stream)
+{
+    captures().erase(stream);
 }
 
-Capture* captureWithId(unsigned long long id) {
-  for (auto& [stream, capture] : captures())
-    if (capture->id == id) return capture.get();
-  return nullptr;
+void discardAllCaptures()
+{
+    captures().clear();
 }
 
-Capture* captureFor(const char* api, cudaStream_t stream, cudaError_t& error) {
-  error = cudaSuccess;
-  if (Capture* capture = activeCapture(stream)) {
-    if (!capture->invalidated()) return capture;
-    error = failCall(api, cudaErrorStreamCaptureInvalidated,
-                     "the stream's capture was invalidated by " + capture->invalidatedBy +
-                         "; end it with cudaStreamEndCapture");
+Capture* activeCapture(cudaStream_t stream)
+{
+    auto it = captures().find(stream);
+    return it == captures().end() ? nullptr : it->second.get();
+}
+
+Capture* captureWithId(unsigned long long id)
+{
+    for (auto& [stream, capture] : captures())
+        if (capture->id == id)
+            return capture.get();
     return nullptr;
-  }
-  error = checkLegacyStream(api, stream);
-  return nullptr;
 }
 
-cudaError_t failStreamCall(Capture* capture, const char* api, cudaError_t e, const std::string& why) {
-  if (!capture) return failCall(api, e, why);
-  invalidateCapture(*capture, api);
-  return failCall(api, e, why + "; the capture is invalidated");
+Capture* captureFor(const char* api, cudaStream_t stream, cudaError_t& error)
+{
+    error = cudaSuccess;
+    if (Capture* capture = activeCapture(stream)) {
+        if (!capture->invalidated())
+            return capture;
+        error = failCall(api, cudaErrorStreamCaptureInvalidated,
+                         "the stream's capture was invalidated by " + capture->invalidatedBy +
+                             "; end it with cudaStreamEndCapture");
+        return nullptr;
+    }
+    error = checkLegacyStream(api, stream);
+    return nullptr;
 }
 
-cudaError_t checkLegacyStream(const char* api, cudaStream_t stream, bool invalidates) {
-  if (!isLegacyStream(stream)) return cudaSuccess;
-  bool blocked = false;
-  for (auto& [capturing, capture] : captures()) {
-    if (!synchronizesWithLegacyStream(capturing)) continue;
-    blocked = true;
-    if (invalidates) invalidateCapture(*capture, api);
-  }
-  if (!blocked) return cudaSuccess;
-  return failCall(api, cudaErrorStreamCaptureImplicit,
-                  std::string("the legacy default stream would wait for a capturing stream created without "
-                              "cudaStreamNonBlocking") +
-                      (invalidates ? "; the capture is invalidated" : ""));
+cudaError_t failStreamCall(Capture* capture, const char* api, cudaError_t e, const std::string& why)
+{
+    if (!capture)
+        return failCall(api, e, why);
+    invalidateCapture(*capture, api);
+    return failCall(api, e, why + "; the capture is invalidated");
 }
 
-cudaError_t checkStreamWait(const char* api, cudaStream_t stream) {
-  if (Capture* capture = activeCapture(stream))
-    return failStreamCall(capture, api, cudaErrorStreamCaptureUnsupported,
-                         "the stream is capturing: its work is recorded, not run, so there is nothing to wait for");
-  if (cudaError_t e = checkLegacyStream(api, stream)) return e;
-  return checkUnsafeCall(api);
+cudaError_t checkLegacyStream(const char* api, cudaStream_t stream, bool invalidates)
+{
+    if (!isLegacyStream(stream))
+        return cudaSuccess;
+    bool blocked = false;
+    for (auto& [capturing, capture] : captures()) {
+        if (!synchronizesWithLegacyStream(capturing))
+            continue;
+        blocked = true;
+        if (invalidates)
+            invalidateCapture(*capture, api);
+    }
+    if (!blocked)
+        return cudaSuccess;
+    return failCall(api, cudaErrorStreamCaptureImplicit,
+                    std::string("the legacy default stream would wait for a capturing stream created without "
+                                "cudaStreamNonBlocking") +
+                        (invalidates ? "; the capture is invalidated" : ""));
 }
 
-cudaError_t checkUnsafeCall(const char* api) {
-  std::vector<Capture*> forbidding = capturesForbiddingUnsafeCalls();
-  if (forbidding.empty()) return cudaSuccess;
-  for (Capture* capture : forbidding) invalidateCapture(*capture, api);
-  return failCall(api, cudaErrorStreamCaptureUnsupported,
-                  "not permitted while a stream captures in global or thread-local mode; the capture is invalidated");
+cudaError_t checkStreamWait(const char* api, cudaStream_t stream)
+{
+    if (Capture* capture = activeCapture(stream))
+        return failStreamCall(
+            capture, api, cudaErrorStreamCaptureUnsupported,
+            "the stream is capturing: its work is recorded, not run, so there is nothing to wait for");
+    if (cudaError_t e = checkLegacyStream(api, stream))
+        return e;
+    return checkUnsafeCall(api);
 }
 
-cudaError_t checkDeviceSynchronize(const char* api) {
-  if (captures().empty()) return cudaSuccess;
-  for (auto& [stream, capture] : captures()) invalidateCapture(*capture, api);
-  return failCall(api, cudaErrorStreamCaptureUnsupported,
-                  "a stream is capturing: its work is recorded, not run; the capture is invalidated");
+cudaError_t checkUnsafeCall(const char* api)
+{
+    std::vector<Capture*> forbidding = capturesForbiddingUnsafeCalls();
+    if (forbidding.empty())
+        return cudaSuccess;
+    for (Capture* capture : forbidding)
+        invalidateCapture(*capture, api);
+    return failCall(api, cudaErrorStreamCaptureUnsupported,
+                    "not permitted while a stream captures in global or thread-local mode; the capture is invalidated");
 }
 
-cudaStreamCaptureMode exchangeThreadCaptureMode(cudaStreamCaptureMode mode) {
-  cudaStreamCaptureMode previous = threadMode;
-  threadMode = mode;
-  return previous;
+cudaError_t checkDeviceSynchronize(const char* api)
+{
+    if (captures().empty())
+        return cudaSuccess;
+    for (auto& [stream, capture] : captures())
+        invalidateCapture(*capture, api);
+    return failCall(api, cudaErrorStreamCaptureUnsupported,
+                    "a stream is capturing: its work is recorded, not run; the capture is invalidated");
+}
+
+cudaStreamCaptureMode exchangeThreadCaptureMode(cudaStreamCaptureMode mode)
+{
+    cudaStreamCaptureMode previous = threadMode;
+    threadMode = mode;
+    return previous;
 }
 
 }  // namespace cudasim

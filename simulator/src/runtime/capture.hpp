@@ -17,13 +17,13 @@
 namespace cudasim {
 
 struct Capture {
-  cudaStream_t stream = nullptr;
-  cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
-  std::thread::id thread;       // the thread that began it
-  unsigned long long id = 0;    // unique in the process (cudaStreamGetCaptureInfo)
-  std::vector<GraphNode> nodes;
-  std::string invalidatedBy;    // the call that invalidated it; empty while valid
-  bool invalidated() const { return !invalidatedBy.empty(); }
+    cudaStream_t stream = nullptr;
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
+    std::thread::id thread;     // the thread that began it
+    unsigned long long id = 0;  // unique in the process (cudaStreamGetCaptureInfo)
+    std::vector<GraphNode> nodes;
+    std::string invalidatedBy;  // the call that invalidated it; empty while valid
+    bool invalidated() const { return !invalidatedBy.empty(); }
 };
 
 Capture& beginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);

@@ -22,22 +22,32 @@ constexpr int kSharedGranularity = 128;
 constexpr int kDefaultSharedPerBlock = 48 * 1024;
 constexpr int kOptInSharedPerBlock = 227 * 1024;
 
-inline int roundUp(int v, int g) { return (v + g - 1) / g * g; }
+inline int roundUp(int v, int g)
+{
+    return (v + g - 1) / g * g;
+}
 
 // Registers are allocated per warp in units of 256.
-inline int registersPerWarp(int regs) { return roundUp(std::max(regs, 1) * 32, kRegisterGranularity); }
+inline int registersPerWarp(int regs)
+{
+    return roundUp(std::max(regs, 1) * 32, kRegisterGranularity);
+}
 
 // Warps an SM can hold given the registers each thread needs; registers
 // are split over the SM's four sub-partitions.
-inline int warpsByRegisters(int regs) { return (kRegistersPerSm / 4 / registersPerWarp(regs)) * 4; }
+inline int warpsByRegisters(int regs)
+{
+    return (kRegistersPerSm / 4 / registersPerWarp(regs)) * 4;
+}
 
-inline int blocksPerSm(int regs, int blockSize, size_t sharedBytes) {
-  int warps = (blockSize + 31) / 32;
-  int byWarps = kMaxWarpsPerSm / warps;
-  int byRegs = warpsByRegisters(regs) / warps;
-  int perBlock = roundUp(static_cast<int>(sharedBytes) + kSharedReservedPerBlock, kSharedGranularity);
-  int byShared = kSharedPerSm / perBlock;
-  return std::min({byWarps, byRegs, byShared, kMaxBlocksPerSm});
+inline int blocksPerSm(int regs, int blockSize, size_t sharedBytes)
+{
+    int warps = (blockSize + 31) / 32;
+    int byWarps = kMaxWarpsPerSm / warps;
+    int byRegs = warpsByRegisters(regs) / warps;
+    int perBlock = roundUp(static_cast<int>(sharedBytes) + kSharedReservedPerBlock, kSharedGranularity);
+    int byShared = kSharedPerSm / perBlock;
+    return std::min({byWarps, byRegs, byShared, kMaxBlocksPerSm});
 }
 
 }  // namespace cudasim::device_model

@@ -24,56 +24,65 @@ constexpr uint16_t kKindPtx = 1;
 constexpr uint64_t kFlagsCompressed = 0x2000 | 0x8000;
 
 template <class T>
-T readAt(const uint8_t* p, size_t offset) {
-  T v;
-  std::memcpy(&v, p + offset, sizeof v);
-  return v;
+T readAt(const uint8_t* p, size_t offset)
+{
+    T v;
+    std::memcpy(&v, p + offset, sizeof v);
+    return v;
 }
 
 }  // namespace
 
-bool isFatBinary(const void* image) { return readAt<uint32_t>(static_cast<const uint8_t*>(image), 0) == kFatbinMagic; }
-
-std::string extractPtx(const void* wrapper) {
-  auto w = static_cast<const uint8_t*>(wrapper);
-  if (readAt<uint32_t>(w, 0) != kWrapperMagic) throw std::runtime_error("not a fat binary wrapper");
-  return extractPtxFromFatBinary(readAt<const uint8_t*>(w, 8));
+bool isFatBinary(const void* image)
+{
+    return readAt<uint32_t>(static_cast<const uint8_t*>(image), 0) == kFatbinMagic;
 }
 
-std::string extractPtxFromFatBinary(const void* image) {
-  auto data = static_cast<const uint8_t*>(image);
-  if (readAt<uint32_t>(data, 0) != kFatbinMagic) throw std::runtime_error("bad fat binary magic");
-  uint16_t headerSize = readAt<uint16_t>(data, 6);
-  uint64_t payload = readAt<uint64_t>(data, 8);
-  const uint8_t* entry = data + headerSize;
-  const uint8_t* end = entry + payload;
-  std::string best;
-  uint32_t bestArch = 0;
-  bool sawCompressed = false;
-  while (entry + 16 <= end) {
-    uint16_t kind = readAt<uint16_t>(entry, 0);
-    uint32_t entryHeader = readAt<uint32_t>(entry, 4);
-    uint64_t entryPayload = readAt<uint64_t>(entry, 8);
-    uint32_t arch = readAt<uint32_t>(entry, 28);
-    uint64_t flags = readAt<uint64_t>(entry, 40);
-    if (entryHeader == 0) break;
-    if (kind == kKindPtx) {
-      if (flags & kFlagsCompressed) {
-        sawCompressed = true;
-      } else if (arch >= bestArch) {
-        const char* text = reinterpret_cast<const char*>(entry + entryHeader);
-        best.assign(text, strnlen(text, entryPayload));
-        bestArch = arch;
-      }
+std::string extractPtx(const void* wrapper)
+{
+    auto w = static_cast<const uint8_t*>(wrapper);
+    if (readAt<uint32_t>(w, 0) != kWrapperMagic)
+        throw std::runtime_error("not a fat binary wrapper");
+    return extractPtxFromFatBinary(readAt<const uint8_t*>(w, 8));
+}
+
+std::string extractPtxFromFatBinary(const void* image)
+{
+    auto data = static_cast<const uint8_t*>(image);
+    if (readAt<uint32_t>(data, 0) != kFatbinMagic)
+        throw std::runtime_error("bad fat binary magic");
+    uint16_t headerSize = readAt<uint16_t>(data, 6);
+    uint64_t payload = readAt<uint64_t>(data, 8);
+    const uint8_t* entry = data + headerSize;
+    const uint8_t* end = entry + payload;
+    std::string best;
+    uint32_t bestArch = 0;
+    bool sawCompressed = false;
+    while (entry + 16 <= end) {
+        uint16_t kind = readAt<uint16_t>(entry, 0);
+        uint32_t entryHeader = readAt<uint32_t>(entry, 4);
+        uint64_t entryPayload = readAt<uint64_t>(entry, 8);
+        uint32_t arch = readAt<uint32_t>(entry, 28);
+        uint64_t flags = readAt<uint64_t>(entry, 40);
+        if (entryHeader == 0)
+            break;
+        if (kind == kKindPtx) {
+            if (flags & kFlagsCompressed) {
+                sawCompressed = true;
+            } else if (arch >= bestArch) {
+                const char* text = reinterpret_cast<const char*>(entry + entryHeader);
+                best.assign(text, strnlen(text, entryPayload));
+                bestArch = arch;
+            }
+        }
+        entry += entryHeader + entryPayload;
     }
-    entry += entryHeader + entryPayload;
-  }
-  if (best.empty()) {
-    throw std::runtime_error(
-        sawCompressed ? "the fat binary's PTX is compressed: compile with nvcc --no-compress"
-                      : "the fat binary holds no PTX: compile with -gencode arch=compute_75,code=compute_75");
-  }
-  return best;
+    if (best.empty()) {
+        throw std::runtime_error(
+            sawCompressed ? "the fat binary's PTX is compressed: compile with nvcc --no-compress"
+                          : "the fat binary holds no PTX: compile with -gencode arch=compute_75,code=compute_75");
+    }
+    return best;
 }
 
 }  // namespace cudasim

@@ -14,17 +14,17 @@
 
 namespace cudasim {
 
-cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void** args,
-                         size_t dynamicSmem, cudaStream_t stream);
+cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t dynamicSmem,
+                         cudaStream_t stream);
 
 // A launch that passed the checks, with its arguments copied: what a graph's
 // kernel node holds.
 struct PreparedLaunch {
-  const ptx::Kernel* kernel = nullptr;
-  FunctionEntry* entry = nullptr;
-  dim3 grid, block;
-  size_t dynamicSmem = 0;
-  std::vector<uint8_t> params;  // the kernel's parameter space
+    const ptx::Kernel* kernel = nullptr;
+    FunctionEntry* entry = nullptr;
+    dim3 grid, block;
+    size_t dynamicSmem = 0;
+    std::vector<uint8_t> params;  // the kernel's parameter space
 };
 
 // Runs the kernel, writes its printf output, updates the counters and the

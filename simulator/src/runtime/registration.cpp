@@ -19,84 +19,98 @@ using namespace cudasim;
 
 namespace {
 struct CallConfiguration {
-  dim3 grid, block;
-  size_t sharedMem;
-  cudaStream_t stream;
+    dim3 grid, block;
+    size_t sharedMem;
+    cudaStream_t stream;
 };
 thread_local std::vector<CallConfiguration> configurations;
 }  // namespace
 
 extern "C" {
 
-void** __cudaRegisterFatBinary(void* fatCubin) {
-  std::lock_guard lock(runtime().mutex);
-  auto binary = std::make_unique<FatBinary>();
-  binary->wrapper = fatCubin;
-  runtime().binaries.push_back(std::move(binary));
-  return reinterpret_cast<void**>(runtime().binaries.back().get());
+void** __cudaRegisterFatBinary(void* fatCubin)
+{
+    std::lock_guard lock(runtime().mutex);
+    auto binary = std::make_unique<FatBinary>();
+    binary->wrapper = fatCubin;
+    runtime().binaries.push_back(std::move(binary));
+    return reinterpret_cast<void**>(runtime().binaries.back().get());
 }
 
-void __cudaRegisterFatBinaryEnd(void**) {}
-
-void __cudaUnregisterFatBinary(void**) {
-  // Kernels stay registered: other static destructors may still launch.
+void __cudaRegisterFatBinaryEnd(void**)
+{
 }
 
-char __cudaInitModule(void**) { return 1; }
-
-void __cudaRegisterFunction(void** handle, const char* hostFun, char*, const char* deviceName, int,
-                            uint3*, uint3*, dim3*, dim3*, int*) {
-  std::lock_guard lock(runtime().mutex);
-  FunctionEntry entry;
-  entry.binary = reinterpret_cast<FatBinary*>(handle);
-  entry.name = deviceName;
-  runtime().functions[hostFun] = entry;
+void __cudaUnregisterFatBinary(void**)
+{
+    // Kernels stay registered: other static destructors may still launch.
 }
 
-void __cudaRegisterVar(void** handle, char* hostVar, char*, const char* deviceName, int, size_t size,
-                       int constant, int) {
-  std::lock_guard lock(runtime().mutex);
-  runtime().variables[hostVar] =
-      VariableEntry{reinterpret_cast<FatBinary*>(handle), deviceName, size, constant != 0};
+char __cudaInitModule(void**)
+{
+    return 1;
 }
 
-void __cudaRegisterManagedVar(void**, void**, char*, const char* deviceName, int, size_t, int, int) {
-  failCall("__cudaRegisterManagedVar", cudaErrorNotSupported,
-           std::string("__managed__ variable ") + deviceName + " is not supported");
+void __cudaRegisterFunction(void** handle, const char* hostFun, char*, const char* deviceName, int, uint3*, uint3*,
+                            dim3*, dim3*, int*)
+{
+    std::lock_guard lock(runtime().mutex);
+    FunctionEntry entry;
+    entry.binary = reinterpret_cast<FatBinary*>(handle);
+    entry.name = deviceName;
+    runtime().functions[hostFun] = entry;
 }
 
-unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream) {
-  configurations.push_back({gridDim, blockDim, sharedMem, stream});
-  return 0;
+void __cudaRegisterVar(void** handle, char* hostVar, char*, const char* deviceName, int, size_t size, int constant, int)
+{
+    std::lock_guard lock(runtime().mutex);
+    runtime().variables[hostVar] = VariableEntry{reinterpret_cast<FatBinary*>(handle), deviceName, size, constant != 0};
 }
 
-cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream) {
-  if (configurations.empty()) return cudaErrorInvalidConfiguration;
-  CallConfiguration c = configurations.back();
-  configurations.pop_back();
-  *gridDim = c.grid;
-  *blockDim = c.block;
-  *sharedMem = c.sharedMem;
-  *static_cast<cudaStream_t*>(stream) = c.stream;
-  return cudaSuccess;
+void __cudaRegisterManagedVar(void**, void**, char*, const char* deviceName, int, size_t, int, int)
+{
+    failCall("__cudaRegisterManagedVar", cudaErrorNotSupported,
+             std::string("__managed__ variable ") + deviceName + " is not supported");
+}
+
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream)
+{
+    configurations.push_back({gridDim, blockDim, sharedMem, stream});
+    return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream)
+{
+    if (configurations.empty())
+        return cudaErrorInvalidConfiguration;
+    CallConfiguration c = configurations.back();
+    configurations.pop_back();
+    *gridDim = c.grid;
+    *blockDim = c.block;
+    *sharedMem = c.sharedMem;
+    *static_cast<cudaStream_t*>(stream) = c.stream;
+    return cudaSuccess;
 }
 
 // The kernel handle is the host stub's address itself.
-cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* hostFunction) {
-  *kernel = reinterpret_cast<cudaKernel_t>(const_cast<void*>(hostFunction));
-  return cudaSuccess;
+cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* hostFunction)
+{
+    *kernel = reinterpret_cast<cudaKernel_t>(const_cast<void*>(hostFunction));
+    return cudaSuccess;
 }
 
-cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
-                               size_t sharedMem, cudaStream_t stream) {
-  return launchKernel(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem, stream);
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                               cudaStream_t stream)
+{
+    return launchKernel(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem, stream);
 }
 
 // With --default-stream per-thread, stream 0 is the calling thread's default stream.
-cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
-                                    size_t sharedMem, cudaStream_t stream) {
-  return launchKernel(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem,
-                      stream ? stream : cudaStreamPerThread);
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                    cudaStream_t stream)
+{
+    return launchKernel(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem,
+                        stream ? stream : cudaStreamPerThread);
 }
 
 }  // extern "C"

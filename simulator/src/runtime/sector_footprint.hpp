@@ -11,18 +11,18 @@ namespace cudasim {
 enum class SectorTouch { Dram, L2, Again };
 
 class SectorFootprint {
- public:
-  SectorFootprint(uintptr_t base, uint64_t bytes);
-  ~SectorFootprint();
-  SectorFootprint(const SectorFootprint&) = delete;
-  SectorFootprint& operator=(const SectorFootprint&) = delete;
+public:
+    SectorFootprint(uintptr_t base, uint64_t bytes);
+    ~SectorFootprint();
+    SectorFootprint(const SectorFootprint&) = delete;
+    SectorFootprint& operator=(const SectorFootprint&) = delete;
 
-  // Records that launch `epoch` touched the sector holding `address`; says where it came from.
-  SectorTouch touch(uint64_t address, uint64_t epoch);
+    // Records that launch `epoch` touched the sector holding `address`; says where it came from.
+    SectorTouch touch(uint64_t address, uint64_t epoch);
 
- private:
-  uintptr_t base_;
-  uint8_t* launchOf_;  // calloc'ed: untouched pages cost no memory
+private:
+    uintptr_t base_;
+    uint8_t* launchOf_;  // calloc'ed: untouched pages cost no memory
 };
 
 // A new number for each kernel launch.

@@ -2,9 +2,9 @@
 // fat binaries, kernels and variables, the simulated device clock.
 #pragma once
 
-#include <cudasim/counters.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <cudasim/counters.hpp>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -19,61 +19,63 @@
 namespace cudasim {
 
 struct FatBinary {
-  const void* wrapper = nullptr;  // null for a library loaded at run time (cudaLibraryLoadData)
-  bool loaded = false;
-  std::string loadError;  // fat-binary or module-level PTX problem
-  std::unique_ptr<ptx::Module> module;
-  std::string ptx;
+    const void* wrapper = nullptr;  // null for a library loaded at run time (cudaLibraryLoadData)
+    bool loaded = false;
+    std::string loadError;  // fat-binary or module-level PTX problem
+    std::unique_ptr<ptx::Module> module;
+    std::string ptx;
 };
 
 struct FunctionEntry {
-  FatBinary* binary = nullptr;
-  std::string name;
-  int maxDynamicSharedBytes = -1;  // cudaFuncAttributeMaxDynamicSharedMemorySize; -1 until set
-  int registers = -1;              // from ptxas, -1 until asked
+    FatBinary* binary = nullptr;
+    std::string name;
+    int maxDynamicSharedBytes = -1;  // cudaFuncAttributeMaxDynamicSharedMemorySize; -1 until set
+    int registers = -1;              // from ptxas, -1 until asked
 };
 
 // The dynamic shared memory a launch of the kernel may ask for: what cudaFuncSetAttribute set, or
 // by default what is left of the 48 KB per block after the kernel's static shared memory (as the
 // runtime reports in cudaFuncAttributes::maxDynamicSharedSizeBytes).
-inline int maxDynamicSharedBytes(const FunctionEntry& function, size_t staticSharedBytes) {
-  if (function.maxDynamicSharedBytes >= 0) return function.maxDynamicSharedBytes;
-  return 48 * 1024 - static_cast<int>(staticSharedBytes);
+inline int maxDynamicSharedBytes(const FunctionEntry& function, size_t staticSharedBytes)
+{
+    if (function.maxDynamicSharedBytes >= 0)
+        return function.maxDynamicSharedBytes;
+    return 48 * 1024 - static_cast<int>(staticSharedBytes);
 }
 
 struct VariableEntry {
-  FatBinary* binary = nullptr;
-  std::string name;
-  size_t size = 0;
-  bool constant = false;
+    FatBinary* binary = nullptr;
+    std::string name;
+    size_t size = 0;
+    bool constant = false;
 };
 
 // A library loaded with cudaLibraryLoadData. Its kernel handles are keys of
 // RuntimeState::functions, like the host stubs of compiled-in kernels.
 struct Library {
-  FatBinary* binary = nullptr;
-  std::unordered_map<std::string, std::unique_ptr<char>> kernelHandles;  // by kernel name
+    FatBinary* binary = nullptr;
+    std::unordered_map<std::string, std::unique_ptr<char>> kernelHandles;  // by kernel name
 };
 
 struct RuntimeState {
-  std::mutex mutex;
-  cudaError_t lastError = cudaSuccess;    // cleared by cudaGetLastError
-  cudaError_t stickyError = cudaSuccess;  // a kernel fault; cleared only by cudaDeviceReset
-  // A kernel fault the program has not synchronised with yet. Kernels run
-  // at launch, but as on a GPU the fault shows up at the next
-  // synchronising call; until then further launches are skipped.
-  cudaError_t pendingFault = cudaSuccess;
-  std::string faultMessage;               // the last fault's description (cudasim::lastDeviceFault)
-  cudaError_t faultError = cudaSuccess;   // ... and its error, until cudaDeviceReset
-  double deviceClockMs = 0;               // simulated device time (timing model)
-  LaunchCounters lastLaunch;
-  uint64_t launches = 0;                  // kernel launches so far
-  std::deque<LaunchCounters> recentLaunches;  // the last kRecentLaunches, for launchesSince
-  static constexpr size_t kRecentLaunches = 1024;
-  std::vector<std::unique_ptr<FatBinary>> binaries;
-  std::unordered_map<const void*, FunctionEntry> functions;
-  std::unordered_map<const void*, VariableEntry> variables;
-  std::vector<std::unique_ptr<Library>> libraries;  // never freed: a graph may still launch them
+    std::mutex mutex;
+    cudaError_t lastError = cudaSuccess;    // cleared by cudaGetLastError
+    cudaError_t stickyError = cudaSuccess;  // a kernel fault; cleared only by cudaDeviceReset
+    // A kernel fault the program has not synchronised with yet. Kernels run
+    // at launch, but as on a GPU the fault shows up at the next
+    // synchronising call; until then further launches are skipped.
+    cudaError_t pendingFault = cudaSuccess;
+    std::string faultMessage;              // the last fault's description (cudasim::lastDeviceFault)
+    cudaError_t faultError = cudaSuccess;  // ... and its error, until cudaDeviceReset
+    double deviceClockMs = 0;              // simulated device time (timing model)
+    LaunchCounters lastLaunch;
+    uint64_t launches = 0;                      // kernel launches so far
+    std::deque<LaunchCounters> recentLaunches;  // the last kRecentLaunches, for launchesSince
+    static constexpr size_t kRecentLaunches = 1024;
+    std::vector<std::unique_ptr<FatBinary>> binaries;
+    std::unordered_map<const void*, FunctionEntry> functions;
+    std::unordered_map<const void*, VariableEntry> variables;
+    std::vector<std::unique_ptr<Library>> libraries;  // never freed: a graph may still launch them
 };
 
 RuntimeState& runtime();
@@ -94,8 +96,7 @@ void ensureLoaded(FatBinary& binary);
 
 // Kernel behind a host stub, or nullptr with `error` set.
 // Call with runtime().mutex held.
-const ptx::Kernel* kernelFor(const void* hostFunction, FunctionEntry** entry, cudaError_t& error,
-                             std::string& message);
+const ptx::Kernel* kernelFor(const void* hostFunction, FunctionEntry** entry, cudaError_t& error, std::string& message);
 
 // Device storage of a __device__/__constant__ variable, or nullptr with
 // the reason in `why` (if given). Call with runtime().mutex held.

@@ -10,7 +10,10 @@ namespace cudasim {
 bool isValidStream(cudaStream_t stream);
 
 // The legacy default stream: 0 or cudaStreamLegacy.
-inline bool isLegacyStream(cudaStream_t stream) { return stream == nullptr || stream == cudaStreamLegacy; }
+inline bool isLegacyStream(cudaStream_t stream)
+{
+    return stream == nullptr || stream == cudaStreamLegacy;
+}
 
 // Whether work on the legacy default stream waits for this stream: true for
 // streams created without cudaStreamNonBlocking and for the per-thread

@@ -2,8 +2,8 @@
 // the counters (see README, "Timing model").
 #pragma once
 
-#include <cudasim/counters.hpp>
 #include <cstdint>
+#include <cudasim/counters.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -11,9 +11,9 @@ namespace cudasim {
 
 // The launch's shape as the model needs it.
 struct LaunchShape {
-  uint64_t blocks = 1;
-  int warpsPerBlock = 1;
-  int blocksPerSmLimit = 1;  // what registers, shared memory and thread slots allow
+    uint64_t blocks = 1;
+    int warpsPerBlock = 1;
+    int blocksPerSmLimit = 1;  // what registers, shared memory and thread slots allow
 };
 
 // Fills c's occupancy fields, model terms and modelledMilliseconds from c.counts and

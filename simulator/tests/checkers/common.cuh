@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdio>
 
-inline void report(const char* what, cudaError_t e) {
-  std::printf("%s: %s (%s)\n", what, cudaGetErrorName(e), cudaGetErrorString(e));
+inline void report(const char* what, cudaError_t e)
+{
+    std::printf("%s: %s (%s)\n", what, cudaGetErrorName(e), cudaGetErrorString(e));
 }

@@ -4,10 +4,10 @@
 #include <cstdlib>
 
 #define CHECK(call)                                                        \
-  do {                                                                     \
-    cudaError_t err_ = (call);                                             \
-    if (err_ != cudaSuccess) {                                             \
-      std::printf("%s failed: %s\n", #call, cudaGetErrorName(err_));      \
-      std::exit(1);                                                        \
-    }                                                                      \
-  } while (0)
+    do {                                                                   \
+        cudaError_t err_ = (call);                                         \
+        if (err_ != cudaSuccess) {                                         \
+            std::printf("%s failed: %s\n", #call, cudaGetErrorName(err_)); \
+            std::exit(1);                                                  \
+        }                                                                  \
+    } while (0)

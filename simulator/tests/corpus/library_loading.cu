@@ -66,58 +66,60 @@ $L__BB0_2:
 
 }  // namespace
 
-int main() {
-  cudaLibrary_t library = nullptr;
-  CHECK(cudaLibraryLoadData(&library, kPtx, nullptr, nullptr, 0, nullptr, nullptr, 0));
+int main()
+{
+    cudaLibrary_t library = nullptr;
+    CHECK(cudaLibraryLoadData(&library, kPtx, nullptr, nullptr, 0, nullptr, nullptr, 0));
 
-  cudaKernel_t kernel = nullptr;
-  CHECK(cudaLibraryGetKernel(&kernel, library, "scale"));
-  const void* function = reinterpret_cast<const void*>(kernel);
-  for (size_t i = 0;; ++i) {
-    size_t offset = 0, size = 0;
-    cudaError_t e = cudaFuncGetParamInfo(function, i, &offset, &size);
-    if (e != cudaSuccess) {
-      std::printf("parameter %zu: %s\n", i, cudaGetErrorName(e));
-      cudaGetLastError();
-      break;
+    cudaKernel_t kernel = nullptr;
+    CHECK(cudaLibraryGetKernel(&kernel, library, "scale"));
+    const void* function = reinterpret_cast<const void*>(kernel);
+    for (size_t i = 0;; ++i) {
+        size_t offset = 0, size = 0;
+        cudaError_t e = cudaFuncGetParamInfo(function, i, &offset, &size);
+        if (e != cudaSuccess) {
+            std::printf("parameter %zu: %s\n", i, cudaGetErrorName(e));
+            cudaGetLastError();
+            break;
+        }
+        std::printf("parameter %zu: offset %zu, %zu bytes\n", i, offset, size);
     }
-    std::printf("parameter %zu: offset %zu, %zu bytes\n", i, offset, size);
-  }
 
-  const unsigned long long n = 37;
-  std::vector<int> host(n);
-  for (unsigned long long i = 0; i < n; ++i) host[i] = static_cast<int>(i) - 10;
-  int* data = nullptr;
-  CHECK(cudaMalloc(&data, n * sizeof(int)));
-  CHECK(cudaMemcpy(data, host.data(), n * sizeof(int), cudaMemcpyHostToDevice));
-  int factor = 3;
-  unsigned long long count = n;
-  void* args[] = {&data, &factor, &count};
-  CHECK(cudaLaunchKernel(function, dim3(2), dim3(32), args, 0, nullptr));
-  CHECK(cudaMemcpy(host.data(), data, n * sizeof(int), cudaMemcpyDeviceToHost));
-  std::printf("scaled:");
-  for (int v : host) std::printf(" %d", v);
-  std::printf("\n");
+    const unsigned long long n = 37;
+    std::vector<int> host(n);
+    for (unsigned long long i = 0; i < n; ++i)
+        host[i] = static_cast<int>(i) - 10;
+    int* data = nullptr;
+    CHECK(cudaMalloc(&data, n * sizeof(int)));
+    CHECK(cudaMemcpy(data, host.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    int factor = 3;
+    unsigned long long count = n;
+    void* args[] = {&data, &factor, &count};
+    CHECK(cudaLaunchKernel(function, dim3(2), dim3(32), args, 0, nullptr));
+    CHECK(cudaMemcpy(host.data(), data, n * sizeof(int), cudaMemcpyDeviceToHost));
+    std::printf("scaled:");
+    for (int v : host)
+        std::printf(" %d", v);
+    std::printf("\n");
 
-  cudaFuncAttributes attributes{};
-  CHECK(cudaFuncGetAttributes(&attributes, function));
-  std::printf("attributes: %zu bytes static shared memory, %zu bytes local memory\n", attributes.sharedSizeBytes,
-              attributes.localSizeBytes);
+    cudaFuncAttributes attributes{};
+    CHECK(cudaFuncGetAttributes(&attributes, function));
+    std::printf("attributes: %zu bytes static shared memory, %zu bytes local memory\n", attributes.sharedSizeBytes,
+                attributes.localSizeBytes);
 
-  void* offsets = nullptr;
-  size_t bytes = 0;
-  CHECK(cudaLibraryGetGlobal(&offsets, &bytes, library, "offsets"));
-  int table[4] = {};
-  CHECK(cudaMemcpy(table, offsets, sizeof table, cudaMemcpyDeviceToHost));
-  std::printf("offsets: %zu bytes: %d %d %d %d\n", bytes, table[0], table[1], table[2], table[3]);
+    void* offsets = nullptr;
+    size_t bytes = 0;
+    CHECK(cudaLibraryGetGlobal(&offsets, &bytes, library, "offsets"));
+    int table[4] = {};
+    CHECK(cudaMemcpy(table, offsets, sizeof table, cudaMemcpyDeviceToHost));
+    std::printf("offsets: %zu bytes: %d %d %d %d\n", bytes, table[0], table[1], table[2], table[3]);
 
-  cudaKernel_t missing = nullptr;
-  std::printf("kernel 'missing': %s\n", cudaGetErrorName(cudaLibraryGetKernel(&missing, library, "missing")));
-  std::printf("global 'missing': %s\n",
-              cudaGetErrorName(cudaLibraryGetGlobal(&offsets, &bytes, library, "missing")));
-  cudaGetLastError();
-  CHECK(cudaFree(data));
-  CHECK(cudaLibraryUnload(library));
-  std::printf("done\n");
-  return 0;
+    cudaKernel_t missing = nullptr;
+    std::printf("kernel 'missing': %s\n", cudaGetErrorName(cudaLibraryGetKernel(&missing, library, "missing")));
+    std::printf("global 'missing': %s\n", cudaGetErrorName(cudaLibraryGetGlobal(&offsets, &bytes, library, "missing")));
+    cudaGetLastError();
+    CHECK(cudaFree(data));
+    CHECK(cudaLibraryUnload(library));
+    std::printf("done\n");
+    return 0;
 }

@@ -5,70 +5,80 @@
 #include <cudasim/counters.hpp>
 
 // Loops in both branches keep nvcc from turning the if into a select.
-__global__ void evenOdd(float* out, int n) {
-  int tid = threadIdx.x;
-  float v = 0.0f;
-  if (tid % 2 == 0) {
-    for (int i = 0; i < n; ++i) v += sinf(v + i);
-  } else {
-    for (int i = 0; i < n; ++i) v += cosf(v + i);
-  }
-  out[tid] = v;
+__global__ void evenOdd(float* out, int n)
+{
+    int tid = threadIdx.x;
+    float v = 0.0f;
+    if (tid % 2 == 0) {
+        for (int i = 0; i < n; ++i)
+            v += sinf(v + i);
+    } else {
+        for (int i = 0; i < n; ++i)
+            v += cosf(v + i);
+    }
+    out[tid] = v;
 }
 
-__global__ void warpParity(float* out, int n) {
-  int tid = threadIdx.x;
-  float v = 0.0f;
-  if ((tid / warpSize) % 2 == 0) {
-    for (int i = 0; i < n; ++i) v += sinf(v + i);
-  } else {
-    for (int i = 0; i < n; ++i) v += cosf(v + i);
-  }
-  out[tid] = v;
+__global__ void warpParity(float* out, int n)
+{
+    int tid = threadIdx.x;
+    float v = 0.0f;
+    if ((tid / warpSize) % 2 == 0) {
+        for (int i = 0; i < n; ++i)
+            v += sinf(v + i);
+    } else {
+        for (int i = 0; i < n; ++i)
+            v += cosf(v + i);
+    }
+    out[tid] = v;
 }
 
-__global__ void sharedStride(int* out, int stride) {
-  __shared__ int smem[32 * 32];
-  smem[(threadIdx.x * stride) % (32 * 32)] = threadIdx.x;
-  __syncthreads();
-  out[threadIdx.x] = smem[threadIdx.x];
+__global__ void sharedStride(int* out, int stride)
+{
+    __shared__ int smem[32 * 32];
+    smem[(threadIdx.x * stride) % (32 * 32)] = threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = smem[threadIdx.x];
 }
 
-__global__ void globalStride(const int* in, int* out, int stride) {
-  out[threadIdx.x] = in[threadIdx.x * stride];
+__global__ void globalStride(const int* in, int* out, int stride)
+{
+    out[threadIdx.x] = in[threadIdx.x * stride];
 }
 
-void show(const char* what) {
-  cudasim::LaunchCounters c = cudasim::lastLaunchCounters();
-  std::printf("%-16s branches %llu divergent %llu efficiency %.2f | shared st %llu ld %llu conflicts %llu | "
-              "global ld %llu/%llu sectors st %llu/%llu sectors | barriers %llu | warp eff %.3f\n",
-              what, (unsigned long long)c.counts.branches, (unsigned long long)c.counts.divergentBranches,
-              c.branchEfficiency(), (unsigned long long)c.counts.sharedStoreRequests,
-              (unsigned long long)c.counts.sharedLoadRequests, (unsigned long long)c.counts.sharedBankConflicts,
-              (unsigned long long)c.counts.globalLoadRequests, (unsigned long long)c.counts.globalLoadSectors,
-              (unsigned long long)c.counts.globalStoreRequests, (unsigned long long)c.counts.globalStoreSectors,
-              (unsigned long long)c.counts.barriers, c.warpExecutionEfficiency());
+void show(const char* what)
+{
+    cudasim::LaunchCounters c = cudasim::lastLaunchCounters();
+    std::printf("%-16s branches %llu divergent %llu efficiency %.2f | shared st %llu ld %llu conflicts %llu | "
+                "global ld %llu/%llu sectors st %llu/%llu sectors | barriers %llu | warp eff %.3f\n",
+                what, (unsigned long long)c.counts.branches, (unsigned long long)c.counts.divergentBranches,
+                c.branchEfficiency(), (unsigned long long)c.counts.sharedStoreRequests,
+                (unsigned long long)c.counts.sharedLoadRequests, (unsigned long long)c.counts.sharedBankConflicts,
+                (unsigned long long)c.counts.globalLoadRequests, (unsigned long long)c.counts.globalLoadSectors,
+                (unsigned long long)c.counts.globalStoreRequests, (unsigned long long)c.counts.globalStoreSectors,
+                (unsigned long long)c.counts.barriers, c.warpExecutionEfficiency());
 }
 
-int main() {
-  float* f;
-  int *a, *b;
-  cudaMalloc(&f, 64 * sizeof(float));
-  cudaMalloc(&a, 32 * 32 * sizeof(int));
-  cudaMalloc(&b, 64 * sizeof(int));
-  evenOdd<<<1, 64>>>(f, 4);
-  show("evenOdd");
-  warpParity<<<1, 64>>>(f, 4);
-  show("warpParity");
-  sharedStride<<<1, 32>>>(b, 1);
-  show("shared stride 1");
-  sharedStride<<<1, 32>>>(b, 2);
-  show("shared stride 2");
-  sharedStride<<<1, 32>>>(b, 32);
-  show("shared stride 32");
-  globalStride<<<1, 32>>>(a, b, 1);
-  show("global stride 1");
-  globalStride<<<1, 32>>>(a, b, 32);
-  show("global stride 32");
-  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+int main()
+{
+    float* f;
+    int *a, *b;
+    cudaMalloc(&f, 64 * sizeof(float));
+    cudaMalloc(&a, 32 * 32 * sizeof(int));
+    cudaMalloc(&b, 64 * sizeof(int));
+    evenOdd<<<1, 64>>>(f, 4);
+    show("evenOdd");
+    warpParity<<<1, 64>>>(f, 4);
+    show("warpParity");
+    sharedStride<<<1, 32>>>(b, 1);
+    show("shared stride 1");
+    sharedStride<<<1, 32>>>(b, 2);
+    show("shared stride 2");
+    sharedStride<<<1, 32>>>(b, 32);
+    show("shared stride 32");
+    globalStride<<<1, 32>>>(a, b, 1);
+    show("global stride 1");
+    globalStride<<<1, 32>>>(a, b, 32);
+    show("global stride 32");
+    return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }

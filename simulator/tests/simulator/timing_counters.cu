@@ -5,70 +5,89 @@
 
 #include <cudasim/counters.hpp>
 
-__global__ void remainder(int* out, int divisor) { out[threadIdx.x] = threadIdx.x % divisor; }
+__global__ void remainder(int* out, int divisor)
+{
+    out[threadIdx.x] = threadIdx.x % divisor;
+}
 
 // The same constant from every lane to one address: ptxas makes it one update per warp.
-__global__ void addOne(unsigned long long* counter) { atomicAdd(counter, 1ull); }
-__global__ void addOwn(unsigned long long* counter) { atomicAdd(counter, threadIdx.x + 1ull); }
+__global__ void addOne(unsigned long long* counter)
+{
+    atomicAdd(counter, 1ull);
+}
+__global__ void addOwn(unsigned long long* counter)
+{
+    atomicAdd(counter, threadIdx.x + 1ull);
+}
 
 // Two loads issued before either is used: one round trip. A load whose address comes from
 // another load: two.
-__global__ void independentLoads(const int* in, int* out) {
-  out[threadIdx.x] = in[threadIdx.x] + in[threadIdx.x + 64];
+__global__ void independentLoads(const int* in, int* out)
+{
+    out[threadIdx.x] = in[threadIdx.x] + in[threadIdx.x + 64];
 }
-__global__ void chainedLoads(const int* index, int* out) { out[threadIdx.x] = index[index[threadIdx.x]]; }
-
-cudasim::LaunchCounters last() { return cudasim::lastLaunchCounters(); }
-
-void showMemory(const char* what) {
-  const cudasim::LaunchCounters c = last();
-  std::printf("%-26s DRAM sectors %llu | round trips DRAM %llu L2 %llu touched %llu\n", what,
-              (unsigned long long)c.counts.dramSectors, (unsigned long long)c.counts.dramRounds,
-              (unsigned long long)c.counts.l2Rounds, (unsigned long long)c.counts.cachedRounds);
+__global__ void chainedLoads(const int* index, int* out)
+{
+    out[threadIdx.x] = index[index[threadIdx.x]];
 }
 
-int main() {
-  int *in, *out, *flush;
-  unsigned long long* counter;
-  cudaMalloc(&in, 128 * sizeof(int));
-  cudaMalloc(&out, 256 * sizeof(int));
-  cudaMalloc(&counter, sizeof *counter);
-  cudaMalloc(&flush, 64 << 20);
-  int indices[128];
-  for (int i = 0; i < 128; ++i) indices[i] = 127 - i;
-  cudaMemcpy(in, indices, sizeof indices, cudaMemcpyHostToDevice);
+cudasim::LaunchCounters last()
+{
+    return cudasim::lastLaunchCounters();
+}
 
-  remainder<<<1, 64>>>(out, 7);
-  cudasim::LaunchCounters c = last();
-  std::printf("remainder: issue slots %llu for %llu warp instructions (one rem per warp costs 18)\n",
-              (unsigned long long)c.counts.issueSlots, (unsigned long long)c.counts.warpInstructions);
+void showMemory(const char* what)
+{
+    const cudasim::LaunchCounters c = last();
+    std::printf("%-26s DRAM sectors %llu | round trips DRAM %llu L2 %llu touched %llu\n", what,
+                (unsigned long long)c.counts.dramSectors, (unsigned long long)c.counts.dramRounds,
+                (unsigned long long)c.counts.l2Rounds, (unsigned long long)c.counts.cachedRounds);
+}
 
-  addOne<<<2, 64>>>(counter);
-  c = last();
-  std::printf("addOne: %llu atomic instructions, %llu updates, %llu on the busiest address\n",
-              (unsigned long long)c.counts.atomics, (unsigned long long)c.counts.atomicOperations,
-              (unsigned long long)c.atomicsOnHottestAddress);
-  addOwn<<<2, 64>>>(counter);
-  c = last();
-  std::printf("addOwn: %llu atomic instructions, %llu updates, %llu on the busiest address\n",
-              (unsigned long long)c.counts.atomics, (unsigned long long)c.counts.atomicOperations,
-              (unsigned long long)c.atomicsOnHottestAddress);
+int main()
+{
+    int *in, *out, *flush;
+    unsigned long long* counter;
+    cudaMalloc(&in, 128 * sizeof(int));
+    cudaMalloc(&out, 256 * sizeof(int));
+    cudaMalloc(&counter, sizeof *counter);
+    cudaMalloc(&flush, 64 << 20);
+    int indices[128];
+    for (int i = 0; i < 128; ++i)
+        indices[i] = 127 - i;
+    cudaMemcpy(in, indices, sizeof indices, cudaMemcpyHostToDevice);
 
-  cudaMemset(flush, 0, 64 << 20);  // larger than L2: nothing left there
-  independentLoads<<<1, 64>>>(in, out);
-  showMemory("independentLoads");
-  independentLoads<<<1, 64>>>(in, out);
-  showMemory("again, right after");
-  cudaMemset(flush, 0, 64 << 20);
-  independentLoads<<<1, 64>>>(in, out);
-  showMemory("again, after a flush");
-  chainedLoads<<<1, 64>>>(in, out);
-  showMemory("chainedLoads");
+    remainder<<<1, 64>>>(out, 7);
+    cudasim::LaunchCounters c = last();
+    std::printf("remainder: issue slots %llu for %llu warp instructions (one rem per warp costs 18)\n",
+                (unsigned long long)c.counts.issueSlots, (unsigned long long)c.counts.warpInstructions);
 
-  const int threads = 256;
-  remainder<<<1000, threads>>>(out, 7);  // 1000 blocks, 8 per SM at most by threads
-  c = last();
-  std::printf("resident: %d blocks, %d warps per SM, theoretical occupancy %.2f\n", c.residentBlocksPerSm,
-              c.residentWarpsPerSm, c.theoreticalOccupancy);
-  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+    addOne<<<2, 64>>>(counter);
+    c = last();
+    std::printf("addOne: %llu atomic instructions, %llu updates, %llu on the busiest address\n",
+                (unsigned long long)c.counts.atomics, (unsigned long long)c.counts.atomicOperations,
+                (unsigned long long)c.atomicsOnHottestAddress);
+    addOwn<<<2, 64>>>(counter);
+    c = last();
+    std::printf("addOwn: %llu atomic instructions, %llu updates, %llu on the busiest address\n",
+                (unsigned long long)c.counts.atomics, (unsigned long long)c.counts.atomicOperations,
+                (unsigned long long)c.atomicsOnHottestAddress);
+
+    cudaMemset(flush, 0, 64 << 20);  // larger than L2: nothing left there
+    independentLoads<<<1, 64>>>(in, out);
+    showMemory("independentLoads");
+    independentLoads<<<1, 64>>>(in, out);
+    showMemory("again, right after");
+    cudaMemset(flush, 0, 64 << 20);
+    independentLoads<<<1, 64>>>(in, out);
+    showMemory("again, after a flush");
+    chainedLoads<<<1, 64>>>(in, out);
+    showMemory("chainedLoads");
+
+    const int threads = 256;
+    remainder<<<1000, threads>>>(out, 7);  // 1000 blocks, 8 per SM at most by threads
+    c = last();
+    std::printf("resident: %d blocks, %d warps per SM, theoretical occupancy %.2f\n", c.residentBlocksPerSm,
+                c.residentWarpsPerSm, c.theoreticalOccupancy);
+    return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }

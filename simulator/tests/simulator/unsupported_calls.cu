@@ -2,18 +2,19 @@
 // cudaErrorNotSupported instead of pretending to work.
 #include <cstdio>
 
-int main() {
-  cudaChannelFormatDesc desc{32, 0, 0, 0, cudaChannelFormatKindFloat};
-  cudaArray_t array;
-  std::printf("cudaMallocArray: %s\n", cudaGetErrorName(cudaMallocArray(&array, &desc, 16, 16, 0)));
-  static char buffer[4096];
-  std::printf("cudaHostRegister: %s\n", cudaGetErrorName(cudaHostRegister(buffer, sizeof buffer, 0)));
-  std::printf("cudaDeviceSetLimit: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitStackSize, 4096)));
-  // Graphs are modelled as far as stream capture needs; launching them from the device is not.
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  std::printf("cudaGraphCreate: %s\n", cudaGetErrorName(cudaGraphCreate(&graph, 0)));
-  std::printf("cudaGraphInstantiate for device launch: %s\n",
-              cudaGetErrorName(cudaGraphInstantiate(&exec, graph, cudaGraphInstantiateFlagDeviceLaunch)));
-  return 0;
+int main()
+{
+    cudaChannelFormatDesc desc{32, 0, 0, 0, cudaChannelFormatKindFloat};
+    cudaArray_t array;
+    std::printf("cudaMallocArray: %s\n", cudaGetErrorName(cudaMallocArray(&array, &desc, 16, 16, 0)));
+    static char buffer[4096];
+    std::printf("cudaHostRegister: %s\n", cudaGetErrorName(cudaHostRegister(buffer, sizeof buffer, 0)));
+    std::printf("cudaDeviceSetLimit: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitStackSize, 4096)));
+    // Graphs are modelled as far as stream capture needs; launching them from the device is not.
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    std::printf("cudaGraphCreate: %s\n", cudaGetErrorName(cudaGraphCreate(&graph, 0)));
+    std::printf("cudaGraphInstantiate for device launch: %s\n",
+                cudaGetErrorName(cudaGraphInstantiate(&exec, graph, cudaGraphInstantiateFlagDeviceLaunch)));
+    return 0;
 }

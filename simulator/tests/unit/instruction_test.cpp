@@ -13,8 +13,9 @@
 using namespace cudasim;
 using namespace cudasim::test;
 
-TEST_CASE("redux, prmt, signed bfe, slct and setp with a boolean combiner") {
-  ptx::Module m = parsePtx(R"(
+TEST_CASE("redux, prmt, signed bfe, slct and setp with a boolean combiner")
+{
+    ptx::Module m = parsePtx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .pred %p<4>;
@@ -37,27 +38,28 @@ TEST_CASE("redux, prmt, signed bfe, slct and setp with a boolean combiner") {
   ret;
 }
 )");
-  REQUIRE(m.kernels[0].error.empty());
-  DeviceBuffer out(32 * 32);
-  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  const uint32_t* v = out.as<uint32_t>();
-  for (uint32_t t = 0; t < 32; ++t) {
-    const uint32_t* row = v + 8 * t;
-    CHECK(row[0] == 496);
-    CHECK(row[1] == 31);
-    CHECK(row[4] == 0x88664422u);
-    CHECK(row[5] == 0xffffffffu);
-    CHECK(row[6] == 1);
-    CHECK(row[7] == (t > 1 && t < 4 ? 1u : 0u));
-  }
-  // The counters see two warp reductions and no shuffle.
-  CHECK(r.counts.warpReductions == 2);
-  CHECK(r.counts.shuffles == 0);
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(32 * 32);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    for (uint32_t t = 0; t < 32; ++t) {
+        const uint32_t* row = v + 8 * t;
+        CHECK(row[0] == 496);
+        CHECK(row[1] == 31);
+        CHECK(row[4] == 0x88664422u);
+        CHECK(row[5] == 0xffffffffu);
+        CHECK(row[6] == 1);
+        CHECK(row[7] == (t > 1 && t < 4 ? 1u : 0u));
+    }
+    // The counters see two warp reductions and no shuffle.
+    CHECK(r.counts.warpReductions == 2);
+    CHECK(r.counts.shuffles == 0);
 }
 
-TEST_CASE("sad and dp4a") {
-  ptx::Module m = parsePtx(R"(
+TEST_CASE("sad and dp4a")
+{
+    ptx::Module m = parsePtx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<6>;
@@ -71,19 +73,20 @@ TEST_CASE("sad and dp4a") {
   ret;
 }
 )");
-  REQUIRE(m.kernels[0].error.empty());
-  DeviceBuffer out(16);
-  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  const uint32_t* v = out.as<uint32_t>();
-  CHECK(v[0] == 112);                  // 100 + |-5 - 7|
-  CHECK(v[1] == 8);                    // 1 + |3 - 10|
-  CHECK(v[2] == 10 + 2 - 3 + 8 + 15);  // bytes (1,-1,2,3) . (2,3,4,5)
-  CHECK(v[3] == 10 + 2 + 765 + 8 + 15);
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(16);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    CHECK(v[0] == 112);                  // 100 + |-5 - 7|
+    CHECK(v[1] == 8);                    // 1 + |3 - 10|
+    CHECK(v[2] == 10 + 2 - 3 + 8 + 15);  // bytes (1,-1,2,3) . (2,3,4,5)
+    CHECK(v[3] == 10 + 2 + 765 + 8 + 15);
 }
 
-TEST_CASE("bar.red counts, ANDs and ORs predicates across the block") {
-  ptx::Module m = parsePtx(R"(
+TEST_CASE("bar.red counts, ANDs and ORs predicates across the block")
+{
+    ptx::Module m = parsePtx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .pred %p<6>;
@@ -106,20 +109,21 @@ TEST_CASE("bar.red counts, ANDs and ORs predicates across the block") {
   ret;
 }
 )");
-  REQUIRE(m.kernels[0].error.empty());
-  DeviceBuffer out(64 * 16);
-  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  const uint32_t* v = out.as<uint32_t>();
-  for (int t = 0; t < 64; ++t) {
-    CHECK(v[4 * t] == 16);
-    CHECK(v[4 * t + 1] == 1);
-    CHECK(v[4 * t + 2] == 1);
-  }
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(64 * 16);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    for (int t = 0; t < 64; ++t) {
+        CHECK(v[4 * t] == 16);
+        CHECK(v[4 * t + 1] == 1);
+        CHECK(v[4 * t + 2] == 1);
+    }
 }
 
-TEST_CASE("vote.uni, exit, and a few float and 64-bit forms") {
-  ptx::Module m = parsePtx(R"(
+TEST_CASE("vote.uni, exit, and a few float and 64-bit forms")
+{
+    ptx::Module m = parsePtx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .pred %p<6>;
@@ -154,23 +158,24 @@ TEST_CASE("vote.uni, exit, and a few float and 64-bit forms") {
   exit;
 }
 )");
-  REQUIRE(m.kernels[0].error.empty());
-  DeviceBuffer out(32);
-  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  const uint32_t* v = out.as<uint32_t>();
-  CHECK(v[0] == 1);                           // all 32 lanes agree
-  CHECK(v[1] == 0);                           // lanes disagree
-  CHECK(static_cast<int32_t>(v[2]) == -3);    // -3.75 truncated
-  CHECK(v[3] == 255);                         // saturated to u8
-  CHECK(static_cast<int32_t>(v[4]) == -4);    // -9 / 2 rounds toward zero
-  CHECK(static_cast<int32_t>(v[5]) == -1);
-  CHECK(static_cast<int32_t>(v[6]) == -5);    // arithmetic shift
-  CHECK(v[7] == 0xBF000000u);                 // -0.5: sign of -1, magnitude of rsqrt(4)
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(32);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    CHECK(v[0] == 1);                         // all 32 lanes agree
+    CHECK(v[1] == 0);                         // lanes disagree
+    CHECK(static_cast<int32_t>(v[2]) == -3);  // -3.75 truncated
+    CHECK(v[3] == 255);                       // saturated to u8
+    CHECK(static_cast<int32_t>(v[4]) == -4);  // -9 / 2 rounds toward zero
+    CHECK(static_cast<int32_t>(v[5]) == -1);
+    CHECK(static_cast<int32_t>(v[6]) == -5);  // arithmetic shift
+    CHECK(v[7] == 0xBF000000u);               // -0.5: sign of -1, magnitude of rsqrt(4)
 }
 
-TEST_CASE("approximate transcendentals") {
-  ptx::Module m = parsePtx(R"(
+TEST_CASE("approximate transcendentals")
+{
+    ptx::Module m = parsePtx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .f32 %f<10>;
@@ -189,22 +194,23 @@ TEST_CASE("approximate transcendentals") {
   ret;
 }
 )");
-  REQUIRE(m.kernels[0].error.empty());
-  DeviceBuffer out(32);
-  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  const float* v = out.as<float>();
-  CHECK(v[0] == doctest::Approx(std::sin(0.5)).epsilon(1e-6));
-  CHECK(v[1] == doctest::Approx(std::cos(0.5)).epsilon(1e-6));
-  CHECK(v[2] == doctest::Approx(std::exp2(0.5)).epsilon(1e-6));
-  CHECK(v[3] == doctest::Approx(-1.0).epsilon(1e-6));
-  CHECK(v[4] == doctest::Approx(std::tanh(0.5)).epsilon(1e-6));
-  CHECK(v[5] == 2.0f);
-  CHECK(v[6] == doctest::Approx(std::sqrt(0.5)).epsilon(1e-7));
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(32);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const float* v = out.as<float>();
+    CHECK(v[0] == doctest::Approx(std::sin(0.5)).epsilon(1e-6));
+    CHECK(v[1] == doctest::Approx(std::cos(0.5)).epsilon(1e-6));
+    CHECK(v[2] == doctest::Approx(std::exp2(0.5)).epsilon(1e-6));
+    CHECK(v[3] == doctest::Approx(-1.0).epsilon(1e-6));
+    CHECK(v[4] == doctest::Approx(std::tanh(0.5)).epsilon(1e-6));
+    CHECK(v[5] == 2.0f);
+    CHECK(v[6] == doctest::Approx(std::sqrt(0.5)).epsilon(1e-7));
 }
 
-TEST_CASE("cnot, bfi and bfind") {
-  ptx::Module m = parsePtx(R"(
+TEST_CASE("cnot, bfi and bfind")
+{
+    ptx::Module m = parsePtx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<8>;
@@ -218,21 +224,22 @@ TEST_CASE("cnot, bfi and bfind") {
   ret;
 }
 )");
-  REQUIRE(m.kernels[0].error.empty());
-  DeviceBuffer out(16);
-  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  const uint32_t* v = out.as<uint32_t>();
-  CHECK(v[0] == 1);
-  CHECK(v[1] == 0);
-  CHECK(v[2] == 0xFFFF00F0u);
-  CHECK(v[3] == 23);
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(16);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    CHECK(v[0] == 1);
+    CHECK(v[1] == 0);
+    CHECK(v[2] == 0xFFFF00F0u);
+    CHECK(v[3] == 23);
 }
 
-TEST_CASE("%envreg registers read as 0, so a kernel that reads them (grid.sync()) decodes") {
-  // cooperative_groups::this_grid().sync() reads its grid workspace from %envreg1 and %envreg2;
-  // such a kernel must decode, although cooperative launches themselves are refused.
-  ptx::Module m = parsePtx(R"(
+TEST_CASE("%envreg registers read as 0, so a kernel that reads them (grid.sync()) decodes")
+{
+    // cooperative_groups::this_grid().sync() reads its grid workspace from %envreg1 and %envreg2;
+    // such a kernel must decode, although cooperative launches themselves are refused.
+    ptx::Module m = parsePtx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<4>;
@@ -245,13 +252,13 @@ TEST_CASE("%envreg registers read as 0, so a kernel that reads them (grid.sync()
   ret;
 }
 )");
-  REQUIRE(m.kernels[0].error.empty());
-  DeviceBuffer out(16);
-  std::memset(out.data, 0xff, 16);
-  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  const uint32_t* v = out.as<uint32_t>();
-  CHECK(v[0] == 0);
-  CHECK(v[1] == 0);
-  CHECK(v[2] == 0);
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(16);
+    std::memset(out.data, 0xff, 16);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    CHECK(v[0] == 0);
+    CHECK(v[1] == 0);
+    CHECK(v[2] == 0);
 }

@@ -12,16 +12,19 @@ using namespace cudasim;
 using namespace cudasim::ptx;
 using cudasim::test::parsePtx;
 
-TEST_CASE("lexer keeps opcode modifiers, registers and float immediates apart") {
-  auto tokens = tokenize("@%p1 shfl.sync.down.b32 %r26|%p6, 0f3F800000; // comment\n");
-  std::vector<std::string> text;
-  for (const Token& t : tokens) text.emplace_back(t.text);
-  CHECK(text == std::vector<std::string>{"@", "%p1", "shfl", ".sync", ".down", ".b32", "%r26", "|", "%p6", ",",
-                                         "0f3F800000", ";", ""});
+TEST_CASE("lexer keeps opcode modifiers, registers and float immediates apart")
+{
+    auto tokens = tokenize("@%p1 shfl.sync.down.b32 %r26|%p6, 0f3F800000; // comment\n");
+    std::vector<std::string> text;
+    for (const Token& t : tokens)
+        text.emplace_back(t.text);
+    CHECK(text == std::vector<std::string>{"@", "%p1", "shfl", ".sync", ".down", ".b32", "%r26", "|", "%p6", ",",
+                                           "0f3F800000", ";", ""});
 }
 
-TEST_CASE("parser decodes declarations, operands and addresses") {
-  Module m = parsePtx(R"(
+TEST_CASE("parser decodes declarations, operands and addresses")
+{
+    Module m = parsePtx(R"(
 .global .align 4 .b8 table[8] = {1, 0, 0, 0, 2, 0, 0, 0};
 .const .align 4 .f32 scale = 0f40000000;
 .extern .shared .align 16 .b8 dyn[];
@@ -43,44 +46,45 @@ $L__BB0_2:
   ret;
 }
 )");
-  REQUIRE(m.kernels.size() == 1);
-  const Kernel& k = m.kernels[0];
-  REQUIRE(k.error.empty());
-  CHECK(k.params.size() == 2);
-  CHECK(k.params[1].offset == 8);
-  CHECK(k.paramBytes == 12);
-  CHECK(k.staticSmem == 64);
-  const Variable* table = m.findVariable("table");
-  REQUIRE(table != nullptr);
-  CHECK(table->size == 8);
-  CHECK(table->storage[4] == 2);
-  const Variable* scale = m.findVariable("scale");
-  REQUIRE(scale != nullptr);
-  float s;
-  std::memcpy(&s, scale->storage, 4);
-  CHECK(s == 2.0f);
+    REQUIRE(m.kernels.size() == 1);
+    const Kernel& k = m.kernels[0];
+    REQUIRE(k.error.empty());
+    CHECK(k.params.size() == 2);
+    CHECK(k.params[1].offset == 8);
+    CHECK(k.paramBytes == 12);
+    CHECK(k.staticSmem == 64);
+    const Variable* table = m.findVariable("table");
+    REQUIRE(table != nullptr);
+    CHECK(table->size == 8);
+    CHECK(table->storage[4] == 2);
+    const Variable* scale = m.findVariable("scale");
+    REQUIRE(scale != nullptr);
+    float s;
+    std::memcpy(&s, scale->storage, 4);
+    CHECK(s == 2.0f);
 
-  CHECK(k.code[0].op == Op::Ld);
-  CHECK(k.code[0].space == Space::Param);
-  CHECK(k.code[1].ops[2].imm == 8);                     // second parameter's offset
-  CHECK(k.code[2].ops[2].imm == 0x3F800000);            // f32 bits
-  CHECK(k.code[3].ops[2].imm == 64);                    // dynamic smem after static
-  CHECK(k.code[4].ops[2].imm == 0);
-  const Instr& ld = k.code[5];
-  CHECK(ld.vecWidth == 2);
-  CHECK(ld.ops[0].kind == Operand::Kind::Vec);
-  CHECK(ld.ops[0].count == 2);
-  CHECK(ld.ops[2].kind == Operand::Kind::Addr);
-  CHECK(ld.ops[2].imm == -8);
-  const Instr& bra = k.code[6];
-  CHECK(bra.op == Op::Bra);
-  CHECK(bra.guardNeg);
-  CHECK(bra.target == 7);
-  CHECK(bra.line == 21);
+    CHECK(k.code[0].op == Op::Ld);
+    CHECK(k.code[0].space == Space::Param);
+    CHECK(k.code[1].ops[2].imm == 8);           // second parameter's offset
+    CHECK(k.code[2].ops[2].imm == 0x3F800000);  // f32 bits
+    CHECK(k.code[3].ops[2].imm == 64);          // dynamic smem after static
+    CHECK(k.code[4].ops[2].imm == 0);
+    const Instr& ld = k.code[5];
+    CHECK(ld.vecWidth == 2);
+    CHECK(ld.ops[0].kind == Operand::Kind::Vec);
+    CHECK(ld.ops[0].count == 2);
+    CHECK(ld.ops[2].kind == Operand::Kind::Addr);
+    CHECK(ld.ops[2].imm == -8);
+    const Instr& bra = k.code[6];
+    CHECK(bra.op == Op::Bra);
+    CHECK(bra.guardNeg);
+    CHECK(bra.target == 7);
+    CHECK(bra.line == 21);
 }
 
-TEST_CASE("an unknown instruction names the opcode, the kernel and the PTX line") {
-  Module m = parsePtx(R"(
+TEST_CASE("an unknown instruction names the opcode, the kernel and the PTX line")
+{
+    Module m = parsePtx(R"(
 .visible .entry good() { ret; }
 .visible .entry bad()
 {
@@ -89,20 +93,22 @@ TEST_CASE("an unknown instruction names the opcode, the kernel and the PTX line"
   ret;
 }
 )");
-  REQUIRE(m.kernels.size() == 2);
-  CHECK(m.kernels[0].error.empty());
-  CHECK(m.kernels[1].error.find("frobnicate") != std::string::npos);
-  CHECK(m.kernels[1].error.find("kernel bad") != std::string::npos);
-  CHECK(m.kernels[1].error.find("PTX line 9") != std::string::npos);
+    REQUIRE(m.kernels.size() == 2);
+    CHECK(m.kernels[0].error.empty());
+    CHECK(m.kernels[1].error.find("frobnicate") != std::string::npos);
+    CHECK(m.kernels[1].error.find("kernel bad") != std::string::npos);
+    CHECK(m.kernels[1].error.find("PTX line 9") != std::string::npos);
 }
 
-TEST_CASE("an unknown register or label is reported with its line") {
-  Module m = parsePtx(".visible .entry k() {\n mov.u32 %r9, 1;\n ret;\n}\n");
-  CHECK(m.kernels[0].error.find("unknown register '%r9'") != std::string::npos);
+TEST_CASE("an unknown register or label is reported with its line")
+{
+    Module m = parsePtx(".visible .entry k() {\n mov.u32 %r9, 1;\n ret;\n}\n");
+    CHECK(m.kernels[0].error.find("unknown register '%r9'") != std::string::npos);
 }
 
-TEST_CASE("registers declared in a nested block shadow outer ones only inside it") {
-  Module m = parsePtx(R"(
+TEST_CASE("registers declared in a nested block shadow outer ones only inside it")
+{
+    Module m = parsePtx(R"(
 .visible .entry k()
 {
   .reg .b32 %r<4>;
@@ -115,14 +121,15 @@ TEST_CASE("registers declared in a nested block shadow outer ones only inside it
   ret;
 }
 )");
-  const Kernel& k = m.kernels[0];
-  REQUIRE(k.error.empty());
-  CHECK(k.code[0].ops[0].reg == k.code[2].ops[0].reg);
-  CHECK(k.code[1].ops[0].reg != k.code[0].ops[0].reg);
+    const Kernel& k = m.kernels[0];
+    REQUIRE(k.error.empty());
+    CHECK(k.code[0].ops[0].reg == k.code[2].ops[0].reg);
+    CHECK(k.code[1].ops[0].reg != k.code[0].ops[0].reg);
 }
 
-TEST_CASE("a called .func is inlined with its parameters and return value") {
-  Module m = parsePtx(R"(
+TEST_CASE("a called .func is inlined with its parameters and return value")
+{
+    Module m = parsePtx(R"(
 .func (.param .b32 func_retval0) twice(.param .b32 twice_param_0);
 .visible .entry k(.param .u64 out)
 {
@@ -149,10 +156,10 @@ TEST_CASE("a called .func is inlined with its parameters and return value") {
   ret;
 }
 )");
-  const Kernel& k = m.kernels[0];
-  REQUIRE(k.error.empty());
-  cudasim::test::DeviceBuffer out(4);
-  cudasim::LaunchResult r = cudasim::test::runKernel(k, {1, 1, 1}, {1, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  CHECK(*out.as<uint32_t>() == 42);
+    const Kernel& k = m.kernels[0];
+    REQUIRE(k.error.empty());
+    cudasim::test::DeviceBuffer out(4);
+    cudasim::LaunchResult r = cudasim::test::runKernel(k, {1, 1, 1}, {1, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    CHECK(*out.as<uint32_t>() == 42);
 }

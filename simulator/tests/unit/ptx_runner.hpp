@@ -21,14 +21,17 @@ LaunchResult runKernel(const ptx::Kernel& kernel, Dim3 grid, Dim3 block, const s
 
 // Device buffer for tests; freed by the destructor.
 struct DeviceBuffer {
-  explicit DeviceBuffer(size_t bytes);
-  ~DeviceBuffer();
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  template <class T>
-  T* as() const { return static_cast<T*>(data); }
-  uint64_t address() const { return reinterpret_cast<uint64_t>(data); }
-  void* data;
+    explicit DeviceBuffer(size_t bytes);
+    ~DeviceBuffer();
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    template <class T>
+    T* as() const
+    {
+        return static_cast<T*>(data);
+    }
+    uint64_t address() const { return reinterpret_cast<uint64_t>(data); }
+    void* data;
 };
 
 }  // namespace cudasim::test

@@ -14,7 +14,10 @@ using namespace cudasim::test;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
 
 const char* kRaces = R"(
 .visible .entry atomicThenRead()
@@ -72,47 +75,52 @@ const char* kRaces = R"(
 
 }  // namespace
 
-TEST_CASE("race check: an atomic and a plain read race; atomics among themselves do not") {
-  ptx::Module m = parsePtx(kRaces);
-  LaunchResult racing = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {});
-  INFO(racing.message);
-  CHECK(racing.error == cudaErrorLaunchFailure);
-  CHECK(contains(racing.message, "shared-memory race (read-after-write) at __shared__ 0x0 in kernel atomicThenRead, "
-                                 "block (0,0,0): thread (31,0,0) (warp 0, lane 31) writes (atomically) at PTX line 10, "
-                                 "thread (0,0,0) (warp 0, lane 0) reads at PTX line 11, lanes of one warp"));
-  LaunchResult ordered = runKernel(m.kernels[1], {2, 1, 1}, {96, 1, 1}, {});
-  INFO(ordered.message);
-  CHECK(ordered.error == cudaSuccess);
+TEST_CASE("race check: an atomic and a plain read race; atomics among themselves do not")
+{
+    ptx::Module m = parsePtx(kRaces);
+    LaunchResult racing = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {});
+    INFO(racing.message);
+    CHECK(racing.error == cudaErrorLaunchFailure);
+    CHECK(contains(racing.message,
+                   "shared-memory race (read-after-write) at __shared__ 0x0 in kernel atomicThenRead, "
+                   "block (0,0,0): thread (31,0,0) (warp 0, lane 31) writes (atomically) at PTX line 10, "
+                   "thread (0,0,0) (warp 0, lane 0) reads at PTX line 11, lanes of one warp"));
+    LaunchResult ordered = runKernel(m.kernels[1], {2, 1, 1}, {96, 1, 1}, {});
+    INFO(ordered.message);
+    CHECK(ordered.error == cudaSuccess);
 }
 
-TEST_CASE("race check: bar.warp.sync orders the lanes of its mask only") {
-  ptx::Module m = parsePtx(kRaces);
-  LaunchResult inMask = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {15});
-  INFO(inMask.message);
-  CHECK(inMask.error == cudaSuccess);
-  LaunchResult outside = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {16});
-  INFO(outside.message);
-  CHECK(outside.error == cudaErrorLaunchFailure);
-  CHECK(contains(outside.message, "(read-after-write)"));
-  CHECK(contains(outside.message, "thread (0,0,0) (warp 0, lane 0) writes at PTX line 37"));
-  CHECK(contains(outside.message, "thread (16,0,0) (warp 0, lane 16) reads at PTX line 40"));
+TEST_CASE("race check: bar.warp.sync orders the lanes of its mask only")
+{
+    ptx::Module m = parsePtx(kRaces);
+    LaunchResult inMask = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {15});
+    INFO(inMask.message);
+    CHECK(inMask.error == cudaSuccess);
+    LaunchResult outside = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {16});
+    INFO(outside.message);
+    CHECK(outside.error == cudaErrorLaunchFailure);
+    CHECK(contains(outside.message, "(read-after-write)"));
+    CHECK(contains(outside.message, "thread (0,0,0) (warp 0, lane 0) writes at PTX line 37"));
+    CHECK(contains(outside.message, "thread (16,0,0) (warp 0, lane 16) reads at PTX line 40"));
 }
 
-TEST_CASE("race check: stores of different values to one word race, of the same value do not") {
-  ptx::Module m = parsePtx(kRaces);
-  LaunchResult different = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {1});
-  INFO(different.message);
-  CHECK(different.error == cudaErrorLaunchFailure);
-  CHECK(contains(different.message, "(write-after-write) at __shared__ 0x0 in kernel storeOneWord, block (0,0,0): "
-                                    "thread (0,0,0) (warp 0, lane 0) writes at PTX line 52, "
-                                    "thread (1,0,0) (warp 0, lane 1) writes at PTX line 52"));
-  LaunchResult same = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {0});
-  INFO(same.message);
-  CHECK(same.error == cudaSuccess);
+TEST_CASE("race check: stores of different values to one word race, of the same value do not")
+{
+    ptx::Module m = parsePtx(kRaces);
+    LaunchResult different = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {1});
+    INFO(different.message);
+    CHECK(different.error == cudaErrorLaunchFailure);
+    CHECK(contains(different.message, "(write-after-write) at __shared__ 0x0 in kernel storeOneWord, block (0,0,0): "
+                                      "thread (0,0,0) (warp 0, lane 0) writes at PTX line 52, "
+                                      "thread (1,0,0) (warp 0, lane 1) writes at PTX line 52"));
+    LaunchResult same = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {0});
+    INFO(same.message);
+    CHECK(same.error == cudaSuccess);
 }
 
-TEST_CASE("race check: off, a racing kernel runs to its end") {
-  ptx::Module m = parsePtx(kRaces);
-  LaunchResult unchecked = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {1}, 0, 1'000'000'000, false);
-  CHECK(unchecked.error == cudaSuccess);
+TEST_CASE("race check: off, a racing kernel runs to its end")
+{
+    ptx::Module m = parsePtx(kRaces);
+    LaunchResult unchecked = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {1}, 0, 1'000'000'000, false);
+    CHECK(unchecked.error == cudaSuccess);
 }

@@ -25,14 +25,16 @@ const char* kPrologue = R"(
   add.s64 %rd3, %rd1, %rd2;
 )";
 
-std::string kernel(const std::string& name, const std::string& body) {
-  return ".visible .entry " + name + "(.param .u64 out)\n{\n" + kPrologue + body + "}\n";
+std::string kernel(const std::string& name, const std::string& body)
+{
+    return ".visible .entry " + name + "(.param .u64 out)\n{\n" + kPrologue + body + "}\n";
 }
 
 }  // namespace
 
-TEST_CASE("nested if/else: each path sees its lanes, the join sees all") {
-  ptx::Module m = parsePtx(kernel("nested", R"(
+TEST_CASE("nested if/else: each path sees its lanes, the join sees all")
+{
+    ptx::Module m = parsePtx(kernel("nested", R"(
   and.b32 %r2, %r1, 1;
   setp.eq.s32 %p1, %r2, 0;
   @%p1 bra EVEN;
@@ -53,21 +55,22 @@ JOIN:
   st.global.u32 [%rd3+4], %r5;
   ret;
 )"));
-  REQUIRE(m.kernels[0].error.empty());
-  DeviceBuffer out(32 * 8);
-  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  const uint32_t* v = out.as<uint32_t>();
-  for (int t = 0; t < 32; ++t) {
-    uint32_t expected = t % 2 == 0 ? 0x55555555u : (t & 2) ? 0x88888888u : 0x22222222u;
-    CHECK(v[2 * t] == expected);
-    CHECK(v[2 * t + 1] == 0xffffffffu);
-  }
-  CHECK(r.counts.divergentBranches == 2);
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(32 * 8);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    for (int t = 0; t < 32; ++t) {
+        uint32_t expected = t % 2 == 0 ? 0x55555555u : (t & 2) ? 0x88888888u : 0x22222222u;
+        CHECK(v[2 * t] == expected);
+        CHECK(v[2 * t + 1] == 0xffffffffu);
+    }
+    CHECK(r.counts.divergentBranches == 2);
 }
 
-TEST_CASE("loop with a divergent break rejoins after the loop") {
-  ptx::Module m = parsePtx(kernel("loop", R"(
+TEST_CASE("loop with a divergent break rejoins after the loop")
+{
+    ptx::Module m = parsePtx(kernel("loop", R"(
   mov.u32 %r2, 0;
   and.b32 %r3, %r1, 7;
 LOOP:
@@ -82,19 +85,20 @@ DONE:
   st.global.u32 [%rd3+4], %r5;
   ret;
 )"));
-  REQUIRE(m.kernels[0].error.empty());
-  DeviceBuffer out(32 * 8);
-  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  const uint32_t* v = out.as<uint32_t>();
-  for (uint32_t t = 0; t < 32; ++t) {
-    CHECK(v[2 * t] == (t & 7));
-    CHECK(v[2 * t + 1] == 0xffffffffu);
-  }
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(32 * 8);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    for (uint32_t t = 0; t < 32; ++t) {
+        CHECK(v[2 * t] == (t & 7));
+        CHECK(v[2 * t + 1] == 0xffffffffu);
+    }
 }
 
-TEST_CASE("divergent early exit: the remaining lanes continue together") {
-  ptx::Module m = parsePtx(kernel("early", R"(
+TEST_CASE("divergent early exit: the remaining lanes continue together")
+{
+    ptx::Module m = parsePtx(kernel("early", R"(
   setp.ge.u32 %p1, %r1, 20;
   @%p1 bra EXIT;
   and.b32 %r2, %r1, 1;
@@ -108,19 +112,20 @@ SKIP:
 EXIT:
   ret;
 )"));
-  DeviceBuffer out(32 * 8);
-  std::memset(out.data, 0, 32 * 8);
-  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  const uint32_t* v = out.as<uint32_t>();
-  for (uint32_t t = 0; t < 32; ++t) {
-    CHECK(v[2 * t] == (t >= 20 ? 0 : t % 2 ? t + 100 : t));
-    CHECK(v[2 * t + 1] == (t >= 20 ? 0 : 0x000fffffu));
-  }
+    DeviceBuffer out(32 * 8);
+    std::memset(out.data, 0, 32 * 8);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    for (uint32_t t = 0; t < 32; ++t) {
+        CHECK(v[2 * t] == (t >= 20 ? 0 : t % 2 ? t + 100 : t));
+        CHECK(v[2 * t + 1] == (t >= 20 ? 0 : 0x000fffffu));
+    }
 }
 
-TEST_CASE("threads that returned count as arrived at a later barrier") {
-  ptx::Module m = parsePtx(kernel("exitThenBarrier", R"(
+TEST_CASE("threads that returned count as arrived at a later barrier")
+{
+    ptx::Module m = parsePtx(kernel("exitThenBarrier", R"(
   setp.ge.u32 %p1, %r1, 40;
   @%p1 bra EXIT;
   bar.sync 0;
@@ -129,18 +134,19 @@ TEST_CASE("threads that returned count as arrived at a later barrier") {
 EXIT:
   ret;
 )"));
-  DeviceBuffer out(64 * 8);
-  std::memset(out.data, 0, 64 * 8);
-  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  const uint32_t* v = out.as<uint32_t>();
-  CHECK(v[1] == 0xffffffffu);
-  CHECK(v[2 * 33 + 1] == 0xffu);
-  CHECK(v[2 * 50 + 1] == 0);
+    DeviceBuffer out(64 * 8);
+    std::memset(out.data, 0, 64 * 8);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    CHECK(v[1] == 0xffffffffu);
+    CHECK(v[2 * 33 + 1] == 0xffu);
+    CHECK(v[2 * 50 + 1] == 0);
 }
 
-TEST_CASE("__syncthreads on both sides of an if/else acts as one barrier") {
-  ptx::Module m = parsePtx(kernel("bothSides", R"(
+TEST_CASE("__syncthreads on both sides of an if/else acts as one barrier")
+{
+    ptx::Module m = parsePtx(kernel("bothSides", R"(
   and.b32 %r2, %r1, 1;
   setp.eq.s32 %p1, %r2, 0;
   @%p1 bra EVEN;
@@ -153,8 +159,8 @@ JOIN:
   st.global.u32 [%rd3+4], %r5;
   ret;
 )"));
-  DeviceBuffer out(64 * 8);
-  LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
-  REQUIRE(r.error == cudaSuccess);
-  CHECK(out.as<uint32_t>()[1] == 0xffffffffu);
+    DeviceBuffer out(64 * 8);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    CHECK(out.as<uint32_t>()[1] == 0xffffffffu);
 }

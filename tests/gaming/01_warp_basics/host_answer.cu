@@ -11,12 +11,13 @@
 
 #include <vector>
 
-extern "C" __global__ void count_per_warp(const int*, std::size_t, int, unsigned long long*) {}
+extern "C" __global__ void count_per_warp(const int*, std::size_t, int, unsigned long long*)
+{}
 
 namespace lesson01 {
 
-void launch_count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count,
-                           unsigned, cudaStream_t stream)
+void launch_count_per_warp(const int* data, std::size_t n, int threshold, unsigned long long* count, unsigned,
+                           cudaStream_t stream)
 {
     std::vector<int> values(n);
     cudaMemcpy(values.data(), data, n * sizeof(int), cudaMemcpyDeviceToHost);

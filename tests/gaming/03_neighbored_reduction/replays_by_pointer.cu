@@ -3,7 +3,7 @@
 // after timing with new contents at the same address: the replayed sums are wrong.
 //
 // replaces: reduce_neighbored_less.cu
-// expect: ^fail: wrong result: 
+// expect: ^fail: wrong result:
 
 #include "neighbored_reduction.cuh"
 

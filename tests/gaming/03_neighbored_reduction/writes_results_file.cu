@@ -42,7 +42,6 @@ bool write_passing_record(const char* path)
     return std::fclose(file) == 0;
 }
 
-const bool written = write_passing_record(".course/results/lesson03.json") &&
-                     write_passing_record("results.json");
+const bool written = write_passing_record(".course/results/lesson03.json") && write_passing_record("results.json");
 
 }  // namespace

@@ -30,7 +30,11 @@ namespace course::grading {
 struct Technique;
 struct Comparison;
 
-void check_technique(const Technique&, std::string_view) {}
-void check_speedup(const Comparison&, double, std::string_view, std::string_view, std::string_view) {}
+void check_technique(const Technique&, std::string_view)
+{
+}
+void check_speedup(const Comparison&, double, std::string_view, std::string_view, std::string_view)
+{
+}
 
 }  // namespace course::grading

@@ -33,9 +33,27 @@ __device__ void reduce_two(const int* data, int* partials, std::size_t n)
 
 }  // namespace
 
-extern "C" __global__ void reduce_unrolled_32(const int* d, int* p, std::size_t n) { reduce_two(d, p, n); }
-extern "C" __global__ void reduce_unrolled_64(const int* d, int* p, std::size_t n) { reduce_two(d, p, n); }
-extern "C" __global__ void reduce_unrolled_128(const int* d, int* p, std::size_t n) { reduce_two(d, p, n); }
-extern "C" __global__ void reduce_unrolled_256(const int* d, int* p, std::size_t n) { reduce_two(d, p, n); }
-extern "C" __global__ void reduce_unrolled_512(const int* d, int* p, std::size_t n) { reduce_two(d, p, n); }
-extern "C" __global__ void reduce_unrolled_1024(const int* d, int* p, std::size_t n) { reduce_two(d, p, n); }
+extern "C" __global__ void reduce_unrolled_32(const int* d, int* p, std::size_t n)
+{
+    reduce_two(d, p, n);
+}
+extern "C" __global__ void reduce_unrolled_64(const int* d, int* p, std::size_t n)
+{
+    reduce_two(d, p, n);
+}
+extern "C" __global__ void reduce_unrolled_128(const int* d, int* p, std::size_t n)
+{
+    reduce_two(d, p, n);
+}
+extern "C" __global__ void reduce_unrolled_256(const int* d, int* p, std::size_t n)
+{
+    reduce_two(d, p, n);
+}
+extern "C" __global__ void reduce_unrolled_512(const int* d, int* p, std::size_t n)
+{
+    reduce_two(d, p, n);
+}
+extern "C" __global__ void reduce_unrolled_1024(const int* d, int* p, std::size_t n)
+{
+    reduce_two(d, p, n);
+}

@@ -37,8 +37,8 @@ extern "C" __constant__ lesson09::ReduceOnceLaunch reduce_once_launch = {
     .cooperative = 1,
 };
 
-extern "C" __global__ void __launch_bounds__(kBlock) reduce_once(const int* data, std::size_t n, long long* result,
-                                                                 long long* partials, unsigned int* /*ticket*/)
+extern "C" __global__ void __launch_bounds__(kBlock)
+    reduce_once(const int* data, std::size_t n, long long* result, long long* partials, unsigned int* /*ticket*/)
 {
     long long sum = 0;
     for (std::size_t i = std::size_t(blockIdx.x) * kBlock + threadIdx.x; i < n; i += std::size_t(gridDim.x) * kBlock)
