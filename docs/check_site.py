@@ -119,7 +119,7 @@ def static_checks(build: Path, failures: Failures) -> list[course_site.Lesson]:
     lessons = course_site.lessons(ROOT)
     folders = sorted(p.parent.name for p in (ROOT / "lessons").glob("[0-9][0-9]_*/README.md"))
     failures.check([lesson.folder for lesson in lessons] == folders,
-                   f"the lessons in order are {folders}, the site has {[l.folder for l in lessons]}")
+                   f"the lessons in order are {folders}, the site has {[lesson.folder for lesson in lessons]}")
     ids: dict[Path, set[str]] = {}
     pages = {lesson.folder: site / f"{lesson.label}.html" for lesson in lessons}
     for index, lesson in enumerate(lessons):

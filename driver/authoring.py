@@ -185,6 +185,7 @@ def add_readme_row(folder: str) -> None:
     lines = path.read_text().splitlines(keepends=True)
     rows = [i for i, line in enumerate(lines) if re.match(r"^\| \d\d \| \[", line)]
     title = folder[3:].replace("_", " ")
-    row = f"| {folder[:2]} | [{title}](lessons/{folder}/README.md) | (what the student writes) | (what the grader checks) |\n"
+    row = (f"| {folder[:2]} | [{title}](lessons/{folder}/README.md) | (what the student writes) "
+           "| (what the grader checks) |\n")
     at = rows[-1] + 1 if rows else len(lines)
     path.write_text("".join(lines[:at] + [row] + lines[at:]))

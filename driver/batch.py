@@ -89,7 +89,8 @@ def unpack(archive: Path, into: Path) -> None:
             if not member.isfile():
                 raise Refused(f"{archive.name}: '{member.name}' is a link or a special file")
             source = t.extractfile(member)
-            write(member.name, member.size, lambda: source.read(MAX_SUBMITTED_FILE + 1) if source else b"")
+            write(member.name, member.size,
+                  lambda source=source: source.read(MAX_SUBMITTED_FILE + 1) if source else b"")
 
 
 def exercises_root(folder: Path) -> Path:
@@ -349,7 +350,8 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
     if not submissions:
         common.fail(f"no submissions in {source} (folders shaped like exercises/, or .tar.gz/.tgz/.tar/.zip archives)")
     building.say_backend("grading a class", on_simulator)
-    common.say(f"grading {len(submissions)} submissions, lessons {', '.join(l.number for l in chosen)}, seed {seed}, "
+    numbers = ", ".join(lesson.number for lesson in chosen)
+    common.say(f"grading {len(submissions)} submissions, lessons {numbers}, seed {seed}, "
                f"{jobs} build tree(s) in {work}")
     # The graders and the reference modules: built once, from the course's own tree; each
     # submission's tree builds only the student's code.
@@ -358,7 +360,7 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
     thresholds.check_thresholds(thresholds_file)
     started = common.now_text()
     grader = BatchGrader(out=out, work=work, jobs=jobs, seed=seed, timeout=timeout, thresholds_file=thresholds_file,
-                         only=[l.number for l in chosen], arch=arch)
+                         only=[lesson.number for lesson in chosen], arch=arch)
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         for future in [pool.submit(grader.grade, s, chosen) for s in submissions]:
             future.result()
@@ -375,7 +377,7 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
             "timeout_s": timeout, "thresholds_file": str(thresholds_file) if thresholds_file else None,
             "thresholds": json.loads(thresholds_file.read_text()) if thresholds_file else None,
             "thresholds_applied": reports.applied_overrides(records, "sim" if on_simulator else "gpu"),
-            "device": device, "lessons": [l.folder for l in chosen], "submissions": str(source)}
+            "device": device, "lessons": [lesson.folder for lesson in chosen], "submissions": str(source)}
     reports.write_reports(out, meta, records, chosen, [s.name for s in submissions])
     print((out / "summary.md").read_text())
     common.say(f"reports: {out / 'summary.md'}, {out / 'results.csv'}, {out / 'results.json'}")

@@ -11,11 +11,25 @@ import argparse
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, NoReturn
+from typing import NoReturn
 
-from . import (batch, building, common, demos, authoring, docs, lessons, nvidia_tools, release, selfcheck, student, thresholds,
-               watch)
+from . import (
+    authoring,
+    batch,
+    building,
+    common,
+    demos,
+    docs,
+    lessons,
+    nvidia_tools,
+    release,
+    selfcheck,
+    student,
+    thresholds,
+    watch,
+)
 
 OVERVIEW = """\
 The course's driver: build and run lessons, grade exercises, test the course itself.

@@ -43,7 +43,7 @@ def trace_svg(rows: list[list[str]], title: str) -> str:
            'but its guard predicate was false; blank: not on the path (diverged or exited)</text>']
     for lane in range(0, 32, 4):
         out.append(f'<text x="{text_width + lane * cell}" y="{top - 6}" font-size="8">{lane}</text>')
-    for i, (step, line, op, active, executed, ptx) in enumerate(rows):
+    for i, (step, line, _op, active, executed, ptx) in enumerate(rows):
         y = top + i * row_height
         label = f"{step:>4} L{line:<5} {ptx[:64]}"
         out.append(f'<text x="10" y="{y + 9}">{html.escape(label)}</text>')

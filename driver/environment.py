@@ -26,7 +26,7 @@ DEBIAN_PACKAGES = {
 HEADERS = {"doctest": "doctest/doctest.h", "CLI11": "CLI/CLI.hpp", "nlohmann-json": "nlohmann/json.hpp"}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def has_gpu() -> bool:
     smi = shutil.which("nvidia-smi")
     if not smi:
@@ -51,7 +51,7 @@ def find_tool(name: str) -> str | None:
     return str(beside) if beside and beside.exists() else None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def pytest_interpreter() -> str | None:
     """A Python that has pytest, which runs the driver's tests: this one, else python3 on PATH, else
     the system's (/usr/bin/python3, where Debian's python3-pytest installs it); None without."""

@@ -92,9 +92,9 @@ def profile(lesson: lessons.Lesson, *, kernel: str | None, solution: bool) -> in
                     (f": is '{kernel}' one of the demo's kernels?" if kernel else ""))
     headers = ["kernel"] + [title for _, title in PROFILE_METRICS]
     widths = [max(len(headers[i]), *(len(row[i]) for row in table)) for i in range(len(headers))]
-    print("  ".join(h.ljust(w) for h, w in zip(headers, widths)))
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)))
     for row in table:
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))))
     if result.returncode != 0:
         # The counters are what the kernels did; the demo also checks their sums.
         common.say(f"the demo exited with code {result.returncode}: a kernel gave a wrong result or failed "

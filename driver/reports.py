@@ -105,10 +105,10 @@ def write_reports(out: Path, meta: dict, records: list[dict], chosen: list[lesso
              f"- time limit per grader: {meta['timeout_s']} s",
              f"- thresholds: {meta['thresholds_file'] or 'none (each grader uses its own)'}",
              f"- device: {meta['device']}", "",
-             "| student | " + " | ".join(f"{l.number} {l.title}" for l in chosen) + " |",
+             "| student | " + " | ".join(f"{lesson.number} {lesson.title}" for lesson in chosen) + " |",
              "| --- | " + " | ".join("---" for _ in chosen) + " |"]
     for student in students:
-        lines.append(f"| {student} | " + " | ".join(cell(by_key[(student, l.number)]) for l in chosen) + " |")
+        lines.append(f"| {student} | " + " | ".join(cell(by_key[(student, lesson.number)]) for lesson in chosen) + " |")
     totals: dict[str, int] = {}
     for record in records:
         totals[record["verdict"]] = totals.get(record["verdict"], 0) + 1

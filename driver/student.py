@@ -143,10 +143,10 @@ def status() -> int:
         rows.append(("", f"graded {last.get('when', '?')}, seed {last.get('seed')}", "", ""))
     header = ("lesson", "check", "verdict", "ratio / threshold")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
     print("  ".join("-" * w for w in widths))
     for row in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
     print(state.progress_bar(progress))
     if any(row[3].count("*") for row in rows):
         print("* threshold from a thresholds file (--thresholds / COURSE_THRESHOLDS)")

@@ -59,7 +59,8 @@ def markdown(points, out):
     lines = []
     for queued, title in ((False, "single calls, L2 flushed (median of 21)"),
                           (True, "back to back (time per call, median of 21 queues)")):
-        lines.append(f"**{title}**: CUB's time per call, and each row's speed relative to CUB (CUB's time / the row's)\n")
+        lines.append(f"**{title}**: CUB's time per call, and each row's speed relative to CUB "
+                     "(CUB's time / the row's)\n")
         lines.append("| n | CUB us | " + " | ".join(names) + " |")
         lines.append("| --- | --- | " + " | ".join("---" for _ in names) + " |")
         for n in sizes:

@@ -96,7 +96,8 @@ class Interrupted(unittest.TestCase):
                 (tree / build_file).unlink(missing_ok=True)
             code, output = self.build(tree)
             self.assertEqual(code, 0, output)
-            self.assertRegex(output, r"its last configure did not finish \(no (build.ninja|Makefile)\): configuring it again")
+            self.assertRegex(output,
+                             r"its last configure did not finish \(no (build.ninja|Makefile)\): configuring it again")
             # A build killed mid-way: the next one finishes it.
             module = next(tree.glob("modules/exercise/03_*/*.fatbin"))
             module.unlink()

@@ -12,7 +12,7 @@ import re
 import shutil
 import subprocess
 import unittest
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from support import ROOT, build_dir
@@ -34,7 +34,7 @@ def site_text(folder: Path) -> str:
     return "\n".join(page_text(page) for page in sorted(folder.rglob("*.html")))
 
 
-@lru_cache(maxsize=None)
+@cache
 def course_text() -> str:
     """Everything a student has anyway: the lessons, the starters, the course library."""
     parts = []

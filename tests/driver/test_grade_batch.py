@@ -227,7 +227,8 @@ class BatchRun(unittest.TestCase):
         self.assertRegex(summary, r"\| fail \([a-z_/]+: [0-9.]+x \(at least [0-9.]+x\)\)")
         if "correct" in by_student:
             self.assertEqual(by_student["correct"]["correctness"], "pass")
-            overridden = next(s for s in by_student["correct"]["speed_checks"] if s["check"] == "reduce_neighbored_less")
+            overridden = next(s for s in by_student["correct"]["speed_checks"]
+                              if s["check"] == "reduce_neighbored_less")
             self.assertGreaterEqual(overridden["ratio"], overridden["threshold"])
             self.assertEqual(overridden["threshold"], value[backend])
             self.assertEqual(overridden["threshold_source"], str(thresholds))
@@ -340,14 +341,15 @@ class EveryLessonsChecks(unittest.TestCase):
                     self.assertIn("unit", check)
                     self.assertIn("at_most", check)
                     self.assertIn(f"{name}: ", rows[number]["checks"])
-                self.assertTrue(rows[number]["check"] and rows[number]["ratio"] and rows[number]["threshold"], rows[number])
+                row = rows[number]
+                self.assertTrue(row["check"] and row["ratio"] and row["threshold"], row)
 
 
 def listed_checks(number: str, backend: str) -> list[str]:
     """The checks lessonNN_grader --list-checks names for one back end (a grader of any build tree
     lists those of both)."""
     folder = (build_dir() or ROOT / "build" / ("gpu" if has_gpu() else "sim")) / "lessons"
-    lesson = next(l for l in load_driver().lessons.all_lessons() if l.number == number)
+    lesson = next(item for item in load_driver().lessons.all_lessons() if item.number == number)
     listing = subprocess.run([str(folder / f"{lesson.target}_grader"), "--list-checks"], capture_output=True,
                              text=True, check=True).stdout.splitlines()
     return [line.split()[1] for line in listing if line.split()[:1] == [backend]]

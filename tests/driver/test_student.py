@@ -187,8 +187,8 @@ class Verdicts(unittest.TestCase):
                              ("no record at all", None)):
             with self.subTest(name):
                 # Exit code 0 and a passing grader's last lines on stdout, as an early exit would leave.
-                outcome = self.driver.verdict.classify(0, "[doctest] Status: SUCCESS!\nlesson 03: PASS\n", record, False,
-                                               None)
+                passing_tail = "[doctest] Status: SUCCESS!\nlesson 03: PASS\n"
+                outcome = self.driver.verdict.classify(0, passing_tail, record, False, None)
                 self.assertEqual(outcome.verdict, "error")
                 self.assertFalse(outcome.passed)
 
@@ -306,7 +306,10 @@ class RunBackend(unittest.TestCase):
         calls = []
         driver.environment.ensure_environment = lambda verbose: None
         driver.building.build = lambda targets=None: calls.append(("build", targets))
-        driver.common.run = lambda command, **kwargs: calls.append(("run", command)) or subprocess.CompletedProcess(command, 0)
+        def fake_run(command, **kwargs):
+            calls.append(("run", command))
+            return subprocess.CompletedProcess(command, 0)
+        driver.common.run = fake_run
         said = []
         driver.common.say = said.append
         saved = {name: os.environ.pop(name, None) for name in ("COURSE_PRESET", "COURSE_BUILD_DIR")}
@@ -397,8 +400,9 @@ class ProfileAndSanitize(unittest.TestCase):
         metrics = [metric for metric, _ in driver.nvidia_tools.PROFILE_METRICS]
         header = ",".join(f'"{h}"' for h in ["ID", "Kernel Name", *metrics])
         units = ",".join(f'"{u}"' for u in ["", "", "inst", "%", "%", "byte/second", "", "", "%", "%"])
-        row = ",".join(f'"{v}"' for v in ["0", "lesson03::<unnamed>::reduce_neighbored(int *, int *, unsigned long)", "311.9", "63.2",
-                                          "50.0", "1,234,000,000,000", "0", "0", "88.5", "12.5"])
+        kernel = "lesson03::<unnamed>::reduce_neighbored(int *, int *, unsigned long)"
+        row = ",".join(f'"{v}"' for v in ["0", kernel, "311.9", "63.2", "50.0", "1,234,000,000,000", "0", "0", "88.5",
+                                          "12.5"])
         table = driver.nvidia_tools.profile_table("==PROF== Connected\n" + "\n".join([header, units, row]))
         self.assertEqual(table, [["reduce_neighbored", "311.9", "63.2", "50.0", "1234.0", "0.0", "0.0", "88.5",
                                   "12.5"]])

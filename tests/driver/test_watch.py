@@ -176,7 +176,9 @@ class ScriptedSession(unittest.TestCase):
 
     def test_max_rounds_stops_a_scripted_run(self):
         out = Output()
-        code = self.driver.watch.Watcher(self.driver.lessons.find_lesson("03"), Keys(), out=out, poll=0.05, max_rounds=1).loop()
+        watcher = self.driver.watch.Watcher(self.driver.lessons.find_lesson("03"), Keys(), out=out, poll=0.05,
+                                            max_rounds=1)
+        code = watcher.loop()
         self.assertEqual(code, 1)
         self.assertIn("too slow", out.text)
 

@@ -2,10 +2,12 @@
 // state, the thread's capture interaction mode. The rules a capture imposes
 // on other calls are in runtime/capture.cpp.
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -19,69 +21,94 @@ using namespace cudasim;
 
 namespace {
 
-bool isValidMode(cudaStreamCaptureMode mode) {
-  return mode == cudaStreamCaptureModeGlobal || mode == cudaStreamCaptureModeThreadLocal ||
-         mode == cudaStreamCaptureModeRelaxed;
+// A program may pass any integer cast to the enum. Its bytes are read as the underlying integer:
+// loading an enum object that holds no enumerator's value is undefined behaviour.
+bool isValidMode(const cudaStreamCaptureMode& mode)
+{
+    using Raw = std::underlying_type_t<cudaStreamCaptureMode>;
+    Raw raw;
+    std::memcpy(&raw, &mode, sizeof raw);
+    for (const cudaStreamCaptureMode known :
+         {cudaStreamCaptureModeGlobal, cudaStreamCaptureModeThreadLocal, cudaStreamCaptureModeRelaxed})
+        if (raw == static_cast<Raw>(known))
+            return true;
+    return false;
 }
 
 // The capture status of `stream`; on the legacy stream while a blocking
 // stream captures the answer is cudaErrorStreamCaptureImplicit, which does
 // not invalidate that capture.
-cudaError_t captureStatus(const char* api, cudaStream_t stream, cudaStreamCaptureStatus* status, Capture** capture) {
-  if (cudaError_t e = stickyError()) return e;
-  if (!status) return failCall(api, cudaErrorInvalidValue, "the status pointer is NULL");
-  if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-  if (cudaError_t e = checkLegacyStream(api, stream, false)) return e;
-  *capture = activeCapture(stream);
-  *status = !*capture                  ? cudaStreamCaptureStatusNone
-            : (*capture)->invalidated() ? cudaStreamCaptureStatusInvalidated
-                                        : cudaStreamCaptureStatusActive;
-  return cudaSuccess;
+cudaError_t captureStatus(const char* api, cudaStream_t stream, cudaStreamCaptureStatus* status, Capture** capture)
+{
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!status)
+        return failCall(api, cudaErrorInvalidValue, "the status pointer is NULL");
+    if (!isValidStream(stream))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    if (cudaError_t e = checkLegacyStream(api, stream, false))
+        return e;
+    *capture = activeCapture(stream);
+    *status = !*capture                   ? cudaStreamCaptureStatusNone
+              : (*capture)->invalidated() ? cudaStreamCaptureStatusInvalidated
+                                          : cudaStreamCaptureStatusActive;
+    return cudaSuccess;
 }
 
 }  // namespace
 
 extern "C" {
 
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
-  const char* api = "cudaStreamBeginCapture";
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-  if (isLegacyStream(stream))
-    return failCall(api, cudaErrorStreamCaptureUnsupported,
-                    "the legacy default stream cannot be captured; capture a stream made with cudaStreamCreate");
-  if (!isValidMode(mode)) return failCall(api, cudaErrorInvalidValue, "unknown cudaStreamCaptureMode");
-  if (activeCapture(stream)) return failCall(api, cudaErrorIllegalState, "the stream is already capturing");
-  beginCapture(stream, mode);
-  return cudaSuccess;
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode)
+{
+    const char* api = "cudaStreamBeginCapture";
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!isValidStream(stream))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    if (isLegacyStream(stream))
+        return failCall(api, cudaErrorStreamCaptureUnsupported,
+                        "the legacy default stream cannot be captured; capture a stream made with cudaStreamCreate");
+    if (!isValidMode(mode))
+        return failCall(api, cudaErrorInvalidValue, "unknown cudaStreamCaptureMode");
+    if (activeCapture(stream))
+        return failCall(api, cudaErrorIllegalState, "the stream is already capturing");
+    beginCapture(stream, mode);
+    return cudaSuccess;
 }
 
-cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
-  const char* api = "cudaStreamEndCapture";
-  std::lock_guard lock(runtime().mutex);
-  if (cudaError_t e = stickyError()) return e;
-  if (!pGraph) return failCall(api, cudaErrorInvalidValue, "pGraph is NULL");
-  if (!isValidStream(stream)) return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-  Capture* capture = activeCapture(stream);
-  if (!capture) return failCall(api, cudaErrorIllegalState, "the stream is not capturing");
-  if (capture->mode != cudaStreamCaptureModeRelaxed && capture->thread != std::this_thread::get_id())
-    return failCall(api, cudaErrorStreamCaptureWrongThread,
-                    "a capture not begun in relaxed mode must be ended by the thread that began it");
-  std::unique_ptr<Capture> ended = endCapture(stream);
-  if (ended->invalidated()) {
-    *pGraph = nullptr;
-    return failCall(api, cudaErrorStreamCaptureInvalidated,
-                    "the capture was invalidated by " + ended->invalidatedBy + "; no graph is returned");
-  }
-  *pGraph = makeGraph(std::move(ended->nodes));
-  return cudaSuccess;
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph)
+{
+    const char* api = "cudaStreamEndCapture";
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (!pGraph)
+        return failCall(api, cudaErrorInvalidValue, "pGraph is NULL");
+    if (!isValidStream(stream))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    Capture* capture = activeCapture(stream);
+    if (!capture)
+        return failCall(api, cudaErrorIllegalState, "the stream is not capturing");
+    if (capture->mode != cudaStreamCaptureModeRelaxed && capture->thread != std::this_thread::get_id())
+        return failCall(api, cudaErrorStreamCaptureWrongThread,
+                        "a capture not begun in relaxed mode must be ended by the thread that began it");
+    std::unique_ptr<Capture> ended = endCapture(stream);
+    if (ended->invalidated()) {
+        *pGraph = nullptr;
+        return failCall(api, cudaErrorStreamCaptureInvalidated,
+                        "the capture was invalidated by " + ended->invalidatedBy + "; no graph is returned");
+    }
+    *pGraph = makeGraph(std::move(ended->nodes));
+    return cudaSuccess;
 }
 
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* pCaptureStatus) {
-  std::lock_guard lock(runtime().mutex);
-  Capture* capture = nullptr;
-  return captureStatus("cudaStreamIsCapturing", stream, pCaptureStatus, &capture);
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* pCaptureStatus)
+{
+    std::lock_guard lock(runtime().mutex);
+    Capture* capture = nullptr;
+    return captureStatus("cudaStreamIsCapturing", stream, pCaptureStatus, &capture);
 }
 
 // The capture's graph and its dependency nodes are not exposed: nodes are
@@ -89,27 +116,33 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* 
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* captureStatus_out,
                                      unsigned long long* id_out, cudaGraph_t* graph_out,
                                      const cudaGraphNode_t** dependencies_out, const cudaGraphEdgeData** edgeData_out,
-                                     size_t* numDependencies_out) {
-  const char* api = "cudaStreamGetCaptureInfo";
-  std::lock_guard lock(runtime().mutex);
-  if (graph_out || dependencies_out || edgeData_out)
-    return failCall(api, cudaErrorNotSupported,
-                    "graph_out, dependencies_out and edgeData_out are not supported by the cudasim CPU simulator");
-  Capture* capture = nullptr;
-  if (cudaError_t e = captureStatus(api, stream, captureStatus_out, &capture)) return e;
-  if (!capture || capture->invalidated()) return cudaSuccess;
-  if (id_out) *id_out = capture->id;
-  // Captured work forms a chain, so the next node depends on the last one.
-  if (numDependencies_out) *numDependencies_out = capture->nodes.empty() ? 0 : 1;
-  return cudaSuccess;
+                                     size_t* numDependencies_out)
+{
+    const char* api = "cudaStreamGetCaptureInfo";
+    std::lock_guard lock(runtime().mutex);
+    if (graph_out || dependencies_out || edgeData_out)
+        return failCall(api, cudaErrorNotSupported,
+                        "graph_out, dependencies_out and edgeData_out are not supported by the cudasim CPU simulator");
+    Capture* capture = nullptr;
+    if (cudaError_t e = captureStatus(api, stream, captureStatus_out, &capture))
+        return e;
+    if (!capture || capture->invalidated())
+        return cudaSuccess;
+    if (id_out)
+        *id_out = capture->id;
+    // Captured work forms a chain, so the next node depends on the last one.
+    if (numDependencies_out)
+        *numDependencies_out = capture->nodes.empty() ? 0 : 1;
+    return cudaSuccess;
 }
 
-cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode) {
-  std::lock_guard lock(runtime().mutex);
-  if (!mode || !isValidMode(*mode))
-    return failCall("cudaThreadExchangeStreamCaptureMode", cudaErrorInvalidValue, "NULL or unknown mode");
-  *mode = exchangeThreadCaptureMode(*mode);
-  return cudaSuccess;
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (!mode || !isValidMode(*mode))
+        return failCall("cudaThreadExchangeStreamCaptureMode", cudaErrorInvalidValue, "NULL or unknown mode");
+    *mode = exchangeThreadCaptureMode(*mode);
+    return cudaSuccess;
 }
 
 }  // extern "C"
