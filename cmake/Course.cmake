@@ -39,6 +39,7 @@
 
 include(CourseModules)
 include(CoursePlanted)
+include(CourseManifest)
 
 # Where the build tree keeps the modules and student programs (common/src/module.cpp reads it).
 set(COURSE_MODULES_ROOT "${PROJECT_BINARY_DIR}/modules")

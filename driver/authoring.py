@@ -1,21 +1,24 @@
 """./course dev: for the course's authors. check: every lesson has all its pieces, and the places
-that list lessons agree. new NN_name: a lesson started from the template.
+that list lessons agree with the lessons' manifests. readme: the README's lesson table written
+from the manifests. new NN_name: a lesson started from the template.
 
-A lesson is lessons/NN_name/ (README.md, hints.md, grader.cpp, demo.cpp), its exercise and reference
-(exercises/ and solutions/, the same files, the same extern "C" names), its planted kernels
-(tests/planted/NN_name/, each saying what it plants and what must reject it), one
-course_add_lesson() in lessons/CMakeLists.txt naming its student files, a row of the README's
-lesson table, and measured figures that name the GPU and the command that reproduces them.
+A lesson is lessons/NN_name/ (lesson.json, README.md, hints.md, grader.cpp, demo.cpp), its exercise
+and reference (exercises/ and solutions/, the same files, the same extern "C" names), its planted
+kernels (tests/planted/NN_name/, each saying what it plants and what must reject it), and measured
+figures that name the GPU and the command that reproduces them. Its manifest, lesson.json, is the
+one list of what it is made of: CMake registers the lesson from it (cmake/CourseManifest.cmake),
+the README's table and the driver read it, and the calibration tools take its arguments.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 from . import common, lessons
 
-LESSON_FILES = ("README.md", "hints.md", "grader.cpp", "demo.cpp")
+LESSON_FILES = ("lesson.json", "README.md", "hints.md", "grader.cpp", "demo.cpp")
 MIN_PLANTED = 3
 STUDENT_SUFFIXES = (".cu", ".cpp", ".cuh", ".hpp")
 # What a lesson's README says its figures were measured on, and a line that measures them again.
@@ -42,13 +45,7 @@ def header_lines(path: Path) -> str:
     return text.split("\n--- a/", 1)[0] if path.suffix == ".patch" else text
 
 
-def registered_lessons() -> dict[str, str]:
-    """lessons/CMakeLists.txt: each course_add_lesson()'s folder and its call's text."""
-    text = (common.ROOT / "lessons" / "CMakeLists.txt").read_text()
-    return {m[1]: m[2] for m in re.finditer(r"course_add_lesson\((\d\d_\w+)(.*?)\)\s*$", text, re.S | re.M)}
-
-
-def check_lesson(lesson: lessons.Lesson, registered: dict[str, str], readme: str) -> list[str]:
+def check_lesson(lesson: lessons.Lesson) -> list[str]:
     problems = []
     folder = common.ROOT / "lessons" / lesson.folder
     for name in LESSON_FILES:
@@ -62,15 +59,7 @@ def check_lesson(lesson: lessons.Lesson, registered: dict[str, str], readme: str
     starters = student_files(exercise)
     if not starters:
         problems.append(f"exercises/{lesson.folder}/ has no student files")
-    call = registered.get(lesson.folder)
-    if call is None:
-        problems.append(f"lessons/CMakeLists.txt has no course_add_lesson({lesson.folder} ...)")
-    else:
-        listed = re.search(r"STUDENT_SOURCES[ \t]*([^\n]*)", call)
-        named = set(listed[1].split()) if listed else set()
-        if named != {f for f in starters if f.endswith((".cu", ".cpp"))}:
-            problems.append(f"course_add_lesson({lesson.folder}) lists STUDENT_SOURCES {sorted(named)}, but "
-                            f"exercises/{lesson.folder}/ holds {sorted(starters)}")
+    problems += check_manifest(lesson, starters)
     if (common.ROOT / "solutions").is_dir():  # a student's copy has no references
         references = student_files(solution)
         if references != starters:
@@ -83,10 +72,6 @@ def check_lesson(lesson: lessons.Lesson, registered: dict[str, str], readme: str
                                 f"reference {sorted(theirs)}")
         problems += check_planted(lesson)
 
-    row = re.search(rf"^\| {lesson.number} \| \[[^\]]+\]\(lessons/{lesson.folder}/README\.md\)", readme, re.M)
-    if not row:
-        problems.append(f"README.md's lesson table has no row '| {lesson.number} | [...](lessons/{lesson.folder}/"
-                        f"README.md)'")
     text = (folder / "README.md").read_text(errors="replace") if (folder / "README.md").is_file() else ""
     if text and not GPU_NAME.search(text):
         problems.append(f"lessons/{lesson.folder}/README.md names no GPU its figures were measured on (H100)")
@@ -94,6 +79,101 @@ def check_lesson(lesson: lessons.Lesson, registered: dict[str, str], readme: str
         problems.append(f"lessons/{lesson.folder}/README.md has no command that measures its figures again "
                         f"(build/gpu/..., tools/calibrate.sh, ./course run)")
     return problems
+
+
+REQUIRED = (("title",), ("readme_row", "you_write"), ("readme_row", "the_grader_checks"),
+            ("build", "lesson_sources"), ("build", "student_sources"), ("build", "starter_fails_with"),
+            ("kernels",), ("hints",), ("speed_checks", "calibrated_on"), ("speed_checks", "checks"), ("demo",))
+CHECK_FIELDS = ("back_end", "name", "passes_when", "threshold", "unit", "what")
+
+
+def field(data: dict, path: tuple[str, ...]):
+    for key in path:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
+
+
+def check_manifest(lesson: lessons.Lesson, starters: set[str]) -> list[str]:
+    """lesson.json: complete, and in step with the files it names."""
+    data = lessons.manifest(lesson)
+    where = f"lessons/{lesson.folder}/{lessons.MANIFEST}"
+    if not data:
+        return [f"{where} is missing or is not a JSON object"]
+    # A lesson whose student files are host code (06) has no kernels: the list may be empty.
+    problems = [f"{where} has no {'.'.join(path)}" for path in REQUIRED
+                if field(data, path) is None or (field(data, path) in ("", []) and path != ("kernels",))]
+    folder = common.ROOT / "lessons" / lesson.folder
+    for source in field(data, ("build", "lesson_sources")) or []:
+        if not (folder / source).is_file():
+            problems.append(f"{where}: build.lesson_sources names {source}, which lessons/{lesson.folder}/ lacks")
+    named = set(field(data, ("build", "student_sources")) or [])
+    if named and named != {f for f in starters if f.endswith((".cu", ".cpp"))}:
+        problems.append(f"{where} lists build.student_sources {sorted(named)}, but exercises/{lesson.folder}/ "
+                        f"holds {sorted(starters)}")
+    exercise = common.ROOT / "exercises" / lesson.folder
+    declared = set().union(set(), *(extern_names(exercise / name) for name in starters if (exercise / name).is_file()))
+    kernels = set(field(data, ("kernels",)) or [])
+    if kernels and kernels != declared:
+        problems.append(f"{where} lists kernels {sorted(kernels)}, but the starter declares extern \"C\" "
+                        f"{sorted(declared)}")
+    hints = field(data, ("hints",))
+    if hints and not (folder / hints).is_file():
+        problems.append(f"{where}: hints names {hints}, which lessons/{lesson.folder}/ lacks")
+    for number, check in enumerate(field(data, ("speed_checks", "checks")) or [], 1):
+        missing = [name for name in CHECK_FIELDS if not isinstance(check, dict) or name not in check]
+        if missing:
+            problems.append(f"{where}: speed check {number} has no {', '.join(missing)}")
+    demo = field(data, ("demo",)) or {}
+    script = demo.get("calibration_script") if isinstance(demo, dict) else None
+    if script and not (folder / script).is_file():
+        problems.append(f"{where}: demo.calibration_script names {script}, which lessons/{lesson.folder}/ lacks")
+    elif isinstance(demo, dict) and not script and "calibration_arguments" not in demo:
+        problems.append(f"{where}: demo has neither calibration_arguments nor calibration_script")
+    return problems
+
+
+# The README's lesson table: written from the manifests by ./course dev readme, checked by dev check.
+TABLE_HEADER = ("| # | lesson | you write | the grader checks |\n"
+                "| --- | --- | --- | --- |\n")
+
+
+def lesson_table(all_lessons: list[lessons.Lesson]) -> str:
+    rows = []
+    for lesson in all_lessons:
+        data = lessons.manifest(lesson)
+        row = data.get("readme_row") or {}
+        rows.append(f"| {lesson.number} | [{lesson.title}](lessons/{lesson.folder}/README.md) | "
+                    f"{row.get('you_write', '')} | {row.get('the_grader_checks', '')} |\n")
+    return TABLE_HEADER + "".join(rows)
+
+
+def readme_table_span(text: str) -> tuple[int, int] | None:
+    """Where the README's lesson table is: from its header line to the last row."""
+    start = text.find(TABLE_HEADER.splitlines()[0] + "\n")
+    if start < 0:
+        return None
+    end = start
+    for line in text[start:].splitlines(keepends=True):
+        if not line.startswith("|"):
+            break
+        end += len(line)
+    return start, end
+
+
+def write_readme_table() -> int:
+    """./course dev readme: the README's lesson table, written from the manifests."""
+    path = common.ROOT / "README.md"
+    text = path.read_text()
+    span = readme_table_span(text)
+    if span is None:
+        common.fail(f"README.md has no lesson table (a line '{TABLE_HEADER.splitlines()[0]}')")
+    table = lesson_table(lessons.all_lessons())
+    if text[span[0]:span[1]] != table:
+        path.write_text(text[:span[0]] + table + text[span[1]:])
+        print("course: dev readme: README.md's lesson table written from the lessons' manifests")
+    else:
+        print("course: dev readme: README.md's lesson table is in step with the lessons' manifests")
+    return 0
 
 
 def check_planted(lesson: lessons.Lesson) -> list[str]:
@@ -116,26 +196,27 @@ def check_planted(lesson: lessons.Lesson) -> list[str]:
 def check() -> int:
     """Prints each problem on a line of its own; exit code 1 when there is any."""
     all_lessons = lessons.all_lessons()
-    registered = registered_lessons()
     readme = (common.ROOT / "README.md").read_text()
     problems = []
-    for folder in sorted(set(registered) - {lesson.folder for lesson in all_lessons}):
-        problems.append(f"lessons/CMakeLists.txt adds lesson {folder}, which has no lessons/{folder}/")
     for lesson in all_lessons:
-        problems += [f"lesson {lesson.number}: {p}" for p in check_lesson(lesson, registered, readme)]
+        problems += [f"lesson {lesson.number}: {p}" for p in check_lesson(lesson)]
+    span = readme_table_span(readme)
+    if span is None or readme[span[0]:span[1]] != lesson_table(all_lessons):
+        problems.append("README.md's lesson table differs from the lessons' manifests (./course dev readme "
+                        "writes it)")
     for problem in problems:
         print(f"course: dev check: {problem}")
     if problems:
         print(f"course: dev check: {len(problems)} problem(s) in {len(all_lessons)} lessons")
         return 1
-    print(f"course: dev check: {len(all_lessons)} lessons, each with its text, hints, grader, demo, exercise and "
-          f"reference, planted kernels, build entry, README row and measured figures")
+    print(f"course: dev check: {len(all_lessons)} lessons, each with its manifest, text, hints, grader, demo, "
+          f"exercise and reference, planted kernels and measured figures; the README's table in step")
     return 0
 
 
 # ./course dev new NN_name: a lesson started from templates/lesson/ (99_add_one, which the course's
-# tests build in a copy of the course): its folders, its planted kernel, its course_add_lesson()
-# entry and its row in the README's table, with the number and the folder name put in.
+# tests build in a copy of the course): its folders, its manifest and its planted kernel, with the
+# number and the folder name put in, and the README's table written again.
 TEMPLATE = "99_add_one"
 LESSON_NAME = re.compile(r"^(\d\d)_[a-z][a-z0-9_]*$")
 TEMPLATE_PARTS = ("lessons", "exercises", "solutions", "tests/planted")
@@ -165,27 +246,17 @@ def new_lesson(folder: str) -> int:
         for path in sorted(p for p in source.rglob("*") if p.is_file()):
             target = common.ROOT / part / folder / path.relative_to(source)
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(instantiate(path.read_text(), folder))
+            text = instantiate(path.read_text(), folder)
+            if path.name == lessons.MANIFEST:
+                data = json.loads(text)
+                data["title"] = folder[3:].replace("_", " ")
+                text = json.dumps(data, indent=2) + "\n"
+            target.write_text(text)
             made.append(target.relative_to(common.ROOT))
-    with open(common.ROOT / "lessons" / "CMakeLists.txt", "a") as cmake_lists:
-        cmake_lists.write(instantiate((template / "lessons_line.cmake").read_text(), folder))
-    add_readme_row(folder)
+    lessons.manifest.cache_clear()
+    write_readme_table()
     for path in made:
         print(f"course: dev new: {path}")
-    print(f"course: dev new: lessons/CMakeLists.txt: course_add_lesson({folder} ...)")
-    print(f"course: dev new: README.md: a row for lesson {folder[:2]}")
     print(f"course: dev new: lesson {folder} builds and grades as it is (./course grade {folder[:2]} --sim); "
           f"docs/adding_a_lesson.md says what to make of each file, ./course dev check what is still missing")
     return 0
-
-
-def add_readme_row(folder: str) -> None:
-    """A row in the README's lesson table, after the last lesson's."""
-    path = common.ROOT / "README.md"
-    lines = path.read_text().splitlines(keepends=True)
-    rows = [i for i, line in enumerate(lines) if re.match(r"^\| \d\d \| \[", line)]
-    title = folder[3:].replace("_", " ")
-    row = (f"| {folder[:2]} | [{title}](lessons/{folder}/README.md) | (what the student writes) "
-           "| (what the grader checks) |\n")
-    at = rows[-1] + 1 if rows else len(lines)
-    path.write_text("".join(lines[:at] + [row] + lines[at:]))

@@ -71,8 +71,9 @@ The course itself:
     ./course doctor                                check the tools and libraries the course needs
     ./course docs [--with-solutions]               build the HTML reference (Doxygen); the reference
                                                   solutions only with --with-solutions (instructors)
-    ./course dev check                             every lesson has all its pieces, and the lists of
-                                                  lessons agree (docs/adding_a_lesson.md)
+    ./course dev check                             every lesson has all its pieces, its manifest
+                                                  lesson.json is complete, the README's table agrees
+    ./course dev readme                            write the README's lesson table from the manifests
     ./course dev new NN_name                       start a lesson from templates/lesson/
 
 Every command's --help lists its options. Everything that matters happens in CMake, CTest and the
@@ -104,7 +105,7 @@ USAGE = {
     "test": "usage: ./course test (takes no arguments)",
     "doctor": "usage: ./course doctor (takes no arguments)",
     "docs": "usage: ./course docs [--with-solutions]",
-    "dev": "usage: ./course dev check | ./course dev new NN_name",
+    "dev": "usage: ./course dev check | ./course dev readme | ./course dev new NN_name",
     "help": "usage: ./course help",
 }
 HELP_FLAGS = ("-h", "--help")
@@ -283,11 +284,13 @@ def add_parsers(commands) -> None:
     docs_parser = add("docs", "Builds the HTML reference (Doxygen), without the reference solutions and the hints.")
     docs_parser.add_argument("--with-solutions", action="store_true",
                              help="the instructors' pages, with the reference solutions (not in a student's copy)")
-    dev = add("dev", "For the course's authors. check: every lesson has its text, hints, grader, demo, exercise "
-                     "and reference (the same files and names), planted kernels with their expectations, its "
-                     "build entry, its row in the README's table, and figures that name the GPU and a command. "
-                     "new NN_name: a lesson started from templates/lesson/, which builds and grades as it is.")
-    dev.add_argument("action", choices=["check", "new"], metavar="check|new", help="what to do")
+    dev = add("dev", "For the course's authors. check: every lesson has its manifest (lesson.json, complete and "
+                     "in step with its files), text, hints, grader, demo, exercise and reference (the same files "
+                     "and names), planted kernels with their expectations, and figures that name the GPU and a "
+                     "command; the README's table agrees with the manifests. readme: that table written from the "
+                     "manifests. new NN_name: a lesson started from templates/lesson/, which builds and grades "
+                     "as it is.")
+    dev.add_argument("action", choices=["check", "readme", "new"], metavar="check|readme|new", help="what to do")
     dev.add_argument("lesson", metavar="NN_name", nargs="?", help="with new: the new lesson's folder name")
     add("help", "The commands and the lessons.", add_help=False)
 
@@ -460,8 +463,8 @@ def dev_command(parser: CommandParser, args: list[str]) -> int:
             parser.error("dev new needs the new lesson's folder name: ./course dev new NN_name")
         return authoring.new_lesson(options.lesson)
     if options.lesson:
-        parser.error("dev check takes no lesson")
-    return authoring.check()
+        parser.error(f"dev {options.action} takes no lesson")
+    return authoring.check() if options.action == "check" else authoring.write_readme_table()
 
 
 def help_command(parser: CommandParser, args: list[str]) -> int:

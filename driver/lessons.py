@@ -1,7 +1,10 @@
-"""The lessons: lessons/NN_name/ folders, their hints, and their exercises' starter files."""
+"""The lessons: lessons/NN_name/ folders, their manifests (lesson.json), their hints, and their
+exercises' starter files."""
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 import shutil
 from dataclasses import dataclass
@@ -23,7 +26,21 @@ class Lesson:
 
     @property
     def title(self) -> str:
-        return self.folder[3:].replace("_", " ")
+        return str(manifest(self).get("title") or self.folder[3:].replace("_", " "))
+
+
+MANIFEST = "lesson.json"
+
+
+@functools.cache
+def manifest(lesson: Lesson) -> dict:
+    """lessons/NN_name/lesson.json (docs/adding_a_lesson.md lists its fields); {} if it is missing
+    or unreadable, which ./course dev check reports."""
+    try:
+        data = json.loads((common.ROOT / "lessons" / lesson.folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def all_lessons() -> list[Lesson]:

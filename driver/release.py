@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -94,15 +93,17 @@ def release(target: Path, *, force: bool, check: bool, check_target: str | None)
 
 def ship_references(target: Path) -> int:
     """Compiles, into target/references/NN_name/, the reference kernels of the lessons a later
-    lesson names in USES_REFERENCE_OF (its baselines must be the course's, never the student's),
-    as PTX for the oldest supported GPU: it runs on any newer one, and on the simulator."""
+    lesson's manifest names in build.uses_reference_of (its baselines must be the course's, never
+    the student's), as PTX for the oldest supported GPU: it runs on any newer one, and on the
+    simulator."""
     root = common.ROOT
     if not (root / "solutions").is_dir():
         return 0
     nvcc = environment.find_nvcc()
     if nvcc is None:
         common.fail("nvcc is needed to compile the reference kernels a release ships (install the CUDA toolkit)")
-    used = set(re.findall(r"USES_REFERENCE_OF\s+([0-9][0-9]_\w+)", (root / "lessons" / "CMakeLists.txt").read_text()))
+    used = {str(lessons.manifest(lesson).get("build", {}).get("uses_reference_of") or "")
+            for lesson in lessons.all_lessons()} - {""}
     count = 0
     for folder in sorted(used):
         for source in sorted((root / "solutions" / folder).glob("*.cu")):

@@ -6,7 +6,8 @@
 #   tools/calibrate.sh [REPEATS] [LOG_DIR]     (defaults: 20 repeats, logs in build/calibration)
 #
 # Environment (all optional):
-#   LESSONS="01 02 03 04 05 06 07 08 09" the lessons whose demos, counters and speed checks are measured
+#   LESSONS="03 05"        the lessons whose demos, counters and speed checks are measured (default:
+#                         every lesson with a manifest, lessons/NN_name/lesson.json)
 #   STEPS="test demo ncu repeat"   which parts to run
 #   STARTER_REPEATS=N     repeated runs of the unmodified starters' graders (default: REPEATS)
 #   PLANTED_REPEATS=N     repeated runs of the planted kernels that must fail a speed check (default 0)
@@ -18,7 +19,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 repeats=${1:-20}
 logs=${2:-build/calibration}
-lessons=${LESSONS:-01 02 03 04 05 06 07 08 09}
+lessons=${LESSONS:-$(python3 tools/lesson_manifest.py numbers)}
 steps=${STEPS:-test demo ncu repeat}
 starter_repeats=${STARTER_REPEATS:-$repeats}
 planted_repeats=${PLANTED_REPEATS:-0}
@@ -46,16 +47,14 @@ fi
 
 if wants demo; then
   for lesson in $lessons; do
-    if [ "$lesson" = 09 ]; then
-      # Every n from 2^10 to 2^30: one JSON each, the README's two tables and its figure.
-      lessons/09_one_launch_reduction/sweep.sh build/gpu "$logs/lesson09_sweep" 10 30 2>&1 | tee "$logs/lesson09_demo.txt"
+    # A lesson's manifest names its own calibration script (lesson 09: every n from 2^10 to 2^30,
+    # one JSON each, the README's two tables and its figure) or the demo's arguments.
+    script=$(python3 tools/lesson_manifest.py calibration-script "$lesson")
+    if [ -n "$script" ]; then
+      "$script" build/gpu "$logs/lesson${lesson}_sweep" 10 30 2>&1 | tee "$logs/lesson${lesson}_demo.txt"
       continue
     fi
-    case $lesson in
-      05) args=(--seed 1 --reps 21) ;;
-      08) args=(--seed 1 --reps 21) ;;
-      *) args=(--seed 1 --reps 51) ;;
-    esac
+    read -r -a args <<<"$(python3 tools/lesson_manifest.py demo-arguments "$lesson")"
     "$bin/lesson${lesson}_demo" "$reference" "${args[@]}" --json "$logs/lesson${lesson}_demo.json" \
       2>&1 | tee "$logs/lesson${lesson}_demo.txt"
   done

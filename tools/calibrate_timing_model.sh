@@ -16,24 +16,10 @@ for preset in gpu sim; do
   cmake --build --preset "$preset" >"$out/$preset/build.log" 2>&1 || { tail -30 "$out/$preset/build.log"; exit 1; }
 done
 
-# name, modules (the reference's or the starter's), demo, arguments (the same sizes on both sides:
-# each demo's defaults, or 2^24 where the default would take the simulator too long)
-runs=(
-  "l01 solution lesson01_demo"
-  "l02 solution lesson02_demo"
-  "l03 solution lesson03_demo"
-  "l04 solution lesson04_demo"
-  "l05_copy solution lesson05_demo --kernel copy"
-  "l05_cub solution lesson05_demo --kernel cub"
-  "l05_reduce_sum solution lesson05_demo --kernel reduce_sum"
-  "l05_starter exercise lesson05_demo --kernel reduce_sum"
-  "l05_sweep solution lesson05_demo --kernel sweep --block 256"
-  "l06 solution lesson06_demo --block 256"
-  "l06_b32 solution lesson06_demo --block 32 --kernel scaled_add"
-  "l06_starter exercise lesson06_demo --block 256 --kernel scaled_add"
-  "l07 solution lesson07_demo"
-  "l08 solution lesson08_demo --n 2^24 --block 256"
-)
+# name, modules (the reference's or the starter's), demo, arguments, from each lesson's manifest
+# (lessons/NN_name/lesson.json, "timing_model_runs"): the same sizes on both sides, each demo's
+# defaults, or 2^24 where the default would take the simulator too long.
+mapfile -t runs < <(python3 tools/lesson_manifest.py timing-model-runs)
 for preset in gpu sim; do
   reps=21
   [[ $preset == sim ]] && reps=1  # modelled times do not vary

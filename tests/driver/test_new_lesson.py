@@ -2,7 +2,7 @@
 
 `./course dev new 42_throwaway` and nothing else: the lesson of templates/lesson/ (one kernel, its
 starter, its reference, one planted kernel) is put in place as the recipe says, its three folders,
-its planted kernel, one entry in lessons/CMakeLists.txt and a row in the README's table. The copy
+its manifest (lesson.json) and its planted kernel, and the README's table is written again. The copy
 is then built for the CPU simulator, and the lesson must register its tests, pass with its
 reference, fail with its starter for its reason, reject its planted kernel, and be listed by the
 driver; `./course dev check` names what it still lacks (more planted kernels, measured figures).
@@ -65,14 +65,15 @@ class NewLesson(unittest.TestCase):
 
             tests = run(["ctest", "--preset", "sim", "-N", "-R", r"^lesson42\."], course, 120).stdout
             for name in ("lesson42.solution/", "lesson42.exercise/", "lesson42.starter_fails_as_expected",
-                         "lesson42.planted.last_element_skipped"):
+                         "lesson42.planted.last_element_skipped", "lesson42.manifest_checks"):
                 self.assertIn(name, tests)
 
-            # The reference passes, the starter fails for its reason, the planted kernel is rejected.
+            # The reference passes, the starter fails for its reason, the planted kernel is rejected,
+            # the grader registers the speed checks the manifest declares (none yet).
             ran = run(["ctest", "--preset", "sim", "-R", r"^lesson42\.", "-LE", "^exercise$", "--output-on-failure"],
                       course, 900)
             self.assertEqual(ran.returncode, 0, ran.stdout[-6000:])
-            self.assertIn("100% tests passed, 0 tests failed out of 3", ran.stdout)
+            self.assertIn("100% tests passed, 0 tests failed out of 4", ran.stdout)
 
             status = run([str(course / "course"), "status"], course, 120)
             self.assertIn("42", status.stdout + status.stderr)
