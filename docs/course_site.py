@@ -7,9 +7,9 @@
                                        a page its label, a lesson its previous/next links, and turns
                                        links to files the site does not carry into their paths
 
-Lessons are the folders lessons/NN_name/ that hold a README.md, in the order of NN; a lesson's
-title is its README's first heading. Nothing here names a lesson, so a new folder is a new page,
-in its place. Standard library only.
+Lessons are the folders lessons/NN_name/ that hold a manifest (lesson.json) and a README.md, in the
+order of NN; a lesson's title is its README's first heading. Nothing here names a lesson, so a new
+folder is a new page, in its place. Standard library only.
 """
 
 from __future__ import annotations
@@ -61,7 +61,11 @@ def first_heading(path: Path) -> tuple[int, str, str | None] | None:
 
 def lessons(root: Path) -> list[Lesson]:
     found = []
-    for readme in (root / "lessons").glob("[0-9][0-9]_*/README.md"):
+    # The lessons are the folders with a manifest (lessons/NN_name/lesson.json), as for CMake.
+    for manifest in (root / "lessons").glob("[0-9][0-9]_*/lesson.json"):
+        readme = manifest.parent / "README.md"
+        if not readme.is_file():
+            continue
         folder = readme.parent.name
         heading = first_heading(readme)
         number = folder[:2]
