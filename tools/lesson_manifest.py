@@ -4,6 +4,8 @@
     python3 tools/lesson_manifest.py demo-arguments NN       the arguments a calibration runs NN's demo with
     python3 tools/lesson_manifest.py calibration-script NN   NN's own calibration script, if it has one
     python3 tools/lesson_manifest.py timing-model-runs       one line per run: name, modules, demo, arguments
+
+tools/timing_model_table.py imports timing_model_tables() from here.
 """
 
 from __future__ import annotations
@@ -27,6 +29,12 @@ def lesson(number: str) -> tuple[str, dict]:
     raise SystemExit(f"lesson_manifest: no lesson {number}")
 
 
+def timing_model_tables() -> list[tuple[bool, dict]]:
+    """Every lesson's timing-model tables, each with whether the model's constants were fitted to it."""
+    return [(bool(data["timing_model"].get("fitted")), table) for _, data in manifests()
+            for table in data.get("timing_model", {}).get("tables", [])]
+
+
 def main(argv: list[str]) -> int:
     command = argv[1] if len(argv) > 1 else ""
     if command == "numbers" and len(argv) == 2:
@@ -39,7 +47,7 @@ def main(argv: list[str]) -> int:
         print(f"lessons/{folder}/{script}" if script else "")
     elif command == "timing-model-runs" and len(argv) == 2:
         for folder, data in manifests():
-            for run in data.get("timing_model_runs", []):
+            for run in data.get("timing_model", {}).get("runs", []):
                 print(run["name"], run["modules"], f"lesson{folder[:2]}_demo", run["arguments"])
     else:
         print(__doc__.strip(), file=sys.stderr)

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Measured against modelled: the lessons' demo results from a GPU and from the CPU simulator, side
-by side, as the Markdown table of docs/measurements/timing_model_calibration.md.
+by side, as the Markdown tables of docs/measurements/timing_model_calibration.md: the kernels the model's
+constants were fitted to, and apart from them the kernels it was not fitted to (lesson manifests,
+"timing_model": "fitted").
 
     tools/timing_model_table.py GPU_DIR SIM_DIR [--device NAME] [--command TEXT]
 
@@ -17,20 +19,8 @@ import json
 from itertools import combinations
 from pathlib import Path
 
-# (lesson, json file, kernels to take in order (None: every row), baseline kernel)
-LESSONS = [
-    ("01", ["l01.json"], None, "per-thread-atomic"),
-    ("02 tiny", ["l02.json"], ["tiny-by-thread", "tiny-by-warp"], "tiny-by-thread"),
-    ("02", ["l02.json"], ["index-divergent", "warp-parity", "index-uniform", "value-divergent", "value-uniform"],
-     "index-divergent"),
-    ("03", ["l03.json"], None, "neighbored"),
-    ("04", ["l04.json"], None, "neighbored"),
-    ("05", ["l05_copy.json", "l05_cub.json", "l05_reduce_sum.json", "l05_starter.json", "l05_sweep.json"], None,
-     "device-to-device copy (reads + writes)"),
-    ("06", ["l06.json", "l06_b32.json", "l06_starter.json"], None, "scaled_add, starving_config"),
-    ("07", ["l07.json"], None, "shared-interleaved"),
-    ("08", ["l08.json"], None, "shared-tree"),
-]
+from lesson_manifest import timing_model_tables
+
 TIE = 0.05
 
 
@@ -54,21 +44,15 @@ def rows_of(folder: Path, files: list[str]) -> dict[str, float]:
     return times
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("gpu", type=Path)
-    parser.add_argument("sim", type=Path)
-    parser.add_argument("--device", default="the GPU")
-    parser.add_argument("--command", default="tools/calibrate_timing_model.sh")
-    args = parser.parse_args()
-
-    out = [f"Measured on {args.device}; modelled by the CPU simulator's timing model "
-           "(simulator/README.md, \"Timing model\"). Reproduce: `" + args.command + "`.", "",
+def section(title: str, tables: list[dict], args: argparse.Namespace) -> list[str]:
+    """One table of kernels with its ranking summary and error figures."""
+    out = ["", f"## {title}", "",
            "| lesson | kernel | measured ms | modelled ms | measured speedup | modelled speedup | error |",
            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     summary = []
     errors = []
-    for lesson, files, only, baseline in LESSONS:
+    for table in tables:
+        lesson, files, only, baseline = table["label"], table["files"], table.get("kernels"), table["baseline"]
         gpu, sim = rows_of(args.gpu, files), rows_of(args.sim, files)
         kernels = [k for k in (only or list(gpu)) if k in gpu and k in sim]
         if baseline not in kernels:
@@ -98,6 +82,23 @@ def main() -> int:
         within = sum(e <= 0.25 for e in errors)
         out.append(f"Modelled speedups within 25% of the measured ones: {within} of {len(errors)}; "
                    f"median error {100 * sorted(errors)[len(errors) // 2]:.0f}%, largest {100 * max(errors):.0f}%.")
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("gpu", type=Path)
+    parser.add_argument("sim", type=Path)
+    parser.add_argument("--device", default="the GPU")
+    parser.add_argument("--command", default="tools/calibrate_timing_model.sh")
+    args = parser.parse_args()
+
+    out = [f"Measured on {args.device}; modelled by the CPU simulator's timing model "
+           "(simulator/README.md, \"Timing model\"). Reproduce: `" + args.command + "`."]
+    tables = timing_model_tables()
+    out += section("Kernels the model's constants were fitted to", [t for fitted, t in tables if fitted], args)
+    out += section("Kernels the model was not fitted to (validation)", [t for fitted, t in tables if not fitted],
+                   args)
     print("\n".join(out))
     return 0
 
