@@ -381,4 +381,11 @@ cudaError_t cudaMemGetInfo(size_t* freeBytes, size_t* totalBytes)
     return cudaSuccess;
 }
 
+// A description of a texel's channels: no device state, so it works as on a GPU (the arrays and
+// textures it describes do not).
+cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f)
+{
+    return cudaChannelFormatDesc{x, y, z, w, f};
+}
+
 }  // extern "C"
