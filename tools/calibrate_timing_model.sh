@@ -3,6 +3,7 @@
 # machine's GPU (build/gpu) and modelled by the simulator (build/sim), side by side.
 #
 #   tools/calibrate_timing_model.sh [OUT_DIR]     (default build/timing-model)
+#   LESSONS="07 08 09" tools/calibrate_timing_model.sh    only these lessons' runs
 #
 # Writes OUT_DIR/gpu/*.json and OUT_DIR/sim/*.json (the demos' --json reports) and prints the table
 # of docs/measurements/timing_model_calibration.md last. Needs a GPU; the simulator's runs use
@@ -19,7 +20,8 @@ done
 # name, modules (the reference's or the starter's), demo, arguments, from each lesson's manifest
 # (lessons/NN_name/lesson.json, "timing_model_runs"): the same sizes on both sides, each demo's
 # defaults, or 2^24 where the default would take the simulator too long.
-mapfile -t runs < <(python3 tools/lesson_manifest.py timing-model-runs)
+# shellcheck disable=SC2086
+mapfile -t runs < <(python3 tools/lesson_manifest.py timing-model-runs ${LESSONS:-})
 for preset in gpu sim; do
   reps=21
   [[ $preset == sim ]] && reps=1  # modelled times do not vary

@@ -3,7 +3,7 @@
     python3 tools/lesson_manifest.py numbers                 the lessons' numbers, in order
     python3 tools/lesson_manifest.py demo-arguments NN       the arguments a calibration runs NN's demo with
     python3 tools/lesson_manifest.py calibration-script NN   NN's own calibration script, if it has one
-    python3 tools/lesson_manifest.py timing-model-runs       one line per run: name, modules, demo, arguments
+    python3 tools/lesson_manifest.py timing-model-runs [NN...]  one line per run: name, modules, demo, arguments
 
 tools/timing_model_table.py imports timing_model_tables() from here.
 """
@@ -45,8 +45,11 @@ def main(argv: list[str]) -> int:
         folder, data = lesson(argv[2])
         script = data["demo"].get("calibration_script")
         print(f"lessons/{folder}/{script}" if script else "")
-    elif command == "timing-model-runs" and len(argv) == 2:
+    elif command == "timing-model-runs":
+        chosen = set(argv[2:])
         for folder, data in manifests():
+            if chosen and folder[:2] not in chosen:
+                continue
             for run in data.get("timing_model", {}).get("runs", []):
                 print(run["name"], run["modules"], f"lesson{folder[:2]}_demo", run["arguments"])
     else:

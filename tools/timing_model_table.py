@@ -46,6 +46,8 @@ def rows_of(folder: Path, files: list[str]) -> dict[str, float]:
 
 def section(title: str, tables: list[dict], args: argparse.Namespace) -> list[str]:
     """One table of kernels with its ranking summary and error figures."""
+    if not any(rows_of(args.gpu, table["files"]) for table in tables):
+        return []  # none of these kernels was measured in this run
     out = ["", f"## {title}", "",
            "| lesson | kernel | measured ms | modelled ms | measured speedup | modelled speedup | error |",
            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
