@@ -36,6 +36,11 @@ inline uint64_t bits(float f)
 {
     return std::bit_cast<uint32_t>(f);
 }
+// The result of a 32-bit floating-point operation: a GPU gives every NaN it computes as 0x7fffffff.
+inline uint64_t canonicalBits(float f)
+{
+    return f != f ? 0x7fffffffu : std::bit_cast<uint32_t>(f);
+}
 inline uint64_t bits(double d)
 {
     return std::bit_cast<uint64_t>(d);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cfenv>
 #include <cmath>
 #include <type_traits>
 
@@ -41,7 +42,7 @@ void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, Fl
             float r = static_cast<float>(fop(alu::f32(a), alu::f32(b)));
             if (sat)
                 r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
-            return alu::bits(r);
+            return alu::canonicalBits(r);
         });
         return;
     }
@@ -81,7 +82,10 @@ void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool adden
 {
     if (in.type == Type::F16) {
         lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
-            double r = static_cast<double>(alu::f16(a)) * alu::f16(b) + (addend ? alu::f16(c) : 0.0);
+            // The product alone where there is no addend: adding +0 would turn x * -0 into +0.
+            double r = static_cast<double>(alu::f16(a)) * alu::f16(b);
+            if (addend)
+                r += alu::f16(c);
             if (in.sat)
                 r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
             return alu::halfBits(r);
@@ -94,7 +98,7 @@ void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool adden
                 float r = addend ? std::fma(alu::f32(a), alu::f32(b), alu::f32(c)) : alu::f32(a) * alu::f32(b);
                 if (in.sat)
                     r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
-                return alu::bits(r);
+                return alu::canonicalBits(r);
             });
         else
             lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
@@ -177,7 +181,8 @@ template <class F32, class F64>
 void floatUnary(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::Kernel& kernel, F32 f, F64 g)
 {
     if (in.type == Type::F32)
-        lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::bits(static_cast<float>(f(alu::f32(a)))); });
+        lanewise<1>(w, in, mask, clk,
+                    [&](uint64_t a) { return alu::canonicalBits(static_cast<float>(f(alu::f32(a)))); });
     else if (in.type == Type::F64)
         lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::bits(static_cast<double>(g(alu::f64(a)))); });
     else
@@ -204,7 +209,14 @@ void convert(Warp& w, const Instr& in, uint32_t mask, uint64_t clk)
                                      : alu::bits(v);
         });
     } else if (ptx::isFloat(from)) {
-        lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::floatToInt(readFloat(a), to, mode); });
+        // A NaN becomes 0 where a float turns into a 32-bit integer, and otherwise the integer with
+        // only its top bit set (what an H100 gives).
+        const int bits = ptx::typeBytes(to) * 8;
+        const uint64_t nan = from != Type::F64 && bits == 32 ? 0 : uint64_t{1} << (bits - 1);
+        lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
+            const double v = readFloat(a);
+            return std::isnan(v) ? nan : alu::floatToInt(v, to, mode);
+        });
     } else if (ptx::isFloat(to)) {
         lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
             uint64_t x = alu::normalize(a, from);
@@ -443,9 +455,54 @@ void carryArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
                                                        std::to_string(in.line));
 }
 
+namespace {
+
+// .rz, .rm and .rp on a floating-point operation or a conversion to floating point: the host rounds
+// the lanes' operations the same way while the instruction runs. This file is compiled with
+// -frounding-math, so the compiler neither folds nor moves them across the mode's change.
+class DirectedRounding {
+public:
+    explicit DirectedRounding(const Instr& in)
+    {
+        if (!ptx::isFloat(in.type) || in.mode < ptx::RoundRz || in.mode > ptx::RoundRp)
+            return;
+        switch (in.op) {
+        case Op::Add:
+        case Op::Sub:
+        case Op::Mul:
+        case Op::Mad:
+        case Op::Fma:
+        case Op::Div:
+        case Op::Rcp:
+        case Op::Sqrt:
+        case Op::Cvt:
+            saved_ = std::fegetround();
+            std::fesetround(in.mode == ptx::RoundRz   ? FE_TOWARDZERO
+                            : in.mode == ptx::RoundRm ? FE_DOWNWARD
+                                                      : FE_UPWARD);
+            break;
+        default:
+            break;
+        }
+    }
+    ~DirectedRounding()
+    {
+        if (saved_ >= 0)
+            std::fesetround(saved_);
+    }
+    DirectedRounding(const DirectedRounding&) = delete;
+    DirectedRounding& operator=(const DirectedRounding&) = delete;
+
+private:
+    int saved_ = -1;
+};
+
+}  // namespace
+
 void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
 {
     const Type t = in.type;
+    const DirectedRounding rounding(in);
     if ((in.carryIn || in.carryOut) && !ptx::isFloat(t)) {
         carryArithmetic(w, in, exec, clk);
         return;
@@ -525,12 +582,12 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
     case Op::Min:
         arith2(
             w, in, exec, clk, [](auto a, auto b) { return a < b ? a : b; },
-            [](auto a, auto b) { return std::fmin(a, b); });
+            [](auto a, auto b) { return a == 0 && b == 0 ? (std::signbit(a) ? a : b) : std::fmin(a, b); });
         break;
     case Op::Max:
         arith2(
             w, in, exec, clk, [](auto a, auto b) { return a > b ? a : b; },
-            [](auto a, auto b) { return std::fmax(a, b); });
+            [](auto a, auto b) { return a == 0 && b == 0 ? (std::signbit(a) ? b : a) : std::fmax(a, b); });
         break;
     case Op::Abs:
     case Op::Neg: {

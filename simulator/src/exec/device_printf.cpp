@@ -34,8 +34,12 @@ uint64_t takeArgument(uint64_t& cursor, uint32_t size, const DeviceReader& read)
 int formatDevicePrintf(uint64_t format, uint64_t args, const DeviceReader& read, std::string& out)
 {
     std::string fmt = readString(format, read);
-    size_t before = out.size();
     uint64_t cursor = args;
+    int arguments = 0;
+    auto take = [&](uint32_t bytes) {
+        ++arguments;
+        return takeArgument(cursor, bytes, read);
+    };
     char buf[512];
     for (size_t i = 0; i < fmt.size(); ++i) {
         if (fmt[i] != '%') {
@@ -66,7 +70,7 @@ int formatDevicePrintf(uint64_t format, uint64_t args, const DeviceReader& read,
         switch (conv) {
         case 'd':
         case 'i': {
-            uint64_t v = takeArgument(cursor, longs ? 8 : 4, read);
+            uint64_t v = take(longs ? 8 : 4);
             long long x = longs ? static_cast<long long>(v) : static_cast<int32_t>(v);
             std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), x);
             break;
@@ -75,13 +79,13 @@ int formatDevicePrintf(uint64_t format, uint64_t args, const DeviceReader& read,
         case 'x':
         case 'X':
         case 'o': {
-            uint64_t v = takeArgument(cursor, longs ? 8 : 4, read);
+            uint64_t v = take(longs ? 8 : 4);
             unsigned long long x = longs ? v : static_cast<uint32_t>(v);
             std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), x);
             break;
         }
         case 'c': {
-            uint64_t v = takeArgument(cursor, 4, read);
+            uint64_t v = take(4);
             std::snprintf(buf, sizeof buf, (spec + conv).c_str(), static_cast<int>(v));
             break;
         }
@@ -93,19 +97,19 @@ int formatDevicePrintf(uint64_t format, uint64_t args, const DeviceReader& read,
         case 'G':
         case 'a':
         case 'A': {
-            uint64_t v = takeArgument(cursor, 8, read);
+            uint64_t v = take(8);
             double d;
             std::memcpy(&d, &v, 8);
             std::snprintf(buf, sizeof buf, (spec + conv).c_str(), d);
             break;
         }
         case 's': {
-            std::string s = readString(takeArgument(cursor, 8, read), read);
+            std::string s = readString(take(8), read);
             std::snprintf(buf, sizeof buf, (spec + conv).c_str(), s.c_str());
             break;
         }
         case 'p': {
-            uint64_t v = takeArgument(cursor, 8, read);
+            uint64_t v = take(8);
             std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
             break;
         }
@@ -115,7 +119,7 @@ int formatDevicePrintf(uint64_t format, uint64_t args, const DeviceReader& read,
         }
         out += buf;
     }
-    return static_cast<int>(out.size() - before);
+    return arguments;
 }
 
 std::string describeAssertion(uint64_t message, uint64_t file, uint64_t line, uint64_t function,

@@ -60,25 +60,32 @@ void executeWarpOperation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk,
         break;
     }
     case Op::Vote: {
-        Lanes d;
-        uint32_t ballot =
+        Lanes d, s;
+        // Each lane votes with the lanes of its membermask: a lane outside it adds nothing to the
+        // ballot, and all/uni look at the members alone (a cooperative-groups tile votes so).
+        const bool masked = in.numOps > 3 && in.ops[3].kind != Operand::Kind::None;
+        const uint64_t* masks = masked ? source(w, in.ops[3], s, clk) : nullptr;
+        const uint32_t yes =
             in.ops[2].kind == Operand::Kind::Imm ? (in.ops[2].imm ? exec : 0) : exec & predicateMask(w, in.ops[2].reg);
-        uint64_t r = 0;
-        switch (in.mode) {
-        case ptx::VoteBallot:
-            r = ballot;
-            break;
-        case ptx::VoteAll:
-            r = ballot == exec;
-            break;
-        case ptx::VoteAny:
-            r = ballot != 0;
-            break;
-        default:
-            r = ballot == 0 || ballot == exec;
-            break;
+        for (uint32_t m = exec; m; m &= m - 1) {
+            const int lane = std::countr_zero(m);
+            const uint32_t members = masks ? exec & static_cast<uint32_t>(masks[lane]) : exec;
+            const uint32_t ballot = yes & members;
+            switch (in.mode) {
+            case ptx::VoteBallot:
+                d[lane] = ballot;
+                break;
+            case ptx::VoteAll:
+                d[lane] = ballot == members;
+                break;
+            case ptx::VoteAny:
+                d[lane] = ballot != 0;
+                break;
+            default:
+                d[lane] = ballot == 0 || ballot == members;
+                break;
+            }
         }
-        std::fill(d, d + kWarpSize, r);
         writeBack(w, in.ops[0], d, exec);
         break;
     }

@@ -216,6 +216,8 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
             in.mode = MulHi;
         else if (m == ".wide")
             in.mode = MulWide;
+        else
+            break;  // a floating-point multiply's rounding, below
         return {};
     case Op::Setp:
     case Op::Slct:

@@ -33,7 +33,9 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func)
         return failCall("cudaFuncGetAttributes", error, why);
     std::memset(attr, 0, sizeof *attr);
     int regs = kernelRegisters(*entry, *k);
-    attr->sharedSizeBytes = k->staticSmem;
+    // ptxas allocates a kernel's static shared memory in 16-byte units (the H100 reports 1104 bytes
+    // for 1092 declared).
+    attr->sharedSizeBytes = (k->staticSmem + 15) / 16 * 16;
     attr->constSizeBytes = 0;
     attr->localSizeBytes = k->localBytes;
     attr->maxThreadsPerBlock = std::min(kMaxThreadsPerBlock, warpsByRegisters(regs) * 32);

@@ -1,8 +1,10 @@
 // IEEE half precision in plain integer arithmetic: every host compiler the course supports builds
-// it (clang 14 has no _Float16 on x86-64), and it rounds as PTX's cvt.rn does.
+// it (clang 14 has no _Float16 on x86-64), and it rounds as PTX's cvt does, in the host's current
+// rounding mode (the interpreter sets it for .rz, .rm and .rp).
 #pragma once
 
 #include <bit>
+#include <cfenv>
 #include <cstdint>
 
 namespace cudasim::half {
@@ -22,8 +24,9 @@ inline float toFloat(uint16_t h)
     return std::bit_cast<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
 }
 
-// The half nearest to d, ties to even, rounded once from the double (as cvt.rn.f16.f64 does);
-// beyond the largest half, infinity; a NaN stays a quiet NaN with the payload's top bits.
+// d rounded once to a half (as cvt.f16.f64 does), in the host's current rounding mode: to nearest
+// (ties to even), toward zero, down or up. Beyond the largest half: infinity, or the largest finite
+// half where the mode rounds toward zero. A NaN stays a quiet NaN with the payload's top bits.
 inline uint16_t fromDouble(double d)
 {
     const uint64_t b = std::bit_cast<uint64_t>(d);
@@ -32,20 +35,24 @@ inline uint16_t fromDouble(double d)
     const uint64_t fraction = b & ((uint64_t{1} << 52) - 1);
     if (exponent == 0x7ff)
         return static_cast<uint16_t>(sign | 0x7c00u | (fraction ? 0x200u | (fraction >> 42) : 0u));
-    if (exponent == 0)
-        return sign;  // zero, or a double subnormal: far below half's smallest
+    const int mode = std::fegetround();
+    // Whether a discarded non-zero remainder makes the magnitude one ulp larger, outside ties.
+    const bool away = mode == FE_UPWARD ? sign == 0 : mode == FE_DOWNWARD && sign != 0;
+    if (exponent == 0)  // zero, or a double subnormal: far below half's smallest
+        return static_cast<uint16_t>(sign | (fraction != 0 && away ? 1u : 0u));
     // d = significand x 2^(unbiased - 52), significand in [2^52, 2^53).
     const uint64_t significand = fraction | (uint64_t{1} << 52);
     const int unbiased = exponent - 1023;
     // The half's ulp is 2^(e - 10), e the half's exponent, at least -14 (subnormals share ulp 2^-24).
     const int e = unbiased < -14 ? -14 : unbiased;
     const int shift = 42 + (e - unbiased);  // significand / 2^shift = d / ulp
-    if (shift >= 54)
-        return sign;  // below half an ulp of the smallest subnormal
+    if (shift >= 54)                        // below half an ulp of the smallest subnormal
+        return static_cast<uint16_t>(sign | (away ? 1u : 0u));
     uint64_t ulps = significand >> shift;
     const uint64_t rest = significand & ((uint64_t{1} << shift) - 1);
     const uint64_t half_ulp = uint64_t{1} << (shift - 1);
-    if (rest > half_ulp || (rest == half_ulp && (ulps & 1)))
+    const bool up = mode == FE_TONEAREST ? rest > half_ulp || (rest == half_ulp && (ulps & 1)) : rest != 0 && away;
+    if (up)
         ++ulps;
     if (ulps < 0x400u)
         return static_cast<uint16_t>(sign | ulps);  // subnormal
@@ -55,7 +62,7 @@ inline uint16_t fromDouble(double d)
         ++field;
     }
     if (field >= 31)
-        return static_cast<uint16_t>(sign | 0x7c00u);
+        return static_cast<uint16_t>(sign | (mode == FE_TONEAREST || away ? 0x7c00u : 0x7bffu));
     return static_cast<uint16_t>(sign | (field << 10) | (ulps - 0x400u));
 }
 

@@ -176,21 +176,21 @@ int main()
         {0x4330000000000001, 0x3fe0000000000000, 0x3ff0000000000000},  // 2^52 + 1, 0.5: a tie
         {0x4014000000000000, 0xc01c000000000000, 0x3ff0000000000000},  // 5, -7
     };
-    const int nd = sizeof dbits / sizeof dbits[0];
-    double da[nd], db[nd], dc[nd];
-    for (int i = 0; i < nd; ++i) {
+    const int dcount = sizeof dbits / sizeof dbits[0];
+    double da[dcount], db[dcount], dc[dcount];
+    for (int i = 0; i < dcount; ++i) {
         da[i] = doubleFromBits(dbits[i][0]);
         db[i] = doubleFromBits(dbits[i][1]);
         dc[i] = doubleFromBits(dbits[i][2]);
     }
     unsigned long long* ddout;
-    CHECK(cudaMalloc(&ddout, nd * kFloatOps * kModes * sizeof(unsigned long long)));
-    doubleOps<<<1, 32>>>(toDevice(da, nd), toDevice(db, nd), toDevice(dc, nd), ddout, nd);
+    CHECK(cudaMalloc(&ddout, dcount * kFloatOps * kModes * sizeof(unsigned long long)));
+    doubleOps<<<1, 32>>>(toDevice(da, dcount), toDevice(db, dcount), toDevice(dc, dcount), ddout, dcount);
     CHECK(cudaGetLastError());
-    unsigned long long dout[nd * kFloatOps * kModes];
+    unsigned long long dout[dcount * kFloatOps * kModes];
     CHECK(cudaMemcpy(dout, ddout, sizeof dout, cudaMemcpyDeviceToHost));
     std::printf("double a b c: op rn rz rd ru\n");
-    for (int i = 0; i < nd; ++i) {
+    for (int i = 0; i < dcount; ++i) {
         std::printf("%016llx %016llx %016llx:\n", dbits[i][0], dbits[i][1], dbits[i][2]);
         for (int op = 0; op < kFloatOps; ++op) {
             const unsigned long long* r = dout + (i * kFloatOps + op) * kModes;
