@@ -2,6 +2,7 @@
 // only need to exist; events capture the simulated device clock. While a
 // stream captures, records and waits on it follow CUDA's capture rules
 // (runtime/capture.hpp).
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -17,6 +18,7 @@ using namespace cudasim;
 
 struct CUstream_st {
     unsigned flags = 0;
+    int priority = 0;
 };
 
 struct CUevent_st {
@@ -107,9 +109,69 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream)
     return cudaStreamCreateWithFlags(stream, 0);
 }
 
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int)
+// An H100's range of stream priorities: 0 (the least, the default) to -5 (the greatest). Work runs
+// in launch order whatever the priority, but the value is kept, clamped to the range, as a GPU does.
+constexpr int kLeastStreamPriority = 0;
+constexpr int kGreatestStreamPriority = -5;
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority)
 {
-    return cudaStreamCreateWithFlags(stream, flags);
+    if (leastPriority)
+        *leastPriority = kLeastStreamPriority;
+    if (greatestPriority)
+        *greatestPriority = kGreatestStreamPriority;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority)
+{
+    const cudaError_t e = cudaStreamCreateWithFlags(stream, flags);
+    if (e == cudaSuccess)
+        (*stream)->priority = std::clamp(priority, kGreatestStreamPriority, kLeastStreamPriority);
+    return e;
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (!priority)
+        return failCall("cudaStreamGetPriority", cudaErrorInvalidValue, "priority is NULL");
+    if (!isValidStream(stream))
+        return failCall("cudaStreamGetPriority", cudaErrorInvalidResourceHandle, "unknown stream");
+    *priority = streams().count(stream) ? stream->priority : kLeastStreamPriority;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (!flags)
+        return failCall("cudaStreamGetFlags", cudaErrorInvalidValue, "flags is NULL");
+    if (!isValidStream(stream))
+        return failCall("cudaStreamGetFlags", cudaErrorInvalidResourceHandle, "unknown stream");
+    *flags = streams().count(stream) ? stream->flags : 0u;
+    return cudaSuccess;
+}
+
+// Work on a stream has finished when a call returns, so a host function queued after it runs at
+// once, in the stream's order. Inside a stream capture it would be a graph's host node, which the
+// simulator does not model.
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData)
+{
+    {
+        std::lock_guard lock(runtime().mutex);
+        if (cudaError_t e = stickyError())
+            return e;
+        if (!fn)
+            return failCall("cudaLaunchHostFunc", cudaErrorInvalidValue, "fn is NULL");
+        if (!isValidStream(stream))
+            return failCall("cudaLaunchHostFunc", cudaErrorInvalidResourceHandle, "unknown stream");
+        if (activeCapture(stream))
+            return failCall("cudaLaunchHostFunc", cudaErrorNotSupported,
+                            "host functions in a stream capture are not supported by the cudasim CPU simulator");
+    }
+    fn(userData);  // outside the lock: the function may call the runtime
+    return cudaSuccess;
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
