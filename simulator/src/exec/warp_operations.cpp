@@ -133,19 +133,30 @@ void executeWarpOperation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk,
         break;
     }
     case Op::Match: {
-        Lanes s0, d;
+        // Each lane compares its value with those of the lanes of its membermask. match.any: the
+        // members holding the same value; match.all: the members if all hold the same, else 0,
+        // and the predicate says which.
+        Lanes s0, s1, d, p;
         const uint64_t* a = source(w, in.ops[2], s0, clk);
-        uint64_t wm = alu::widthMask(bitsOf(t));
-        for (int l = 0; l < kWarpSize; ++l) {
+        const bool masked = in.numOps > 3 && in.ops[3].kind != Operand::Kind::None;
+        const uint64_t* masks = masked ? source(w, in.ops[3], s1, clk) : nullptr;
+        const uint64_t wm = alu::widthMask(bitsOf(t));
+        for (uint32_t lanes = exec; lanes; lanes &= lanes - 1) {
+            const int l = std::countr_zero(lanes);
+            const uint32_t members = masks ? exec & static_cast<uint32_t>(masks[l]) : exec;
             uint32_t same = 0;
-            for (uint32_t m = exec; m; m &= m - 1) {
-                int o = std::countr_zero(m);
+            for (uint32_t m = members; m; m &= m - 1) {
+                const int o = std::countr_zero(m);
                 if ((a[o] & wm) == (a[l] & wm))
                     same |= 1u << o;
             }
-            d[l] = same;
+            const bool all = same == members;
+            d[l] = in.mode == ptx::MatchAll ? (all ? same : 0) : same;
+            p[l] = all ? 1 : 0;
         }
         writeBack(w, in.ops[0], d, exec);
+        if (in.hasPairDest)
+            writeBack(w, in.ops[1], p, exec);
         break;
     }
     default:

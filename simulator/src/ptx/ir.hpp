@@ -118,6 +118,7 @@ enum CmpMode : uint8_t {
 enum RoundMode : uint8_t { RoundNone, RoundRn, RoundRz, RoundRm, RoundRp, RoundRni, RoundRzi, RoundRmi, RoundRpi };
 enum ShflMode : uint8_t { ShflUp, ShflDown, ShflBfly, ShflIdx };
 enum VoteMode : uint8_t { VoteAll, VoteAny, VoteUni, VoteBallot };
+enum MatchMode : uint8_t { MatchAny, MatchAll };
 enum AtomMode : uint8_t { AtomAdd, AtomMin, AtomMax, AtomInc, AtomDec, AtomAnd, AtomOr, AtomXor, AtomExch, AtomCas };
 enum BoolMode : uint8_t { BoolNone, BoolAnd, BoolOr, BoolXor };
 enum CallTarget : uint8_t { CallVprintf, CallAssertFail };

@@ -290,7 +290,7 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
         return {};
     case Op::Match:
         if (m == ".all")
-            return "match.all is not supported";
+            in.mode = MatchAll;
         return {};
     default:
         break;
