@@ -65,7 +65,7 @@ class Release(unittest.TestCase):
         course = self.copy / "course"
         with tempfile.TemporaryDirectory() as state:
             env = {"COURSE_STATE_DIR": state}
-            for args, expected in ((("help",), "03 (neighbored reduction)"), (("status",), "(not graded yet)"),
+            for args, expected in ((("help",), "03 (neighbored-pair reduction)"), (("status",), "(not graded yet)"),
                                    (("hint", "03"), "Hint 1 of"), (("grade", "--help"), "usage: ./course grade"),
                                    (("reset", "03"), "the exercise is already the starter")):
                 with self.subTest(args=args):

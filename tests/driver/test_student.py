@@ -604,7 +604,7 @@ class ThresholdOverrides(unittest.TestCase):
                     lines = [line for line in result.stdout.splitlines() if line.startswith("course: ")]
                     self.assertIn(text, lines[-1])
                     self.assertNotIn("Traceback", result.stdout)
-                    self.assertNotIn("lesson 03 neighbored reduction:", result.stdout)  # nothing was graded
+                    self.assertNotIn("lesson 03 neighbored-pair reduction:", result.stdout)  # nothing was graded
                     self.assertFalse((Path(tmp) / "state.json").exists())
 
     def test_an_unknown_check(self):
