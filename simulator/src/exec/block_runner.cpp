@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include "runtime/device_model.hpp"
+#include "exec/device_model.hpp"
 #include "support/demangle.hpp"
 
 namespace cudasim {

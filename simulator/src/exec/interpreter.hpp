@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "exec/block_state.hpp"
+#include "exec/device_memory.hpp"
 #include "exec/launch_context.hpp"
 #include "exec/memory_access.hpp"
 #include "exec/warp.hpp"
-#include "runtime/device_memory.hpp"
 
 namespace cudasim {
 

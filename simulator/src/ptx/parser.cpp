@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "exec/cfg.hpp"
+#include "ptx/cfg.hpp"
 #include "ptx/lexer.hpp"
 #include "ptx/syntax.hpp"
 #include "support/demangle.hpp"
