@@ -16,8 +16,8 @@
 
 #include "exec/arithmetic.hpp"
 #include "exec/device_printf.hpp"
-#include "exec/issue_cost.hpp"
 #include "exec/lanes.hpp"
+#include "exec/opcode_classes.hpp"
 #include "exec/warp_operations.hpp"
 #include "support/demangle.hpp"
 
@@ -197,26 +197,24 @@ void Interpreter::run(Warp& w, BlockState& b)
                 throw DeviceFault(cudaSuccess, "stopped");
             budgetLeft_ = kBudgetChunk - 1;
         }
-        switch (in.op) {
-        case Op::Ld:
+        switch (executorOf(in.op)) {
+        case Executor::Load:
             load(w, b, in, exec);
             break;
-        case Op::St:
+        case Executor::Store:
             store(w, b, in, exec);
             break;
-        case Op::Atom:
-        case Op::Red:
+        case Executor::Atomic:
             atomic(w, b, in, exec);
             break;
-        case Op::Bra:
+        case Executor::Branch:
             branch(w, in, exec);
             continue;
-        case Op::Bar:
+        case Executor::Barrier:
             if (arriveAtBarrier(w, in, exec, code))
                 return;
             continue;
-        case Op::Ret:
-        case Op::Exit:
+        case Executor::Exit:
             ++w.pc;
             exitLanes(w, exec);
             if (w.status == Warp::Status::Done)
@@ -226,34 +224,28 @@ void Interpreter::run(Warp& w, BlockState& b)
                 return;
             }
             continue;
-        case Op::Trap:
+        case Executor::Trap:
             if (exec) {
                 AccessSite s = site(w, b, std::countr_zero(exec), in);
                 throw DeviceFault(cudaErrorLaunchFailure, "trap executed in " + describeThread(s));
             }
             break;
-        case Op::Call:
+        case Executor::Call:
             call(w, b, in, exec);
             break;
-        case Op::WarpSync:
+        case Executor::WarpSync:
             warpSync(w, b, in, exec);
             break;
-        case Op::Membar:
-        case Op::Nop:
-        case Op::Inline:
+        case Executor::NoEffect:
             break;
-        case Op::Shfl:
-        case Op::Vote:
-        case Op::Activemask:
-        case Op::Redux:
-        case Op::Match:
+        case Executor::WarpOperation:
             if (in.op == Op::Shfl)
                 ++counts_.shuffles;
             else if (in.op == Op::Redux)
                 ++counts_.warpReductions;
             executeWarpOperation(w, in, exec, clk, *launch_.kernel);
             break;
-        default:
+        case Executor::Arithmetic:
             executeArithmetic(w, in, exec, clk, *launch_.kernel);
             break;
         }
