@@ -15,6 +15,7 @@
 #include "exec/device_model.hpp"
 #include "exec/launcher.hpp"
 #include "exec/sector_footprint.hpp"
+#include "exec/warp_trace.hpp"
 #include "runtime/capture.hpp"
 #include "runtime/launch.hpp"
 #include "runtime/register_count.hpp"
