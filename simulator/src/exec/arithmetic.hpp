@@ -8,9 +8,9 @@
 
 namespace cudasim {
 
-// Executes an arithmetic, logic, comparison, conversion or move
-// instruction for the lanes in `exec`. Throws DeviceFault for forms the
-// simulator does not implement.
+// Executes an arithmetic, logic, comparison, conversion or move instruction (Executor Arithmetic
+// in ptx/opcodes.def) for the lanes in `exec`. Throws DeviceFault for forms the simulator does not
+// implement.
 void executeArithmetic(Warp& w, const ptx::Instr& in, uint32_t exec, uint64_t clock, const ptx::Kernel& kernel);
 
 // Reports an instruction form the simulator does not implement.

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include "runtime/device_model.hpp"
+#include "exec/device_model.hpp"
 #include "support/demangle.hpp"
 
 namespace cudasim {
@@ -14,8 +14,7 @@ namespace {
 constexpr uint8_t kUninitializedSharedByte = 0x5a;
 }  // namespace
 
-BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts)
-    : launch_(launch), counts_(counts), interpreter_(launch, counts)
+BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts) : launch_(launch), interpreter_(launch, counts)
 {
     const ptx::Kernel& k = *launch.kernel;
     uint64_t threads = launch.block.count();
@@ -143,22 +142,6 @@ void BlockRunner::finishBarrierReduction()
     }
 }
 
-// Between two barriers the block waits for its slowest warp: the memory round trips on the
-// block's critical path are the most any of its warps made in that interval.
-void BlockRunner::countCriticalRounds()
-{
-    uint32_t most[3] = {};
-    for (Warp& w : warps_) {
-        for (int source = 0; source < 3; ++source) {
-            most[source] = std::max(most[source], w.phaseRounds[source]);
-            w.phaseRounds[source] = 0;
-        }
-    }
-    counts_.cachedRounds += most[kRoundCached];
-    counts_.l2Rounds += most[kRoundL2];
-    counts_.dramRounds += most[kRoundDram];
-}
-
 void BlockRunner::run(uint64_t linearIndex)
 {
     const Dim3& g = launch_.grid;
@@ -180,7 +163,7 @@ void BlockRunner::run(uint64_t linearIndex)
                 interpreter_.run(w, block_);
             anyWaiting |= w.status == Warp::Status::AtBarrier;
         }
-        countCriticalRounds();
+        interpreter_.counters().onPhaseEnd(warps_);
         if (!anyWaiting)
             return;
         checkBarrier();

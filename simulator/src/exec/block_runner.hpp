@@ -26,10 +26,8 @@ private:
     void startWarps(uint64_t linearIndex);
     void checkBarrier() const;
     void finishBarrierReduction();
-    void countCriticalRounds();
 
     LaunchContext& launch_;
-    Counts& counts_;
     Interpreter interpreter_;
     BlockState block_;
     std::vector<Warp> warps_;

@@ -1,13 +1,5 @@
-// Counter arithmetic and the public accessor for the last launch.
+// Counter arithmetic (the accessors for recent launches are in runtime/api_counters.cpp).
 #include <cudasim/counters.hpp>
-
-#include <algorithm>
-#include <cstddef>
-#include <deque>
-#include <mutex>
-
-#include "exec/thread_pool.hpp"
-#include "runtime/state.hpp"
 
 namespace cudasim {
 
@@ -50,32 +42,6 @@ double LaunchCounters::branchEfficiency() const
     if (counts.branches == 0)
         return 1.0;
     return 1.0 - static_cast<double>(counts.divergentBranches) / static_cast<double>(counts.branches);
-}
-
-unsigned simulatorThreads()
-{
-    return ThreadPool::instance().size();
-}
-
-uint64_t launchesSoFar()
-{
-    std::lock_guard lock(runtime().mutex);
-    return runtime().launches;
-}
-
-std::vector<LaunchCounters> launchesSince(uint64_t launches)
-{
-    std::lock_guard lock(runtime().mutex);
-    const RuntimeState& r = runtime();
-    uint64_t wanted = r.launches > launches ? r.launches - launches : 0;
-    wanted = std::min<uint64_t>(wanted, r.recentLaunches.size());
-    return {r.recentLaunches.end() - static_cast<std::ptrdiff_t>(wanted), r.recentLaunches.end()};
-}
-
-LaunchCounters lastLaunchCounters()
-{
-    std::lock_guard lock(runtime().mutex);
-    return runtime().lastLaunch;
 }
 
 }  // namespace cudasim

@@ -7,6 +7,7 @@
 // the branch's immediate post-dominator, where the paths are merged again.
 #include "exec/interpreter.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstddef>
@@ -16,8 +17,8 @@
 
 #include "exec/arithmetic.hpp"
 #include "exec/device_printf.hpp"
-#include "exec/issue_cost.hpp"
 #include "exec/lanes.hpp"
+#include "exec/opcode_classes.hpp"
 #include "exec/warp_operations.hpp"
 #include "support/demangle.hpp"
 
@@ -27,30 +28,6 @@ namespace {
 using ptx::Op;
 
 constexpr uint64_t kBudgetChunk = 1 << 16;
-
-// Whether `in` names a register that a global load of the warp's open round writes.
-bool readsLoadInFlight(const Warp& w, const ptx::Instr& in)
-{
-    auto pending = [&](uint32_t r) { return r != Operand::kNoReg && w.loadRound[r] == w.round; };
-    for (int i = 0; i < in.numOps; ++i) {
-        const Operand& o = in.ops[i];
-        switch (o.kind) {
-        case Operand::Kind::Reg:
-        case Operand::Kind::Addr:
-            if (pending(o.reg))
-                return true;
-            break;
-        case Operand::Kind::Vec:
-            for (int v = 0; v < o.count; ++v)
-                if (pending(o.vec[v]))
-                    return true;
-            break;
-        default:
-            break;
-        }
-    }
-    return false;
-}
 
 }  // namespace
 
@@ -103,14 +80,12 @@ void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken)
         w.pc = in.target;
         return;
     }
-    ++counts_.branches;
     uint32_t notTaken = w.active & ~taken;
     if (notTaken == 0) {
         w.pc = in.target;
     } else if (taken == 0) {
         ++w.pc;
     } else {
-        ++counts_.divergentBranches;
         int32_t join = in.reconverge;
         if (join != w.rpc)
             w.stack.push_back({join, w.rpc, w.active});
@@ -125,7 +100,6 @@ void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken)
 // the warp must now wait for the rest of the block.
 bool Interpreter::arriveAtBarrier(Warp& w, const Instr& in, uint32_t exec, const Instr* code)
 {
-    ++counts_.barriers;
     w.arrived |= exec;
     w.barrierMode = in.mode;
     w.barrierLine = static_cast<int32_t>(in.line);
@@ -150,9 +124,46 @@ bool Interpreter::arriveAtBarrier(Warp& w, const Instr& in, uint32_t exec, const
     return true;
 }
 
+// Takes a new chunk of the launch's instruction budget (CUDASIM_INSTRUCTION_LIMIT); this is also
+// where a warp notices that the launch was stopped. Out of runWith's loop, which must stay small.
+void Interpreter::chargeBudget(const Warp& w, const BlockState& b, const Instr& in)
+{
+    uint64_t used = launch_.instructionsUsed.fetch_add(kBudgetChunk);
+    if (used >= launch_.instructionLimit)
+        throw DeviceFault(cudaErrorLaunchTimeout,
+                          "kernel " + demangle(launch_.kernel->name) + " exceeded the instruction budget of " +
+                              std::to_string(launch_.instructionLimit) +
+                              " warp instructions (CUDASIM_INSTRUCTION_LIMIT); block (" + std::to_string(b.ctaid.x) +
+                              "," + std::to_string(b.ctaid.y) + "," + std::to_string(b.ctaid.z) + "), warp " +
+                              std::to_string(w.index) + ", PTX line " + std::to_string(in.line));
+    if (launch_.stop.load(std::memory_order_relaxed))
+        throw DeviceFault(cudaSuccess, "stopped");
+    budgetLeft_ = kBudgetChunk - 1;
+}
+
+void Interpreter::trap(const Warp& w, const BlockState& b, const Instr& in, uint32_t exec)
+{
+    AccessSite s = site(w, b, std::countr_zero(exec), in);
+    throw DeviceFault(cudaErrorLaunchFailure, "trap executed in " + describeThread(s));
+}
+
 // ---- the main loop ----
 
+// The warp trace follows one warp of one block: whether it listens is decided here, once per run of
+// the warp, so that the loop of every other warp has no test for it.
 void Interpreter::run(Warp& w, BlockState& b)
+{
+    const uint64_t block = b.ctaid.x + uint64_t{launch_.grid.x} * (b.ctaid.y + uint64_t{launch_.grid.y} * b.ctaid.z);
+    if (launch_.trace && launch_.trace->follows(block, w.index)) {
+        TracedListeners listeners(counters_, *launch_.trace);
+        runWith(w, b, listeners);
+    } else {
+        runWith(w, b, counters_);
+    }
+}
+
+template <class Listener>
+void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
 {
     const Instr* code = launch_.kernel->code.data();
     w.status = Warp::Status::Ready;
@@ -173,50 +184,31 @@ void Interpreter::run(Warp& w, BlockState& b)
             uint32_t p = predicateMask(w, in.guard);
             exec &= in.guardNeg ? ~p : p;
         }
-        ++counts_.warpInstructions;
-        counts_.issueSlots += issueCost(in);
-        if (w.roundOpen && readsLoadInFlight(w, in))
-            w.endRound();
-        counts_.threadInstructions += static_cast<uint64_t>(std::popcount(exec));
-        if (launch_.trace && w.index == launch_.trace->warp() &&
-            b.ctaid.x + uint64_t{launch_.grid.x} * (b.ctaid.y + uint64_t{launch_.grid.y} * b.ctaid.z) ==
-                launch_.trace->block())
-            launch_.trace->record(in.line, ptx::opName(in.op), w.active, exec);
+        listener.onIssue(w, b, in, w.active, exec);
         uint64_t clk = ++b.clock;
-        if (budgetLeft_-- == 0) {
-            uint64_t used = launch_.instructionsUsed.fetch_add(kBudgetChunk);
-            if (used >= launch_.instructionLimit)
-                throw DeviceFault(cudaErrorLaunchTimeout,
-                                  "kernel " + demangle(launch_.kernel->name) + " exceeded the instruction budget of " +
-                                      std::to_string(launch_.instructionLimit) +
-                                      " warp instructions (CUDASIM_INSTRUCTION_LIMIT); block (" +
-                                      std::to_string(b.ctaid.x) + "," + std::to_string(b.ctaid.y) + "," +
-                                      std::to_string(b.ctaid.z) + "), warp " + std::to_string(w.index) + ", PTX line " +
-                                      std::to_string(in.line));
-            if (launch_.stop.load(std::memory_order_relaxed))
-                throw DeviceFault(cudaSuccess, "stopped");
-            budgetLeft_ = kBudgetChunk - 1;
-        }
-        switch (in.op) {
-        case Op::Ld:
-            load(w, b, in, exec);
+        if (budgetLeft_-- == 0)
+            chargeBudget(w, b, in);
+        switch (executorOf(in.op)) {
+        case Executor::Load:
+            load(w, b, in, exec, listener);
             break;
-        case Op::St:
-            store(w, b, in, exec);
+        case Executor::Store:
+            store(w, b, in, exec, listener);
             break;
-        case Op::Atom:
-        case Op::Red:
-            atomic(w, b, in, exec);
+        case Executor::Atomic:
+            atomic(w, b, in, exec, listener);
             break;
-        case Op::Bra:
+        case Executor::Branch:
+            if (in.guard != Operand::kNoReg)
+                listener.onBranch(w, in, exec != 0 && (w.active & ~exec) != 0);
             branch(w, in, exec);
             continue;
-        case Op::Bar:
+        case Executor::Barrier:
+            listener.onBarrier(w, in, exec);
             if (arriveAtBarrier(w, in, exec, code))
                 return;
             continue;
-        case Op::Ret:
-        case Op::Exit:
+        case Executor::Exit:
             ++w.pc;
             exitLanes(w, exec);
             if (w.status == Warp::Status::Done)
@@ -226,34 +218,23 @@ void Interpreter::run(Warp& w, BlockState& b)
                 return;
             }
             continue;
-        case Op::Trap:
-            if (exec) {
-                AccessSite s = site(w, b, std::countr_zero(exec), in);
-                throw DeviceFault(cudaErrorLaunchFailure, "trap executed in " + describeThread(s));
-            }
+        case Executor::Trap:
+            if (exec)
+                trap(w, b, in, exec);
             break;
-        case Op::Call:
+        case Executor::Call:
             call(w, b, in, exec);
             break;
-        case Op::WarpSync:
+        case Executor::WarpSync:
             warpSync(w, b, in, exec);
             break;
-        case Op::Membar:
-        case Op::Nop:
-        case Op::Inline:
+        case Executor::NoEffect:
             break;
-        case Op::Shfl:
-        case Op::Vote:
-        case Op::Activemask:
-        case Op::Redux:
-        case Op::Match:
-            if (in.op == Op::Shfl)
-                ++counts_.shuffles;
-            else if (in.op == Op::Redux)
-                ++counts_.warpReductions;
+        case Executor::WarpOperation:
+            listener.onWarpOperation(w, in, exec);
             executeWarpOperation(w, in, exec, clk, *launch_.kernel);
             break;
-        default:
+        case Executor::Arithmetic:
             executeArithmetic(w, in, exec, clk, *launch_.kernel);
             break;
         }

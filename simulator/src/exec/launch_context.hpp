@@ -9,7 +9,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include "exec/warp_trace.hpp"
 #include "ptx/ir.hpp"
 
 namespace cudasim {
@@ -24,6 +23,8 @@ struct Dim3 {
 constexpr uint64_t kWindowMask = 0xF000'0000'0000'0000ull;
 constexpr uint64_t kSharedWindow = 0xA000'0000'0000'0000ull;
 constexpr uint64_t kLocalWindow = 0xB000'0000'0000'0000ull;
+
+class WarpTrace;  // exec/warp_trace.hpp
 
 struct LaunchContext {
     const ptx::Kernel* kernel = nullptr;

@@ -49,7 +49,7 @@ LaunchResult executeKernel(LaunchContext& launch)
         }
         std::lock_guard lock(resultMutex);
         result.counts += counts;
-        for (auto& [address, updates] : runner.interpreter().atomicTargets())
+        for (auto& [address, updates] : runner.interpreter().counters().atomicTargets())
             atomicTargets[address] += updates;
     };
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/device_memory.hpp"
+#include "exec/device_memory.hpp"
 #include "support/demangle.hpp"
 
 namespace cudasim {

@@ -1,5 +1,5 @@
-// Loads, stores and atomics of the interpreter, with the bounds checks of
-// MemoryAccess and the memory counters.
+// Loads, stores and atomics of the interpreter, with the bounds checks of MemoryAccess; each
+// reports its access to the listeners (exec/listener.hpp).
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -7,118 +7,19 @@
 #include <cstring>
 #include <memory>
 #include <type_traits>
-#include <unordered_map>
 #include <vector>
 
 #include "exec/alu.hpp"
 #include "exec/arithmetic.hpp"
 #include "exec/interpreter.hpp"
 #include "exec/lanes.hpp"
+#include "exec/listener.hpp"
 #include "exec/race_check.hpp"
 
 namespace cudasim {
 
 using ptx::Op;
 using ptx::Type;
-
-SectorTouch Interpreter::touchSector(uint64_t address)
-{
-    const Allocation* a = footprintAllocation_;
-    if (!a || address < a->base || address >= a->base + a->size) {
-        a = DeviceMemory::instance().find(address);
-        if (!a || !a->footprint)
-            return SectorTouch::Again;
-        footprintAllocation_ = a;
-    }
-    return a->footprint->touch(address, launch_.epoch);
-}
-
-void Interpreter::startRound(Warp& w, const Operand& d, uint8_t source)
-{
-    if (d.kind == Operand::Kind::Reg)
-        w.loadRound[d.reg] = w.round;
-    else if (d.kind == Operand::Kind::Vec)
-        for (int i = 0; i < d.count; ++i)
-            if (d.vec[i] != Operand::kNoReg)
-                w.loadRound[d.vec[i]] = w.round;
-    w.roundOpen = true;
-    w.roundSource = std::max(w.roundSource, source);
-}
-
-uint8_t Interpreter::countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes)
-{
-    int n = std::popcount(lanes);
-    uint8_t from = kRoundCached;
-    if (where == ResolvedSpace::Global) {
-        // Distinct 32-byte sectors touched by the warp's request.
-        // Accesses are aligned to their size (at most 16 bytes), so each lies
-        // in a single sector. Coalesced warps visit sectors in ascending order,
-        // which is counted in one pass; other patterns are sorted.
-        uint64_t sectors[kWarpSize];
-        int count = 0;
-        uint64_t distinct = 0;
-        bool ascending = true;
-        for (uint32_t m = lanes; m; m &= m - 1) {
-            uint64_t sector = addrs[std::countr_zero(m)] >> 5;
-            if (count > 0 && sector != sectors[count - 1]) {
-                ascending &= sector > sectors[count - 1];
-                ++distinct;
-            }
-            sectors[count++] = sector;
-        }
-        distinct += count > 0 ? 1 : 0;
-        if (!ascending) {
-            std::sort(sectors, sectors + count);
-            distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
-            count = static_cast<int>(distinct);
-        }
-        for (int i = 0; i < count; ++i) {
-            if (i > 0 && sectors[i] == sectors[i - 1])
-                continue;
-            const SectorTouch touch = touchSector(sectors[i] << 5);
-            if (touch == SectorTouch::Dram) {
-                ++counts_.dramSectors;
-                from = kRoundDram;
-            } else if (touch == SectorTouch::L2) {
-                from = std::max<uint8_t>(from, kRoundL2);
-            }
-        }
-        if (write) {
-            ++counts_.globalStoreRequests;
-            counts_.globalStoreSectors += distinct;
-        } else {
-            ++counts_.globalLoadRequests;
-            counts_.globalLoadSectors += distinct;
-            if (bytes == 16)
-                ++counts_.globalWideLoadRequests;
-        }
-    } else if (where == ResolvedSpace::Shared) {
-        if (write)
-            ++counts_.sharedStoreRequests;
-        else
-            ++counts_.sharedLoadRequests;
-        // Each bank serves one 4-byte word per wavefront; distinct words in the
-        // same bank serialise. A request of B bytes needs at least B/128 wavefronts.
-        uint64_t words[kWarpSize * 4];
-        int count = 0;
-        for (uint32_t m = lanes; m; m &= m - 1) {
-            int l = std::countr_zero(m);
-            for (uint32_t o = 0; o < bytes; o += 4)
-                words[count++] = (addrs[l] + o) >> 2;
-        }
-        if (!std::is_sorted(words, words + count))
-            std::sort(words, words + count);
-        count = static_cast<int>(std::unique(words, words + count) - words);
-        int perBank[32] = {};
-        int worst = 0;
-        for (int i = 0; i < count; ++i)
-            worst = std::max(worst, ++perBank[words[i] & 31]);
-        int ideal = static_cast<int>((static_cast<uint64_t>(n) * bytes + 127) / 128);
-        if (worst > ideal)
-            counts_.sharedBankConflicts += static_cast<uint64_t>(worst - ideal);
-    }
-    return from;
-}
 
 namespace {
 uint64_t readValue(const uint8_t* p, int bytes, Type t)
@@ -207,7 +108,8 @@ void computeAddresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& o
 
 }  // namespace
 
-void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+template <class Listener>
+void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, Listener& listener)
 {
     if (!exec)
         return;
@@ -220,18 +122,18 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
     int64_t offset = 0;
     bool direct = memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where);
     if (direct && d.kind == Operand::Kind::Reg && bytes == 4 && !ptx::isSigned(in.type)) {
-        // The most common load, without per-lane size dispatch.
+        // The most common load, without per-lane size dispatch. `shift` is a copy of `offset`, whose
+        // address escaped: the loop would reload that after every store to a register.
         uint64_t* out = w.reg(d.reg);
+        const uint64_t shift = static_cast<uint64_t>(offset);
         for (uint32_t m = exec; m; m &= m - 1) {
             int l = std::countr_zero(m);
             uint32_t x;
-            std::memcpy(&x, reinterpret_cast<const void*>(a.addr[l] + static_cast<uint64_t>(offset)), 4);
+            std::memcpy(&x, reinterpret_cast<const void*>(a.addr[l] + shift), 4);
             out[l] = x;
         }
-        uint8_t from = countMemory(where, false, a.addr, exec, total);
-        if (where == ResolvedSpace::Global)
-            startRound(w, d, from);
-        else if (raceCheck_ && where == ResolvedSpace::Shared)
+        listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
+        if (raceCheck_ && where == ResolvedSpace::Shared)
             checkSharedLanes(w, b, in, a.addr, exec, total, false);
         return;
     }
@@ -247,10 +149,8 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
             w.reg(d.reg)[l] = readValue(p, bytes, in.type);
         }
     }
-    uint8_t from = countMemory(where, false, a.addr, exec, total);
-    if (where == ResolvedSpace::Global)
-        startRound(w, d, from);
-    else if (raceCheck_ && where == ResolvedSpace::Shared)
+    listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
+    if (raceCheck_ && where == ResolvedSpace::Shared)
         checkSharedLanes(w, b, in, a.addr, exec, total, false);
 }
 
@@ -278,7 +178,8 @@ void Interpreter::checkSharedLanes(Warp& w, BlockState& b, const Instr& in, cons
     }
 }
 
-void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+template <class Listener>
+void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, Listener& listener)
 {
     if (!exec)
         return;
@@ -307,7 +208,7 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
                               before == value);
             std::memcpy(p, &value, 4);
         }
-        countMemory(where, true, a.addr, exec, total);
+        listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total});
         return;
     }
     for (uint32_t m = exec; m; m &= m - 1) {
@@ -336,7 +237,7 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
                 writeValue(p + i * bytes, v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l], bytes);
         }
     }
-    countMemory(where, true, a.addr, exec, total);
+    listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total});
 }
 
 namespace {
@@ -406,11 +307,12 @@ uint64_t atomicOnBits(uint8_t* p, uint8_t mode, uint64_t operand, uint64_t compa
 
 }  // namespace
 
-void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+template <class Listener>
+void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec, Listener& listener)
 {
     if (!exec)
         return;
-    ++counts_.atomics;
+    listener.onAtomic(w, in, exec);
     bool isRed = in.op == Op::Red;
     const Operand& a = isRed ? in.ops[0] : in.ops[2];
     const Operand& vOp = isRed ? in.ops[2] : in.ops[3];
@@ -458,37 +360,19 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
         }
         result[l] = old;
     }
-    if (where == ResolvedSpace::Global) {
-        countAtomic(in, vOp, addrs, exec);
-        if (!isRed)
-            startRound(w, in.ops[0], kRoundL2);  // the old value comes back from L2
-    } else if (raceCheck_ && where == ResolvedSpace::Shared) {
+    listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Atomic, where, addrs, exec, static_cast<uint32_t>(bytes)});
+    if (raceCheck_ && where == ResolvedSpace::Shared)
         checkSharedLanes(w, b, in, addrs, exec, static_cast<uint32_t>(bytes), true);
-    }
     if (!isRed)
         writeBack(w, in.ops[0], result, exec);
 }
 
-// ptxas turns an atomic that adds the same constant to one address from every lane into one
-// update per warp; any other atomic updates memory once per lane.
-void Interpreter::countAtomic(const Instr& in, const Operand& value, const uint64_t* addrs, uint32_t exec)
-{
-    uint64_t first = addrs[std::countr_zero(exec)];
-    bool oneAddress = true;
-    for (uint32_t m = exec; m; m &= m - 1)
-        oneAddress &= addrs[std::countr_zero(m)] == first;
-    bool aggregated =
-        oneAddress && value.kind == Operand::Kind::Imm &&
-        (in.mode == ptx::AtomAdd || in.mode == ptx::AtomInc || in.mode == ptx::AtomDec || in.mode == ptx::AtomAnd ||
-         in.mode == ptx::AtomOr || in.mode == ptx::AtomMin || in.mode == ptx::AtomMax);
-    if (aggregated) {
-        ++counts_.atomicOperations;
-        ++atomicTargets_[first];
-        return;
-    }
-    counts_.atomicOperations += static_cast<uint64_t>(std::popcount(exec));
-    for (uint32_t m = exec; m; m &= m - 1)
-        ++atomicTargets_[addrs[std::countr_zero(m)]];
-}
+// The listeners Interpreter::run chooses between.
+template void Interpreter::load(Warp&, BlockState&, const Instr&, uint32_t, CounterListener&);
+template void Interpreter::load(Warp&, BlockState&, const Instr&, uint32_t, TracedListeners&);
+template void Interpreter::store(Warp&, BlockState&, const Instr&, uint32_t, CounterListener&);
+template void Interpreter::store(Warp&, BlockState&, const Instr&, uint32_t, TracedListeners&);
+template void Interpreter::atomic(Warp&, BlockState&, const Instr&, uint32_t, CounterListener&);
+template void Interpreter::atomic(Warp&, BlockState&, const Instr&, uint32_t, TracedListeners&);
 
 }  // namespace cudasim

@@ -120,9 +120,11 @@ inline SharedAccessKind writeKind(const RaceAccess& a)
 
 // One lane's access of `size` bytes (1 to 16, aligned) at byte `offset` of the block's shared
 // memory, by instruction `pc`. `unchanged`: a store of the bytes already there. Throws
-// DeviceFault (cudaErrorLaunchFailure) on a race.
-inline void checkSharedAccess(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t pc,
-                              uint64_t offset, uint32_t size, SharedAccessKind kind, bool unchanged = false)
+// DeviceFault (cudaErrorLaunchFailure) on a race. Always inlined: it runs in each caller's loop
+// over the lanes, where a call per lane costs more than the check.
+[[gnu::always_inline]] inline void checkSharedAccess(const LaunchContext& launch, BlockState& b, const Warp& w,
+                                                     int lane, uint32_t pc, uint64_t offset, uint32_t size,
+                                                     SharedAccessKind kind, bool unchanged = false)
 {
     const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(lane);
     if (size <= 4) {  // one word

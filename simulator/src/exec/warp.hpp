@@ -50,9 +50,10 @@ struct Warp {
     std::vector<SimtEntry> stack;
     uint64_t* regs = nullptr;  // numRegs x 32 lanes, register-major
 
-    // Memory round trips, for the timing model. A register written by a global load carries the
-    // number of the round that loaded it until an instruction reads it: that instruction waits for
-    // the memory, which ends the round. Loads issued before it overlap in one round trip.
+    // Memory round trips, for the timing model, kept by the counter listener
+    // (exec/counter_listener.hpp). A register written by a global load carries the number of the
+    // round that loaded it until an instruction reads it: that instruction waits for the memory,
+    // which ends the round. Loads issued before it overlap in one round trip.
     std::vector<uint32_t> loadRound;  // per register
     uint32_t round = 1;
     bool roundOpen = false;

@@ -8,7 +8,8 @@
 
 namespace cudasim {
 
-// Executes shfl, vote, activemask, redux or match for the lanes in `exec`.
+// Executes shfl, vote, activemask, redux or match (Executor WarpOperation in ptx/opcodes.def) for
+// the lanes in `exec`.
 void executeWarpOperation(Warp& w, const ptx::Instr& in, uint32_t exec, uint64_t clock, const ptx::Kernel& kernel);
 
 }  // namespace cudasim

@@ -58,11 +58,6 @@ WarpTrace::WarpTrace(WarpTraceRequest request, std::string kernel, const std::st
         ptxLines_.push_back(line);
 }
 
-void WarpTrace::record(int32_t line, const char* op, uint32_t active, uint32_t exec)
-{
-    steps_.push_back({line, op, active, exec});
-}
-
 bool WarpTrace::write() const
 {
     std::ofstream file(request_.out);

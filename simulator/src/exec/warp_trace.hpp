@@ -9,10 +9,16 @@
 // 32-bit hex masks), and the PTX line's text.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "exec/block_state.hpp"
+#include "exec/listener.hpp"
+#include "exec/warp.hpp"
+#include "ptx/ir.hpp"
 
 namespace cudasim {
 
@@ -26,12 +32,16 @@ struct WarpTraceRequest {
 // The request in CUDASIM_TRACE, or nothing; a malformed value is reported once on stderr.
 std::optional<WarpTraceRequest> warpTraceRequest();
 
-class WarpTrace {
+// An execution listener (exec/listener.hpp) of the one warp it follows.
+class WarpTrace : public ExecutionListener {
 public:
     WarpTrace(WarpTraceRequest request, std::string kernel, const std::string& ptx);
-    uint64_t block() const { return request_.block; }
-    uint32_t warp() const { return request_.warp; }
-    void record(int32_t line, const char* op, uint32_t active, uint32_t exec);
+    // Whether the trace follows warp `warp` of the block with linear id `block`.
+    bool follows(uint64_t block, uint32_t warp) const { return block == request_.block && warp == request_.warp; }
+    void onIssue(Warp&, const BlockState&, const ptx::Instr& in, uint32_t active, uint32_t exec)
+    {
+        steps_.push_back({static_cast<int32_t>(in.line), ptx::opName(in.op), active, exec});
+    }
     // Writes the file; returns false (and says why on stderr) if it cannot.
     bool write() const;
 

@@ -5,16 +5,11 @@ namespace cudasim::ptx {
 
 const char* opName(Op op)
 {
-    static const char* const names[] = {
-        "mov",        "ld",    "st",     "cvta", "cvta.to", "cvt",           "add",    "sub", "mul",  "mad",
-        "div",        "rem",   "min",    "max",  "abs",     "neg",           "and",    "or",  "xor",  "not",
-        "cnot",       "shl",   "shr",    "selp", "setp",    "slct",          "popc",   "clz", "brev", "bfe",
-        "bfi",        "prmt",  "bfind",  "shf",  "sad",     "dp4a",          "fma",    "rcp", "sqrt", "rsqrt",
-        "ex2",        "lg2",   "sin",    "cos",  "tanh",    "copysign",      "atom",   "red", "shfl", "vote",
-        "activemask", "redux", "match",  "bra",  "bar",     "bar.warp.sync", "membar", "ret", "exit", "trap",
-        "call",       "nop",   "inline",
+    static constexpr const char* kNames[] = {
+#define CUDASIM_OPCODE(name, mnemonic, spelling, cost, executor) mnemonic,
+#include "ptx/opcodes.def"
     };
-    return names[static_cast<int>(op)];
+    return kNames[static_cast<int>(op)];
 }
 
 std::string sourcePosition(const Kernel& kernel, const Instr& in)

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "exec/cfg.hpp"
+#include "ptx/cfg.hpp"
 #include "ptx/lexer.hpp"
 #include "ptx/syntax.hpp"
 #include "support/demangle.hpp"
@@ -596,11 +596,11 @@ private:
         const Token& opTok = next();
         if (opTok.kind != Kind::Ident)
             kernelFail("unexpected '" + std::string(opTok.text) + "'", opTok.line);
-        auto opIt = opNames().find(opTok.text);
-        if (opIt == opNames().end())
+        auto opIt = mnemonics().find(opTok.text);
+        if (opIt == mnemonics().end())
             kernelFail("unsupported PTX instruction '" + std::string(opTok.text) + "'", opTok.line);
-        in.op = opIt->second;
-        in.carryIn = opTok.text == "addc" || opTok.text == "subc" || opTok.text == "madc";
+        in.op = opIt->second.op;
+        in.carryIn = opIt->second.carryIn;
         std::string fullName(opTok.text);
         std::vector<Type> types;
         while (at(Kind::Directive)) {

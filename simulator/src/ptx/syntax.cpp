@@ -36,78 +36,19 @@ const std::unordered_map<std::string_view, Type>& typeNames()
     return names;
 }
 
-const std::unordered_map<std::string_view, Op>& opNames()
+const std::unordered_map<std::string_view, Mnemonic>& mnemonics()
 {
-    static const std::unordered_map<std::string_view, Op> names = {
-        {"mov", Op::Mov},
-        {"ld", Op::Ld},
-        {"ldu", Op::Ld},
-        {"st", Op::St},
-        {"cvta", Op::Cvta},
-        {"cvt", Op::Cvt},
-        {"add", Op::Add},
-        {"sub", Op::Sub},
-        {"mul", Op::Mul},
-        {"mad", Op::Mad},
-        {"div", Op::Div},
-        {"rem", Op::Rem},
-        {"min", Op::Min},
-        {"max", Op::Max},
-        {"abs", Op::Abs},
-        {"neg", Op::Neg},
-        {"and", Op::And},
-        {"or", Op::Or},
-        {"xor", Op::Xor},
-        {"not", Op::Not},
-        {"cnot", Op::Cnot},
-        {"shl", Op::Shl},
-        {"shr", Op::Shr},
-        {"selp", Op::Selp},
-        {"setp", Op::Setp},
-        {"slct", Op::Slct},
-        {"popc", Op::Popc},
-        {"clz", Op::Clz},
-        {"brev", Op::Brev},
-        {"bfe", Op::Bfe},
-        {"bfi", Op::Bfi},
-        {"prmt", Op::Prmt},
-        {"bfind", Op::Bfind},
-        {"shf", Op::Shf},
-        {"sad", Op::Sad},
-        {"dp4a", Op::Dp4a},
-        {"fma", Op::Fma},
-        {"rcp", Op::Rcp},
-        {"sqrt", Op::Sqrt},
-        {"rsqrt", Op::Rsqrt},
-        {"ex2", Op::Ex2},
-        {"lg2", Op::Lg2},
-        {"sin", Op::Sin},
-        {"cos", Op::Cos},
-        {"tanh", Op::Tanh},
-        {"copysign", Op::Copysign},
-        {"atom", Op::Atom},
-        {"red", Op::Red},
-        {"shfl", Op::Shfl},
-        {"vote", Op::Vote},
-        {"activemask", Op::Activemask},
-        {"redux", Op::Redux},
-        {"match", Op::Match},
-        {"bra", Op::Bra},
-        {"bar", Op::Bar},
-        {"barrier", Op::Bar},
-        {"membar", Op::Membar},
-        {"fence", Op::Membar},
-        {"addc", Op::Add},
-        {"subc", Op::Sub},
-        {"madc", Op::Mad},
-        {"ret", Op::Ret},
-        {"exit", Op::Exit},
-        {"trap", Op::Trap},
-        {"call", Op::Call},
-        {"nanosleep", Op::Nop},
-        {"prefetch", Op::Nop},
-        {"pmevent", Op::Nop},
-    };
+    // The Spelling column of ptx/opcodes.def: only Parsed mnemonics are instruction names in PTX.
+    enum class Spelling { Parsed, Derived, Internal };
+    static const std::unordered_map<std::string_view, Mnemonic> names = [] {
+        std::unordered_map<std::string_view, Mnemonic> all;
+#define CUDASIM_OPCODE(name, mnemonic, spelling, cost, executor) \
+    if (Spelling::spelling == Spelling::Parsed)                  \
+        all.emplace(mnemonic, Mnemonic{Op::name, false});
+#define CUDASIM_OPCODE_ALIAS(mnemonic, name, carryIn) all.emplace(mnemonic, Mnemonic{Op::name, carryIn});
+#include "ptx/opcodes.def"
+        return all;
+    }();
     return names;
 }
 

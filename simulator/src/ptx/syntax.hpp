@@ -13,7 +13,12 @@
 namespace cudasim::ptx {
 
 const std::unordered_map<std::string_view, Type>& typeNames();
-const std::unordered_map<std::string_view, Op>& opNames();
+// An instruction name the parser accepts, from ptx/opcodes.def: a mnemonic or an alias.
+struct Mnemonic {
+    Op op;
+    bool carryIn;  // addc, subc, madc: Instr::carryIn
+};
+const std::unordered_map<std::string_view, Mnemonic>& mnemonics();
 // Scalar special registers (%laneid, ...); %tid and friends take a .x/.y/.z.
 const std::unordered_map<std::string_view, uint32_t>& specialRegNames();
 

@@ -6,9 +6,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include "exec/device_memory.hpp"
+#include "exec/device_model.hpp"
 #include "runtime/capture.hpp"
-#include "runtime/device_memory.hpp"
-#include "runtime/device_model.hpp"
 #include "runtime/state.hpp"
 
 using namespace cudasim;

@@ -9,7 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "runtime/device_model.hpp"
+#include "exec/device_model.hpp"
 #include "runtime/register_count.hpp"
 #include "runtime/state.hpp"
 

@@ -12,16 +12,17 @@
 
 #include <cuda_runtime_api.h>
 
+#include "exec/device_model.hpp"
 #include "exec/launcher.hpp"
+#include "exec/sector_footprint.hpp"
+#include "exec/warp_trace.hpp"
 #include "runtime/capture.hpp"
-#include "runtime/device_model.hpp"
 #include "runtime/launch.hpp"
 #include "runtime/register_count.hpp"
-#include "runtime/sector_footprint.hpp"
 #include "runtime/state.hpp"
 #include "runtime/streams.hpp"
-#include "runtime/timing_model.hpp"
 #include "support/demangle.hpp"
+#include "timing/timing_model.hpp"
 
 namespace cudasim {
 namespace {

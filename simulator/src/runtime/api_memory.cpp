@@ -11,12 +11,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include "exec/device_memory.hpp"
+#include "exec/sector_footprint.hpp"
 #include "runtime/capture.hpp"
-#include "runtime/device_memory.hpp"
-#include "runtime/sector_footprint.hpp"
 #include "runtime/state.hpp"
 #include "runtime/streams.hpp"
-#include "runtime/timing_model.hpp"
+#include "timing/timing_model.hpp"
 
 using namespace cudasim;
 

@@ -6,8 +6,8 @@
 
 #include <cudasim/faults.hpp>
 
+#include "exec/device_memory.hpp"
 #include "ptx/parser.hpp"
-#include "runtime/device_memory.hpp"
 #include "runtime/fatbin.hpp"
 
 namespace cudasim {

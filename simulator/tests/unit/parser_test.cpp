@@ -3,9 +3,14 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "exec/opcode_classes.hpp"
 #include "ptx/lexer.hpp"
+#include "ptx/syntax.hpp"
 #include "ptx_runner.hpp"
 
 using namespace cudasim;
@@ -20,6 +25,47 @@ TEST_CASE("lexer keeps opcode modifiers, registers and float immediates apart")
         text.emplace_back(t.text);
     CHECK(text == std::vector<std::string>{"@", "%p1", "shfl", ".sync", ".down", ".b32", "%r26", "|", "%p6", ",",
                                            "0f3F800000", ";", ""});
+}
+
+TEST_CASE("the opcode table gives names, the parser's mnemonics, issue costs and executors")
+{
+    CHECK(std::strcmp(opName(Op::Mov), "mov") == 0);
+    CHECK(std::strcmp(opName(Op::CvtaTo), "cvta.to") == 0);
+    CHECK(std::strcmp(opName(Op::WarpSync), "bar.warp.sync") == 0);
+    CHECK(std::strcmp(opName(Op::Inline), "inline") == 0);
+    // Every opcode the parser reads under its own name maps back to it; the derived and internal
+    // ones are not instruction names.
+    for (int i = 0; i <= static_cast<int>(Op::Inline); ++i) {
+        const Op op = static_cast<Op>(i);
+        const auto m = mnemonics().find(opName(op));
+        const bool parsed = op != Op::CvtaTo && op != Op::WarpSync && op != Op::Nop && op != Op::Inline;
+        CHECK_MESSAGE((m != mnemonics().end()) == parsed, opName(op));
+        if (parsed && m != mnemonics().end())
+            CHECK(m->second.op == op);
+    }
+    CHECK(mnemonics().size() == 68);  // 59 opcodes and 9 aliases
+    CHECK(mnemonics().at("ldu").op == Op::Ld);
+    CHECK(mnemonics().at("madc").carryIn);
+    CHECK_FALSE(mnemonics().at("mad").carryIn);
+
+    Instr in;
+    in.op = Op::Rem;
+    in.type = Type::U64;
+    CHECK(issueCost(in) == 64);
+    in.type = Type::S32;
+    CHECK(issueCost(in) == 18);
+    in.op = Op::Div;
+    in.type = Type::F32;
+    CHECK(issueCost(in) == 8);
+    in.op = Op::Tanh;
+    CHECK(issueCost(in) == 4);
+    in.op = Op::Fma;
+    CHECK(issueCost(in) == 1);
+    CHECK(executorOf(Op::Red) == Executor::Atomic);
+    CHECK(executorOf(Op::Ret) == Executor::Exit);
+    CHECK(executorOf(Op::Activemask) == Executor::WarpOperation);
+    CHECK(executorOf(Op::Inline) == Executor::NoEffect);
+    CHECK(executorOf(Op::CvtaTo) == Executor::Arithmetic);
 }
 
 TEST_CASE("parser decodes declarations, operands and addresses")

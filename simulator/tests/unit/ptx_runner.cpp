@@ -2,8 +2,8 @@
 
 #include <cstring>
 
+#include "exec/device_memory.hpp"
 #include "ptx/parser.hpp"
-#include "runtime/device_memory.hpp"
 
 namespace cudasim::test {
 

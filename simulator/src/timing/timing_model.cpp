@@ -1,9 +1,9 @@
-#include "runtime/timing_model.hpp"
+#include "timing/timing_model.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "runtime/device_model.hpp"
+#include "exec/device_model.hpp"
 
 namespace cudasim {
 namespace {

@@ -1,10 +1,10 @@
-#include "runtime/sector_footprint.hpp"
+#include "exec/sector_footprint.hpp"
 
 #include <atomic>
 #include <cstdlib>
 #include <new>
 
-#include "runtime/device_model.hpp"
+#include "exec/device_model.hpp"
 
 namespace cudasim {
 namespace {

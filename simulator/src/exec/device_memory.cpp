@@ -1,4 +1,4 @@
-#include "runtime/device_memory.hpp"
+#include "exec/device_memory.hpp"
 
 #include <algorithm>
 #include <cstdlib>

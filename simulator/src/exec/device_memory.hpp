@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/sector_footprint.hpp"
+#include "exec/sector_footprint.hpp"
 
 namespace cudasim {
 

@@ -1,15 +1,12 @@
-#include "exec/cfg.hpp"
+#include "ptx/cfg.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 
-namespace cudasim {
+namespace cudasim::ptx {
 namespace {
-
-using ptx::Instr;
-using ptx::Op;
 
 bool endsFlow(const Instr& in)
 {
@@ -18,7 +15,7 @@ bool endsFlow(const Instr& in)
 
 bool isUnconditionalBranch(const Instr& in)
 {
-    return in.op == Op::Bra && in.guard == ptx::Operand::kNoReg;
+    return in.op == Op::Bra && in.guard == Operand::kNoReg;
 }
 
 // A dense bit set over basic blocks.
@@ -113,4 +110,4 @@ void computeReconvergencePoints(std::vector<Instr>& code)
     }
 }
 
-}  // namespace cudasim
+}  // namespace cudasim::ptx

@@ -1,0 +1,128 @@
+// The counters of include/cudasim/counters.hpp, and the memory round trips and DRAM sectors the
+// timing model needs, kept as an execution listener (exec/listener.hpp). Every warp runs with it,
+// so the hook called at every instruction is inline.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cudasim/counters.hpp>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "exec/block_state.hpp"
+#include "exec/device_memory.hpp"
+#include "exec/listener.hpp"
+#include "exec/opcode_classes.hpp"
+#include "exec/sector_footprint.hpp"
+#include "exec/warp.hpp"
+#include "ptx/ir.hpp"
+
+namespace cudasim {
+
+class CounterListener : public ExecutionListener {
+public:
+    // `epoch`: the launch's number, for the sectors it touches (exec/sector_footprint.hpp).
+    CounterListener(Counts& counts, uint64_t epoch) : counts_(counts), epoch_(epoch) {}
+
+    void onIssue(Warp& w, const BlockState&, const ptx::Instr& in, uint32_t, uint32_t exec)
+    {
+        ++counts_.warpInstructions;
+        counts_.issueSlots += issueCost(in);
+        if (w.roundOpen && readsLoadInFlight(w, in))
+            w.endRound();
+        counts_.threadInstructions += static_cast<uint64_t>(std::popcount(exec));
+    }
+    void onBranch(const Warp&, const ptx::Instr&, bool divergent)
+    {
+        ++counts_.branches;
+        if (divergent)
+            ++counts_.divergentBranches;
+    }
+    void onBarrier(const Warp&, const ptx::Instr&, uint32_t) { ++counts_.barriers; }
+    void onWarpOperation(const Warp&, const ptx::Instr& in, uint32_t)
+    {
+        if (in.op == ptx::Op::Shfl)
+            ++counts_.shuffles;
+        else if (in.op == ptx::Op::Redux)
+            ++counts_.warpReductions;
+    }
+    void onAtomic(const Warp&, const ptx::Instr&, uint32_t) { ++counts_.atomics; }
+    // Inline, so that the switch folds away in each caller, which passes a constant kind.
+    void onMemoryAccess(Warp& w, const ptx::Instr& in, const MemoryEvent& access)
+    {
+        switch (access.kind) {
+        case MemoryEvent::Kind::Load: {
+            const uint8_t from = countMemory(access.where, false, access.addresses, access.lanes, access.bytes);
+            if (access.where == ResolvedSpace::Global)
+                startRound(w, in.ops[0], from);
+            break;
+        }
+        case MemoryEvent::Kind::Store:
+            countMemory(access.where, true, access.addresses, access.lanes, access.bytes);
+            break;
+        case MemoryEvent::Kind::Atomic:
+            if (access.where == ResolvedSpace::Global) {
+                const bool isRed = in.op == ptx::Op::Red;
+                countAtomic(in, isRed ? in.ops[2] : in.ops[3], access.addresses, access.lanes);
+                if (!isRed)
+                    startRound(w, in.ops[0], kRoundL2);  // the old value comes back from L2
+            }
+            break;
+        }
+    }
+    void onPhaseEnd(std::span<Warp> warps);
+
+    // Atomic updates per global address (timing model: updates of one address serialise).
+    std::unordered_map<uint64_t, uint64_t>& atomicTargets() { return atomicTargets_; }
+
+private:
+    // Whether `in` reads a register that a global load of the warp's open round writes.
+    static bool readsLoadInFlight(const Warp& w, const ptx::Instr& in)
+    {
+        auto pending = [&](uint32_t r) { return r != ptx::Operand::kNoReg && w.loadRound[r] == w.round; };
+        for (int i = 0; i < in.numOps; ++i) {
+            const ptx::Operand& o = in.ops[i];
+            switch (o.kind) {
+            case ptx::Operand::Kind::Reg:
+            case ptx::Operand::Kind::Addr:
+                if (pending(o.reg))
+                    return true;
+                break;
+            case ptx::Operand::Kind::Vec:
+                for (int v = 0; v < o.count; ++v)
+                    if (pending(o.vec[v]))
+                        return true;
+                break;
+            default:
+                break;
+            }
+        }
+        return false;
+    }
+    // Counts one warp-wide access; for global memory, returns where its farthest sector came from
+    // (a RoundSource).
+    uint8_t countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
+    SectorTouch touchSector(uint64_t address);
+    // A global load into `destination` opens the warp's round trip, or joins the open one.
+    void startRound(Warp& w, const ptx::Operand& destination, uint8_t source)
+    {
+        if (destination.kind == ptx::Operand::Kind::Reg)
+            w.loadRound[destination.reg] = w.round;
+        else if (destination.kind == ptx::Operand::Kind::Vec)
+            for (int i = 0; i < destination.count; ++i)
+                if (destination.vec[i] != ptx::Operand::kNoReg)
+                    w.loadRound[destination.vec[i]] = w.round;
+        w.roundOpen = true;
+        w.roundSource = std::max(w.roundSource, source);
+    }
+    void countAtomic(const ptx::Instr& in, const ptx::Operand& value, const uint64_t* addrs, uint32_t exec);
+
+    Counts& counts_;
+    uint64_t epoch_;
+    const Allocation* footprintAllocation_ = nullptr;  // the allocation touchSector used last
+    std::unordered_map<uint64_t, uint64_t> atomicTargets_;
+};
+
+}  // namespace cudasim
