@@ -42,9 +42,13 @@ def stub(name: str, returns: str, parameters: str, api: str) -> str:
     return f"{returns} {name}({parameters})\n{{\n    {body}\n}}\n"
 
 
+def per_thread_twins(header: str) -> dict[str, str]:
+    """name -> its _ptsz or _ptds twin, for the functions the header renames for per-thread streams."""
+    return {name: f"{name}_{kind.lower()}" for name, kind in PER_THREAD.findall(header)}
+
+
 def every_symbol(header: str) -> list[str]:
-    twins = {name: f"{name}_{kind.lower()}" for name, kind in PER_THREAD.findall(header)}
-    return sorted({*declarations(header), *twins.values()})
+    return sorted({*declarations(header), *per_thread_twins(header).values()})
 
 
 def check(header: Path, library: str) -> int:
@@ -68,7 +72,7 @@ def main(argv: list[str]) -> int:
     defined = set()
     for source in argv[3:]:
         defined |= set(DEFINITION.findall(Path(source).read_text()))
-    twins = {name: f"{name}_{kind.lower()}" for name, kind in PER_THREAD.findall(header)}
+    twins = per_thread_twins(header)
     stubs = []
     for name, (returns, parameters) in sorted(declarations(header).items()):
         for symbol in (name, twins.get(name)):
