@@ -10,9 +10,14 @@
 
 #include <doctest/doctest.h>
 
+#if COURSE_ON_SIMULATOR
+#include <cudasim/schedule.hpp>
+#endif
+
 #include <optional>
 #include <span>
 #include <sstream>
+#include <string>
 #include <utility>
 
 namespace course::grading {
@@ -58,6 +63,32 @@ const DeviceInfo& device()
 void set_device(const DeviceInfo& device)
 {
     g_device = device;
+}
+
+std::uint64_t shuffled_schedule()
+{
+    return derive_seed(run_seed(), 0x5C4ED) | 1;
+}
+
+void use_schedule([[maybe_unused]] std::uint64_t schedule)
+{
+#if COURSE_ON_SIMULATOR
+    cudasim::setSchedule(schedule);
+#endif
+}
+
+void schedule_dependent_result(const std::string& running, bool repeatable)
+{
+    if (!repeatable)
+        FAIL(failure::wrong_result.with(running + ": two runs in a row on the same input gave different results: "
+                                                  "the kernel keeps something from one call to the next"));
+    FAIL(failure::race.with(running +
+                            ": the result depends on the order in which the warps run (the simulator ran the case in "
+                            "order, then under schedule " +
+                            std::to_string(shuffled_schedule()) + ", drawn from the grader's seed " +
+                            std::to_string(run_seed()) +
+                            "): threads read what other threads write with no __syncthreads() or __syncwarp() "
+                            "between them"));
 }
 
 std::vector<std::size_t> awkward_sizes()

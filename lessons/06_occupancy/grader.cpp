@@ -131,11 +131,13 @@ struct StreamProblem {
     /// Poisons z, launches, waits, compares: nothing, or what is wrong.
     std::optional<std::string> run_and_compare(const LaunchConfig& config)
     {
-        z.fill_bytes(0x7f);
-        launch(config, nullptr);
-        COURSE_CHECK_LAUNCH();
-        COURSE_CUDA_CHECK(cudaDeviceSynchronize());
-        const auto got = z.download();
+        const auto got = course::grading::run_case("scaled_add, " + text(config), [&] {
+            z.fill_bytes(0x7f);
+            launch(config, nullptr);
+            COURSE_CHECK_LAUNCH();
+            COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+            return z.download();
+        });
         std::size_t wrong = 0;
         std::size_t first = n;
         for (std::size_t i = 0; i < n; ++i) {

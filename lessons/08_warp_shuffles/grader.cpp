@@ -218,14 +218,17 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
 {
     using Sum = SumOf<T>;
     const std::size_t n = input.values.size();
-    partials.fill_bytes(course::kPoisonByte, stream);
-    Kind<T>::launch(data, n, partials.data(), grid, block, stream);
-    COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::vector<Sum> got(grid);
-    COURSE_CUDA_CHECK(cudaMemcpy(got.data(), partials.data(), grid * sizeof(Sum), cudaMemcpyDeviceToHost));
-
     const std::string where =
         std::string(Kind<T>::kernel) + std::string(when) + ", " + describe(input, offset, block, grid);
+    const auto got = course::grading::run_case(where, [&] {
+        partials.fill_bytes(course::kPoisonByte, stream);
+        Kind<T>::launch(data, n, partials.data(), grid, block, stream);
+        COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
+        std::vector<Sum> sums(grid);
+        COURSE_CUDA_CHECK(cudaMemcpy(sums.data(), partials.data(), grid * sizeof(Sum), cudaMemcpyDeviceToHost));
+        return sums;
+    });
+
     Sum poison;
     std::memset(&poison, course::kPoisonByte, sizeof poison);
     for (unsigned b = 0; b < grid; ++b) {

@@ -43,6 +43,7 @@ inline constexpr Word wrong_result{"wrong result:", Kind::correctness};         
 inline constexpr Word not_written{"not written:", Kind::correctness};            ///< an output still holds poison
 inline constexpr Word wrong_occupancy{"wrong occupancy:", Kind::correctness};    ///< lesson 06: a calculator's answer
 inline constexpr Word missing_fence{"missing fence:", Kind::correctness};        ///< lesson 09: unordered partials
+inline constexpr Word race{"race:", Kind::correctness};                          ///< the result changed with the warps' order
 inline constexpr Word bad_configuration{"bad configuration:", Kind::correctness}; ///< a launch that cannot run
 inline constexpr Word exception{"exception:", Kind::correctness};                ///< a test case threw
 inline constexpr Word cuda_error{"CUDA error", Kind::fault};                     ///< a CUDA call or a kernel failed

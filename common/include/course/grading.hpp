@@ -6,6 +6,7 @@
 /// Every failure message starts with one of the failure words of course/failures.hpp, so that a
 /// reader, the course's self-tests and the driver can tell why a grader failed.
 
+#include "course/backend.hpp"
 #include "course/benchmark.hpp"
 #include "course/cuda_check.hpp"
 #include "course/device.hpp"
@@ -19,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -61,13 +63,53 @@ struct Comparison {
 [[nodiscard]] Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLauncher candidate,
                                                   std::size_t n, unsigned block, unsigned candidate_data_blocks = 1);
 
-/// Runs one case of a check: a CUDA error it raises (a faulting kernel) is thrown again with
-/// `running` ("reduce_x, n = 513, block = 64, seed 12") appended, so the report names the case.
+/// The seeded warp schedule the simulator runs each correctness case under a second time
+/// (cudasim/schedule.hpp), drawn from the run's seed: --seed=N repeats it. Never 0 (in order).
+[[nodiscard]] std::uint64_t shuffled_schedule();
+/// The simulator's launches from now on run under `schedule` (0: in order); nothing on a GPU.
+void use_schedule(std::uint64_t schedule);
+/// Fails the test case: the result of `running` changed with the order the warps ran in ("race:"),
+/// or, when `repeatable` is false, from one run in order to the next ("wrong result:").
+void schedule_dependent_result(const std::string& running, bool repeatable);
+
+/// On the simulator, runs `work` in order and then under shuffled_schedule(): a race the in-order
+/// schedule hides (a barrier missing between warps) changes the result, and the case fails with
+/// "race:", unless a third run, in order again, shows that the result changes from call to call
+/// anyway (state kept across calls). On a GPU, the order is the GPU's own: `work` runs once.
+template <class Work>
+decltype(auto) run_under_schedules(const std::string& running, Work& work)
+{
+    if constexpr (!kOnSimulator) {
+        return work();
+    } else {
+        struct InOrderAfterwards {
+            ~InOrderAfterwards() { use_schedule(0); }
+        } in_order_afterwards;
+        use_schedule(0);
+        if constexpr (std::is_void_v<std::invoke_result_t<Work&>>) {
+            work();
+            use_schedule(shuffled_schedule());
+            work();
+        } else {
+            auto in_order = work();
+            use_schedule(shuffled_schedule());
+            if (!(work() == in_order)) {
+                use_schedule(0);
+                schedule_dependent_result(running, work() == in_order);
+            }
+            return in_order;
+        }
+    }
+}
+
+/// Runs one case of a check (under both schedules on the simulator: run_under_schedules), so
+/// `work` must set up its own outputs. A CUDA error it raises (a faulting kernel) is thrown again
+/// with `running` ("reduce_x, n = 513, block = 64, seed 12") appended, so the report names the case.
 template <class Work>
 decltype(auto) run_case(const std::string& running, Work&& work)
 {
     try {
-        return std::forward<Work>(work)();
+        return run_under_schedules(running, work);
     } catch (const CudaError& error) {
         throw CudaError(error, running);
     }

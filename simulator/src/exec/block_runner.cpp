@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "exec/device_model.hpp"
+#include "exec/race_check.hpp"
+#include "exec/schedule.hpp"
 #include "support/demangle.hpp"
 
 namespace cudasim {
@@ -25,8 +28,10 @@ BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts) : launch_(launch
     block_.local.assign(threads * k.localBytes, 0);
     uint32_t dynamicBase = (k.staticSmem + 15) / 16 * 16;
     block_.shared.resize(dynamicBase + launch.dynamicSmem);
-    if (launch.raceCheck)
+    if (launch.raceCheck) {
         block_.sharedShadow.resize((block_.shared.size() + 3) / 4);
+        block_.globalWrites.resize(kGlobalWriteSlots);
+    }
     fillConstantRegisters();
 }
 
@@ -142,6 +147,24 @@ void BlockRunner::finishBarrierReduction()
     }
 }
 
+// A seeded schedule's barrier interval: slices of 1 to 64 instructions, each given to a ready warp
+// drawn at random, until every warp waits at the barrier or has exited.
+void BlockRunner::runShuffled(ScheduleRandom& random)
+{
+    std::vector<Warp*>& ready = readyWarps_;
+    for (;;) {
+        ready.clear();
+        for (Warp& w : warps_)
+            if (w.status == Warp::Status::Ready)
+                ready.push_back(&w);
+        if (ready.empty())
+            return;
+        Warp& w = *ready[random.below(static_cast<uint32_t>(ready.size()))];
+        interpreter_.startSlice(w, block_, 1 + random.below(64));
+        interpreter_.run(w, block_);
+    }
+}
+
 void BlockRunner::run(uint64_t linearIndex)
 {
     const Dim3& g = launch_.grid;
@@ -156,14 +179,20 @@ void BlockRunner::run(uint64_t linearIndex)
     std::fill(block_.shared.begin(), block_.shared.end(), kUninitializedSharedByte);
     block_.newRaceInterval();
     startWarps(linearIndex);
+    std::optional<ScheduleRandom> random;
+    if (launch_.schedule != 0)
+        random.emplace(launch_.schedule, launch_.epoch, linearIndex);
+    interpreter_.shuffleWith(random ? &*random : nullptr);
     for (;;) {
-        bool anyWaiting = false;
-        for (Warp& w : warps_) {
-            if (w.status == Warp::Status::Ready)
-                interpreter_.run(w, block_);
-            anyWaiting |= w.status == Warp::Status::AtBarrier;
-        }
+        if (random)
+            runShuffled(*random);
+        else
+            for (Warp& w : warps_)
+                if (w.status == Warp::Status::Ready)
+                    interpreter_.run(w, block_);
         interpreter_.counters().onPhaseEnd(warps_);
+        const bool anyWaiting = std::any_of(warps_.begin(), warps_.end(),
+                                            [](const Warp& w) { return w.status == Warp::Status::AtBarrier; });
         if (!anyWaiting)
             return;
         checkBarrier();

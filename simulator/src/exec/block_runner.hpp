@@ -1,5 +1,6 @@
 // Runs one thread block: its warps take turns until each reaches the
-// block's barrier or exits, like coroutines that yield at bar.sync.
+// block's barrier or exits, like coroutines that yield at bar.sync (in
+// order, or in slices under a seeded schedule: exec/schedule.hpp).
 #pragma once
 
 #include <cstdint>
@@ -26,12 +27,14 @@ private:
     void startWarps(uint64_t linearIndex);
     void checkBarrier() const;
     void finishBarrierReduction();
+    void runShuffled(ScheduleRandom& random);
 
     LaunchContext& launch_;
     Interpreter interpreter_;
     BlockState block_;
     std::vector<Warp> warps_;
     std::vector<uint64_t> registers_;
+    std::vector<Warp*> readyWarps_;  // runShuffled's choice, kept to spare an allocation per slice
 };
 
 }  // namespace cudasim

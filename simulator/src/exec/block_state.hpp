@@ -47,6 +47,12 @@ struct SharedWordShadow {
     RaceAccess otherRead{};  // an earlier read by another thread (of another warp if there was one)
 };
 
+// A global word written in the block's current barrier interval (exec/race_check.hpp).
+struct GlobalWriteSlot {
+    uint64_t word = 0;  // address / 4
+    RaceAccess write{};
+};
+
 struct BlockState {
     Dim3 ctaid;
     std::vector<uint8_t> shared;  // static + dynamic shared memory
@@ -59,12 +65,19 @@ struct BlockState {
     // Entries of earlier intervals and blocks are simply stale, so nothing is cleared per block,
     // only when the number wraps.
     std::vector<SharedWordShadow> sharedShadow;
+    // The global words written in the interval, in a table indexed by a hash of the address: a
+    // write evicts an older one in its slot (a race with that one goes unnoticed), and loads
+    // look only while the interval has written global memory at all.
+    std::vector<GlobalWriteSlot> globalWrites;
+    uint32_t globalWritesInInterval = 0;
     uint32_t raceEpoch = 0;
     void newRaceInterval()
     {
+        globalWritesInInterval = 0;
         if (++raceEpoch < RaceAccess::kEpochs)
             return;
         std::fill(sharedShadow.begin(), sharedShadow.end(), SharedWordShadow{});
+        std::fill(globalWrites.begin(), globalWrites.end(), GlobalWriteSlot{});
         raceEpoch = 1;
     }
 };

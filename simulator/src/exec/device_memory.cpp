@@ -56,8 +56,11 @@ void* DeviceMemory::allocate(uint64_t size, bool moduleVariable, const std::stri
         std::memset(p, 0, rounded);
     std::lock_guard lock(mutex_);
     uintptr_t base = reinterpret_cast<uintptr_t>(p);
-    live_[base] =
-        Allocation{base, size, moduleVariable, name, mapped, std::make_shared<SectorFootprint>(base, rounded)};
+    // The initcheck watches cudaMalloc's memory; module variables start with their initialisers,
+    // and an allocation mapped on first touch is too large for a bit per byte.
+    auto written = moduleVariable || mapped ? nullptr : std::make_shared<WrittenBytes>(size);
+    live_[base] = Allocation{
+        base, size, moduleVariable, name, mapped, std::make_shared<SectorFootprint>(base, rounded), std::move(written)};
     bytesInUse_ += size;
     return p;
 }
@@ -128,6 +131,7 @@ uint64_t DeviceMemory::bytesInUse() const
 void DeviceMemory::fill(void* p, int value, uint64_t count)
 {
     auto* begin = static_cast<unsigned char*>(p);
+    markWritten(p, count);
     const Allocation* a = nullptr;
     {
         std::lock_guard lock(mutex_);
@@ -146,6 +150,14 @@ void DeviceMemory::fill(void* p, int value, uint64_t count)
         }
     }
     std::memset(begin, value, count);
+}
+
+void DeviceMemory::markWritten(const void* p, uint64_t count)
+{
+    std::lock_guard lock(mutex_);
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(p);
+    if (const Allocation* a = find(addr); a && a->written)
+        a->written->mark(addr - a->base, count);
 }
 
 bool DeviceMemory::contains(const void* p, uint64_t size) const

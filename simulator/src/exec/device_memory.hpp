@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "exec/sector_footprint.hpp"
+#include "exec/written_bytes.hpp"
 
 namespace cudasim {
 
@@ -20,6 +21,7 @@ struct Allocation {
     std::string name;                            // variable name, empty for cudaMalloc
     bool mapped = false;                         // pages mapped on first touch (a large cudaMalloc), not malloc'ed
     std::shared_ptr<SectorFootprint> footprint;  // sectors the current launch touched
+    std::shared_ptr<WrittenBytes> written;       // initcheck; null: not checked (mapped, module variable)
 };
 
 class DeviceMemory {
@@ -46,6 +48,9 @@ public:
     // pages of a mapped allocation drop those pages instead of writing them, so that a cleared
     // multi-gigabyte buffer costs no memory until something else is written there.
     void fill(void* p, int value, uint64_t count);
+
+    // A copy or memset from the host wrote [p, p+count) (initcheck); p lies in a live allocation.
+    void markWritten(const void* p, uint64_t count);
 
     // True if [p, p+size) lies inside one live allocation.
     bool contains(const void* p, uint64_t size) const;

@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,13 @@ void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken)
         int32_t join = in.reconverge;
         if (join != w.rpc)
             w.stack.push_back({join, w.rpc, w.active});
+        if (shuffle_ && (shuffle_->next() & 1)) {  // a seeded schedule may run the not-taken lanes first
+            w.stack.push_back({in.target, join, taken});
+            w.active = notTaken;
+            w.rpc = join;
+            ++w.pc;
+            return;
+        }
         w.stack.push_back({w.pc + 1, join, notTaken});
         w.active = taken;
         w.rpc = join;
@@ -126,19 +134,41 @@ bool Interpreter::arriveAtBarrier(Warp& w, const Instr& in, uint32_t exec, const
 
 // Takes a new chunk of the launch's instruction budget (CUDASIM_INSTRUCTION_LIMIT); this is also
 // where a warp notices that the launch was stopped. Out of runWith's loop, which must stay small.
-void Interpreter::chargeBudget(const Warp& w, const BlockState& b, const Instr& in)
+// Under a seeded schedule the budget is charged a slice at a time (startSlice), and reaching zero
+// ends the slice.
+bool Interpreter::chargeBudget(const Warp& w, const BlockState& b, const Instr& in)
 {
+    if (shuffle_) {
+        budgetLeft_ = 0;
+        return true;
+    }
     uint64_t used = launch_.instructionsUsed.fetch_add(kBudgetChunk);
     if (used >= launch_.instructionLimit)
-        throw DeviceFault(cudaErrorLaunchTimeout,
-                          "kernel " + demangle(launch_.kernel->name) + " exceeded the instruction budget of " +
-                              std::to_string(launch_.instructionLimit) +
-                              " warp instructions (CUDASIM_INSTRUCTION_LIMIT); block (" + std::to_string(b.ctaid.x) +
-                              "," + std::to_string(b.ctaid.y) + "," + std::to_string(b.ctaid.z) + "), warp " +
-                              std::to_string(w.index) + ", PTX line " + std::to_string(in.line));
+        budgetExceeded(w, b, in);
     if (launch_.stop.load(std::memory_order_relaxed))
         throw DeviceFault(cudaSuccess, "stopped");
     budgetLeft_ = kBudgetChunk - 1;
+    return false;
+}
+
+void Interpreter::startSlice(const Warp& w, const BlockState& b, uint64_t instructions)
+{
+    uint64_t used = launch_.instructionsUsed.fetch_add(instructions);
+    if (used >= launch_.instructionLimit)
+        budgetExceeded(w, b, launch_.kernel->code[static_cast<size_t>(w.pc)]);
+    if (launch_.stop.load(std::memory_order_relaxed))
+        throw DeviceFault(cudaSuccess, "stopped");
+    budgetLeft_ = instructions;
+}
+
+void Interpreter::budgetExceeded(const Warp& w, const BlockState& b, const Instr& in)
+{
+    throw DeviceFault(cudaErrorLaunchTimeout,
+                      "kernel " + demangle(launch_.kernel->name) + " exceeded the instruction budget of " +
+                          std::to_string(launch_.instructionLimit) +
+                          " warp instructions (CUDASIM_INSTRUCTION_LIMIT); block (" + std::to_string(b.ctaid.x) + "," +
+                          std::to_string(b.ctaid.y) + "," + std::to_string(b.ctaid.z) + "), warp " +
+                          std::to_string(w.index) + ", PTX line " + std::to_string(in.line));
 }
 
 void Interpreter::trap(const Warp& w, const BlockState& b, const Instr& in, uint32_t exec)
@@ -179,6 +209,8 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
             continue;
         }
         const Instr& in = code[w.pc];
+        if (budgetLeft_-- == 0 && chargeBudget(w, b, in))
+            return;  // the end of this warp's slice: it stays Ready, at this instruction
         uint32_t exec = w.active;
         if (in.guard != Operand::kNoReg) {
             uint32_t p = predicateMask(w, in.guard);
@@ -186,8 +218,6 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
         }
         listener.onIssue(w, b, in, w.active, exec);
         uint64_t clk = ++b.clock;
-        if (budgetLeft_-- == 0)
-            chargeBudget(w, b, in);
         switch (executorOf(in.op)) {
         case Executor::Load:
             load(w, b, in, exec, listener);
@@ -231,6 +261,8 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
         case Executor::NoEffect:
             break;
         case Executor::WarpOperation:
+            if (in.op != Op::Activemask)
+                checkMembermask(w, b, in, exec, in.ops[in.numOps - 1]);
             listener.onWarpOperation(w, in, exec);
             executeWarpOperation(w, in, exec, clk, *launch_.kernel);
             break;
@@ -244,11 +276,42 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
 
 // bar.warp.sync (__syncwarp): the lanes run in step here anyway; for the race check it orders the
 // memory accesses of the lanes that take part, those of its mask that execute it.
+// Like compute-sanitizer's synccheck: a lane that executes __syncwarp(), a shuffle, a vote, a match
+// or a warp reduction must be in its membermask (PTX leaves the result undefined otherwise).
+void Interpreter::checkMembermask(const Warp& w, const BlockState& b, const Instr& in, uint32_t exec, const Operand& m)
+{
+    uint32_t outside = 0;
+    if (m.kind == Operand::Kind::Imm) {
+        outside = exec & ~static_cast<uint32_t>(m.imm);
+    } else if (m.kind == Operand::Kind::Reg) {
+        const uint64_t* masks = w.regs + size_t{m.reg} * kWarpSize;
+        for (uint32_t lanes = exec; lanes; lanes &= lanes - 1) {
+            const int l = std::countr_zero(lanes);
+            outside |= ((masks[l] >> l) & 1) == 0 ? 1u << l : 0u;
+        }
+    }
+    if (outside)
+        invalidMembermask(w, b, in, std::countr_zero(outside), m);
+}
+
+void Interpreter::invalidMembermask(const Warp& w, const BlockState& b, const Instr& in, int lane, const Operand& m)
+{
+    const uint64_t mask = m.kind == Operand::Kind::Imm ? m.imm : w.regs[size_t{m.reg} * kWarpSize + size_t(lane)];
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%08x", static_cast<unsigned>(mask));
+    const std::string what = in.op == Op::WarpSync ? "__syncwarp()" : std::string(ptx::opName(in.op)) + ".sync";
+    throw DeviceFault(cudaErrorLaunchFailure, "Invalid membermask: " + what + " with membermask " + hex +
+                                                  " executed by lane " + std::to_string(lane) +
+                                                  ", which the mask leaves out, in " +
+                                                  describeThread(site(w, b, lane, in)));
+}
+
 void Interpreter::warpSync(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
 {
     if (!exec)
         return;
     const Operand& m = in.ops[0];
+    checkMembermask(w, b, in, exec, m);
     uint32_t mask = m.kind == Operand::Kind::Imm   ? static_cast<uint32_t>(m.imm)
                     : m.kind == Operand::Kind::Reg ? static_cast<uint32_t>(w.reg(m.reg)[std::countr_zero(exec)])
                                                    : ~0u;

@@ -10,6 +10,7 @@
 #include "exec/launch_context.hpp"
 #include "exec/listener.hpp"
 #include "exec/memory_access.hpp"
+#include "exec/schedule.hpp"
 #include "exec/warp.hpp"
 #include "exec/warp_trace.hpp"
 
@@ -22,13 +23,19 @@ class Interpreter {
 public:
     Interpreter(LaunchContext& launch, Counts& counts)
         : launch_(launch), counters_(counts, launch.epoch), memory_(launch.params, launch.kernel->paramBytes),
-          raceCheck_(launch.raceCheck)
+          raceCheck_(launch.raceCheck), initCheck_(launch.initCheck)
     {
     }
 
     // Runs `warp` until it reaches a barrier (status AtBarrier) or all its
-    // threads have exited (status Done). Throws DeviceFault.
+    // threads have exited (status Done), or, under a seeded schedule, until
+    // its slice of instructions is spent (status stays Ready). Throws DeviceFault.
     void run(Warp& warp, BlockState& block);
+
+    // Under a seeded schedule (exec/schedule.hpp): the block's random stream, or null for the
+    // in-order schedule; then the length of the next slice, charged to the instruction budget.
+    void shuffleWith(ScheduleRandom* random) { shuffle_ = random; }
+    void startSlice(const Warp& w, const BlockState& b, uint64_t instructions);
 
     // The listener every warp has: the counters, with the atomic updates per address.
     CounterListener& counters() { return counters_; }
@@ -37,7 +44,10 @@ private:
     template <class Listener>
     void runWith(Warp& w, BlockState& b, Listener& listener);
     // The rare paths out of the loop of runWith: a new chunk of the instruction budget, and trap.
-    [[gnu::noinline]] void chargeBudget(const Warp& w, const BlockState& b, const ptx::Instr& in);
+    // Returns true when the warp's slice is over instead (seeded schedule).
+    [[gnu::noinline]] bool chargeBudget(const Warp& w, const BlockState& b, const ptx::Instr& in);
+    [[noreturn, gnu::cold, gnu::noinline]] void budgetExceeded(const Warp& w, const BlockState& b,
+                                                               const ptx::Instr& in);
     [[noreturn, gnu::cold, gnu::noinline]] void trap(const Warp& w, const BlockState& b, const ptx::Instr& in,
                                                      uint32_t exec);
     void branch(Warp& w, const ptx::Instr& in, uint32_t exec);
@@ -54,9 +64,18 @@ private:
     void atomic(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec, Listener& listener);
     void call(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
     void warpSync(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
+    void checkMembermask(const Warp& w, const BlockState& b, const ptx::Instr& in, uint32_t exec,
+                         const ptx::Operand& mask);
+    [[noreturn, gnu::cold, gnu::noinline]] void
+    invalidMembermask(const Warp& w, const BlockState& b, const ptx::Instr& in, int lane, const ptx::Operand& mask);
     // Race check of a warp's shared-memory reads or atomics at `addrs` (in.space addresses).
     void checkSharedLanes(Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
                           uint32_t size, bool atomic);
+    void checkReadsWritten(Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
+                           uint32_t size, uint64_t lowest, uint64_t highest);
+    void markWritten(const uint64_t* addrs, uint32_t exec, uint32_t size);
+    void checkGlobalReads(Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
+                          uint32_t size);
     uint32_t pcOf(const ptx::Instr& in) const { return static_cast<uint32_t>(&in - launch_.kernel->code.data()); }
 
     AccessSite site(const Warp& w, const BlockState& b, int lane, const ptx::Instr& in) const
@@ -67,9 +86,10 @@ private:
     LaunchContext& launch_;
     CounterListener counters_;
     MemoryAccess memory_;
-    uint64_t budgetLeft_ = 0;
-    uint64_t budgetChunk_ = 0;
+    uint64_t budgetLeft_ = 0;  // instructions until chargeBudget, or until the slice ends
+    ScheduleRandom* shuffle_ = nullptr;
     bool raceCheck_;
+    bool initCheck_;
 };
 
 }  // namespace cudasim

@@ -37,6 +37,8 @@ struct LaunchContext {
     WarpTrace* trace = nullptr;  // CUDASIM_TRACE: one warp's active lanes, or none
     uint64_t epoch = 0;          // this launch's number, for the sectors it touches (timing model)
     bool raceCheck = true;       // the shared-memory race check (CUDASIM_RACECHECK=0 turns it off)
+    bool initCheck = true;       // reads of global memory never written (CUDASIM_INITCHECK=0 turns it off)
+    uint64_t schedule = 0;       // 0: warps run in order; else the seed of a shuffled order (exec/schedule.hpp)
 };
 
 // Thrown by the interpreter when a thread does something a GPU would

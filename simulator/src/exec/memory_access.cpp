@@ -58,6 +58,18 @@ void throwAccessFault(cudaError_t error, const char* space, bool write, uint32_t
                                  " at address " + hex(addr) + " in " + describeThread(site) + ": " + why);
 }
 
+void throwUninitializedRead(uint32_t size, uint64_t addr, uint64_t unwritten, const AccessSite& site)
+{
+    const Allocation* a = DeviceMemory::instance().find(addr);
+    const std::string where = a ? "byte " + std::to_string(unwritten - a->base) + " of the " + std::to_string(a->size) +
+                                      "-byte allocation at " + hex(a->base)
+                                : "byte " + hex(unwritten);
+    throw DeviceFault(cudaErrorLaunchFailure,
+                      "Uninitialized __global__ memory read of size " + std::to_string(size) + " at address " +
+                          hex(addr) + " in " + describeThread(site) + ": " + where +
+                          " was never written (by a copy or memset from the host, or by a kernel)");
+}
+
 bool MemoryAccess::cachedAllocationHolds(uint64_t begin, uint64_t end)
 {
     if (begin >= cachedBase_ && end <= cachedEnd_)
@@ -67,6 +79,7 @@ bool MemoryAccess::cachedAllocationHolds(uint64_t begin, uint64_t end)
         return false;
     cachedBase_ = a->base;
     cachedEnd_ = a->base + a->size;
+    cachedWritten_ = a->written.get();
     return true;
 }
 
@@ -111,6 +124,7 @@ uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const Ac
         if (addr + size <= a->base + a->size) {
             cachedBase_ = a->base;
             cachedEnd_ = a->base + a->size;
+            cachedWritten_ = a->written.get();
             return reinterpret_cast<uint8_t*>(addr);
         }
         throwAccessFault(

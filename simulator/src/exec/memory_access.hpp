@@ -10,6 +10,7 @@
 #include "exec/block_state.hpp"
 #include "exec/launch_context.hpp"
 #include "exec/warp.hpp"
+#include "exec/written_bytes.hpp"
 #include "ptx/ir.hpp"
 
 namespace cudasim {
@@ -51,6 +52,17 @@ public:
         return resolveSlow(space, addr, size, write, site, block, where);
     }
 
+    // False unless the global range [addr, addr + size) lies in one allocation; then `record` is the
+    // initcheck's record of it (exec/written_bytes.hpp; null: not checked) and `base` its address.
+    bool writtenBytes(uint64_t addr, uint64_t size, WrittenBytes*& record, uint64_t& base)
+    {
+        if (!(addr >= cachedBase_ && addr + size <= cachedEnd_) && !cachedAllocationHolds(addr, addr + size))
+            return false;
+        record = cachedWritten_;
+        base = cachedBase_;
+        return true;
+    }
+
 private:
     uint8_t* resolveSlow(ptx::Space space, uint64_t addr, uint32_t size, bool write, const AccessSite& site,
                          BlockState& block, ResolvedSpace& where);
@@ -61,10 +73,15 @@ private:
     uint32_t paramBytes_;
     uintptr_t cachedBase_ = 1;
     uintptr_t cachedEnd_ = 0;
+    WrittenBytes* cachedWritten_ = nullptr;
 };
 
 [[noreturn]] void throwAccessFault(cudaError_t error, const char* space, bool write, uint32_t size, uint64_t addr,
                                    const std::string& why, const AccessSite& site);
+
+// The initcheck's fault: `size` bytes read at `addr`, of which the byte at `unwritten` was never
+// written.
+[[noreturn]] void throwUninitializedRead(uint32_t size, uint64_t addr, uint64_t unwritten, const AccessSite& site);
 
 std::string describeThread(const AccessSite& site);
 

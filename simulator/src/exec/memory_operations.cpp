@@ -135,6 +135,10 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
         listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
         if (raceCheck_ && where == ResolvedSpace::Shared)
             checkSharedLanes(w, b, in, a.addr, exec, total, false);
+        else if (raceCheck_ && where == ResolvedSpace::Global && b.globalWritesInInterval)
+            checkGlobalReads(w, b, in, a.addr, exec, total);
+        if (initCheck_ && where == ResolvedSpace::Global)
+            checkReadsWritten(w, b, in, a.addr, exec, total, a.lowest, a.highest);
         return;
     }
     for (uint32_t m = exec; m; m &= m - 1) {
@@ -152,6 +156,54 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
     listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
     if (raceCheck_ && where == ResolvedSpace::Shared)
         checkSharedLanes(w, b, in, a.addr, exec, total, false);
+    else if (raceCheck_ && where == ResolvedSpace::Global && b.globalWritesInInterval)
+        checkGlobalReads(w, b, in, a.addr, exec, total);
+    if (initCheck_ && where == ResolvedSpace::Global)
+        checkReadsWritten(w, b, in, a.addr, exec, total, a.lowest, a.highest);
+}
+
+// The initcheck: a global read of bytes nothing wrote. A warp whose whole address range was written
+// (a coalesced load of written data, the common case) needs one look-up.
+void Interpreter::checkReadsWritten(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
+                                    uint32_t size, uint64_t lowest, uint64_t highest)
+{
+    WrittenBytes* record = nullptr;
+    uint64_t base = 0;
+    if (memory_.writtenBytes(lowest, highest + size - lowest, record, base) &&
+        (!record || record->firstUnwritten(lowest - base, highest + size - lowest) == ~0ull))
+        return;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        if ((addrs[l] & kWindowMask) != 0 || !memory_.writtenBytes(addrs[l], size, record, base) || !record)
+            continue;
+        if (const uint64_t first = record->firstUnwritten(addrs[l] - base, size); first != ~0ull)
+            throwUninitializedRead(size, addrs[l], base + first, site(w, b, l, in));
+    }
+}
+
+// The initcheck: what a kernel stores or updates atomically in global memory is written from now on.
+void Interpreter::markWritten(const uint64_t* addrs, uint32_t exec, uint32_t size)
+{
+    WrittenBytes* record = nullptr;
+    uint64_t base = 0;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        if ((addrs[l] & kWindowMask) == 0 && memory_.writtenBytes(addrs[l], size, record, base) && record)
+            record->mark(addrs[l] - base, size);
+    }
+}
+
+// Global reads after another thread's write in the interval; lanes of a generic load that landed in
+// a shared or local window are not global accesses.
+void Interpreter::checkGlobalReads(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
+                                   uint32_t size)
+{
+    const uint32_t pc = pcOf(in);
+    for (uint32_t m = exec; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        if ((addrs[l] & kWindowMask) == 0)
+            checkGlobalAccess(launch_, b, w, l, pc, addrs[l], size, false);
+    }
 }
 
 void Interpreter::checkSharedLanes(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
@@ -161,11 +213,11 @@ void Interpreter::checkSharedLanes(Warp& w, BlockState& b, const Instr& in, cons
     if (in.space == ptx::Space::Shared && size == 4 && !atomic) {  // the common case, with constants
         for (uint32_t m = exec; m; m &= m - 1) {
             int l = std::countr_zero(m);
-            checkSharedAccess(launch_, b, w, l, pc, addrs[l], 4, SharedAccessKind::Read);
+            checkSharedAccess(launch_, b, w, l, pc, addrs[l], 4, RaceAccessKind::Read);
         }
         return;
     }
-    const SharedAccessKind kind = atomic ? SharedAccessKind::Atomic : SharedAccessKind::Read;
+    const RaceAccessKind kind = atomic ? RaceAccessKind::Atomic : RaceAccessKind::Read;
     for (uint32_t m = exec; m; m &= m - 1) {
         int l = std::countr_zero(m);
         uint64_t offset = addrs[l];
@@ -204,7 +256,7 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
             uint32_t before;
             std::memcpy(&before, p, 4);
             const auto value = static_cast<uint32_t>(values[l]);
-            checkSharedAccess(launch_, b, w, l, pc, reinterpret_cast<uint64_t>(p) - base, 4, SharedAccessKind::Write,
+            checkSharedAccess(launch_, b, w, l, pc, reinterpret_cast<uint64_t>(p) - base, 4, RaceAccessKind::Write,
                               before == value);
             std::memcpy(p, &value, 4);
         }
@@ -215,6 +267,8 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
         int l = std::countr_zero(m);
         uint8_t* p = direct ? reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
                             : memory_.resolve(in.space, a.addr[l], total, true, site(w, b, l, in), b, where);
+        if (raceCheck_ && where == ResolvedSpace::Global)
+            checkGlobalAccess(launch_, b, w, l, pc, a.addr[l], total, true);
         if (raceCheck_ && where == ResolvedSpace::Shared) {
             // Checked before the store, which may leave the word as it was (then it races with nothing).
             const uint64_t width = bytes == 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
@@ -228,7 +282,7 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
                 }
             }
             checkSharedAccess(launch_, b, w, l, pc, static_cast<uint64_t>(p - b.shared.data()), total,
-                              SharedAccessKind::Write, unchanged);
+                              RaceAccessKind::Write, unchanged);
         }
         if (values) {
             writeValue(p, values[l], bytes);
@@ -238,6 +292,8 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
         }
     }
     listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total});
+    if (initCheck_ && where == ResolvedSpace::Global)
+        markWritten(a.addr, exec, total);
 }
 
 namespace {
@@ -363,6 +419,8 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
     listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Atomic, where, addrs, exec, static_cast<uint32_t>(bytes)});
     if (raceCheck_ && where == ResolvedSpace::Shared)
         checkSharedLanes(w, b, in, addrs, exec, static_cast<uint32_t>(bytes), true);
+    if (initCheck_ && where == ResolvedSpace::Global)
+        markWritten(addrs, exec, static_cast<uint32_t>(bytes));
     if (!isRed)
         writeBack(w, in.ops[0], result, exec);
 }

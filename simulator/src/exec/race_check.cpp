@@ -7,19 +7,19 @@
 namespace cudasim {
 namespace {
 
-const char* verb(SharedAccessKind kind)
+const char* verb(RaceAccessKind kind)
 {
     switch (kind) {
-    case SharedAccessKind::Read:
+    case RaceAccessKind::Read:
         return "reads";
-    case SharedAccessKind::Write:
+    case RaceAccessKind::Write:
         return "writes";
     default:
         return "writes (atomically)";
     }
 }
 
-std::string describeAccess(const LaunchContext& launch, const RaceAccess& a, SharedAccessKind kind)
+std::string describeAccess(const LaunchContext& launch, const RaceAccess& a, RaceAccessKind kind)
 {
     const Dim3& b = launch.block;
     const uint32_t t = a.thread();
@@ -34,24 +34,23 @@ std::string describeAccess(const LaunchContext& launch, const RaceAccess& a, Sha
 
 }  // namespace
 
-void reportSharedRace(const LaunchContext& launch, const BlockState& b, const RaceAccess& earlier,
-                      SharedAccessKind earlierKind, const RaceAccess& later, SharedAccessKind laterKind,
-                      uint64_t address, bool sameWarp)
+void reportRace(const LaunchContext& launch, const BlockState& b, const RaceAccess& earlier, RaceAccessKind earlierKind,
+                const RaceAccess& later, RaceAccessKind laterKind, uint64_t address, bool sameWarp, bool global)
 {
-    const char* hazard = earlierKind == SharedAccessKind::Read ? "write-after-read"
-                         : laterKind == SharedAccessKind::Read ? "read-after-write"
-                                                               : "write-after-write";
+    const char* hazard = earlierKind == RaceAccessKind::Read ? "write-after-read"
+                         : laterKind == RaceAccessKind::Read ? "read-after-write"
+                                                             : "write-after-write";
     char hex[32];
     std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(address));
     const Dim3& c = b.ctaid;
-    throw DeviceFault(cudaErrorLaunchFailure,
-                      std::string("shared-memory race (") + hazard + ") at __shared__ " + hex + " in kernel " +
-                          demangle(launch.kernel->name) + ", block (" + std::to_string(c.x) + "," +
-                          std::to_string(c.y) + "," + std::to_string(c.z) +
-                          "): " + describeAccess(launch, earlier, earlierKind) + ", " +
-                          describeAccess(launch, later, laterKind) +
-                          (sameWarp ? ", lanes of one warp with no __syncwarp() or barrier between them"
-                                    : ", with no barrier between them"));
+    throw DeviceFault(
+        cudaErrorLaunchFailure,
+        std::string(global ? "global-memory race (" : "shared-memory race (") + hazard + ") at " +
+            (global ? "global address " : "__shared__ ") + hex + " in kernel " + demangle(launch.kernel->name) +
+            ", block (" + std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) +
+            "): " + describeAccess(launch, earlier, earlierKind) + ", " + describeAccess(launch, later, laterKind) +
+            (sameWarp ? ", lanes of one warp with no __syncwarp() or barrier between them"
+                      : ", with no barrier between them"));
 }
 
 }  // namespace cudasim

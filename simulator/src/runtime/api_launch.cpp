@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <cuda_runtime_api.h>
+#include <cudasim/schedule.hpp>
 
 #include "exec/device_model.hpp"
 #include "exec/launcher.hpp"
@@ -31,17 +32,14 @@ using namespace device_model;
 
 constexpr uint64_t kDefaultInstructionLimit = 5'000'000'000ull;
 
-// CUDASIM_RACECHECK=0 (or off, false, no) turns the shared-memory race check off; it is on by default.
-bool raceCheckEnabled()
+// A check that is on unless its variable says 0, off, false or no.
+bool checkEnabled(const char* variable)
 {
-    static const bool enabled = [] {
-        const char* env = std::getenv("CUDASIM_RACECHECK");
-        if (!env)
-            return true;
-        const std::string value(env);
-        return !(value == "0" || value == "off" || value == "false" || value == "no");
-    }();
-    return enabled;
+    const char* env = std::getenv(variable);
+    if (!env)
+        return true;
+    const std::string value(env);
+    return !(value == "0" || value == "off" || value == "false" || value == "no");
 }
 
 uint64_t instructionLimit()
@@ -170,7 +168,11 @@ void runLaunch(const PreparedLaunch& prepared)
     launch.params = prepared.params.data();
     launch.instructionLimit = instructionLimit();
     launch.epoch = nextLaunchEpoch();
-    launch.raceCheck = raceCheckEnabled();
+    static const bool raceCheck = checkEnabled("CUDASIM_RACECHECK");
+    static const bool initCheck = checkEnabled("CUDASIM_INITCHECK");
+    launch.raceCheck = raceCheck;
+    launch.initCheck = initCheck;
+    launch.schedule = schedule();
     // CUDASIM_TRACE: the first launch of a matching kernel records one warp's active lanes.
     static const std::optional<WarpTraceRequest> traceRequest = warpTraceRequest();
     static bool traced = false;

@@ -87,6 +87,8 @@ cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cuda
     auto run = [dst, src, count, kind] {
         if (count)
             std::memmove(dst, src, count);
+        if (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice)
+            DeviceMemory::instance().markWritten(dst, count);
         runtime().deviceClockMs += modelCopyMilliseconds(count, kind);
         if (kind == cudaMemcpyDeviceToDevice)
             streamThroughL2(2 * uint64_t{count});
@@ -159,9 +161,12 @@ cudaError_t copy2D(const char* api, void* dst, size_t dpitch, const void* src, s
         if (cudaError_t e = checkUnsafeCall(api))
             return e;
     auto run = [=] {
-        for (size_t row = 0; row < height; ++row)
+        for (size_t row = 0; row < height; ++row) {
             std::memmove(static_cast<uint8_t*>(dst) + row * dpitch, static_cast<const uint8_t*>(src) + row * spitch,
                          width);
+            if (dstDevice)
+                DeviceMemory::instance().markWritten(static_cast<uint8_t*>(dst) + row * dpitch, width);
+        }
         runtime().deviceClockMs += modelCopyMilliseconds(width * height, resolved);
     };
     if (capture)
@@ -205,6 +210,8 @@ cudaError_t symbolCopy(const char* api, const void* symbol, void* host, size_t c
             std::memmove(storage + offset, host, count);
         else
             std::memmove(host, storage + offset, count);
+        if (!toSymbol && otherIsDevice)
+            DeviceMemory::instance().markWritten(host, count);
         runtime().deviceClockMs +=
             modelCopyMilliseconds(count, otherIsDevice ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice);
     };
@@ -245,7 +252,11 @@ cudaError_t cudaMalloc(void** devPtr, size_t size)
 // Device memory is host memory here, so managed memory is plain device memory.
 cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int)
 {
-    return cudaMalloc(devPtr, size);
+    const cudaError_t e = cudaMalloc(devPtr, size);
+    // The host writes managed memory through plain pointers, which the initcheck cannot see.
+    if (e == cudaSuccess && *devPtr)
+        DeviceMemory::instance().markWritten(*devPtr, size);
+    return e;
 }
 
 cudaError_t cudaFree(void* devPtr)

@@ -66,6 +66,10 @@ int main()
     cudaMalloc(&f, 64 * sizeof(float));
     cudaMalloc(&a, 32 * 32 * sizeof(int));
     cudaMalloc(&b, 64 * sizeof(int));
+    // The kernels read what they were given: zeros, not memory nothing wrote (the initcheck).
+    cudaMemset(f, 0, 64 * sizeof(float));
+    cudaMemset(a, 0, 32 * 32 * sizeof(int));
+    cudaMemset(b, 0, 64 * sizeof(int));
     evenOdd<<<1, 64>>>(f, 4);
     show("evenOdd");
     warpParity<<<1, 64>>>(f, 4);
