@@ -77,11 +77,8 @@ void use_schedule([[maybe_unused]] std::uint64_t schedule)
 #endif
 }
 
-void schedule_dependent_result(const std::string& running, bool repeatable)
+void schedule_dependent_result(const std::string& running)
 {
-    if (!repeatable)
-        FAIL(failure::wrong_result.with(running + ": two runs in a row on the same input gave different results: "
-                                                  "the kernel keeps something from one call to the next"));
     FAIL(failure::race.with(running +
                             ": the result depends on the order in which the warps run (the simulator ran the case in "
                             "order, then under schedule " +

@@ -43,17 +43,20 @@ const char* kRaces = R"(
   @%p1 ld.shared.u32 %r3, [%r1];
   ret;
 }
-.visible .entry partialWarpSync(.param .u32 reader)
+.visible .entry partialWarpSync(.param .u32 reader, .param .u32 everyLane)
 {
-  .reg .pred %p<3>;
+  .reg .pred %p<4>;
   .reg .b32 %r<6>;
   .shared .align 4 .b8 word[4];
   mov.u32 %r1, %tid.x;
   mov.u32 %r4, word;
   ld.param.u32 %r2, [reader];
+  ld.param.u32 %r5, [everyLane];
   setp.eq.u32 %p1, %r1, 0;
   @%p1 st.shared.u32 [%r4], 7;
-  bar.warp.sync 65535;
+  setp.lt.u32 %p3, %r1, 16;
+  setp.ne.or.u32 %p3, %r5, 0, %p3;
+  @%p3 bar.warp.sync 65535;
   setp.eq.u32 %p2, %r1, %r2;
   @%p2 ld.shared.u32 %r3, [%r4];
   ret;
@@ -93,15 +96,27 @@ TEST_CASE("race check: an atomic and a plain read race; atomics among themselves
 TEST_CASE("race check: bar.warp.sync orders the lanes of its mask only")
 {
     ptx::Module m = parsePtx(kRaces);
-    LaunchResult inMask = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {15});
+    LaunchResult inMask = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {15, 0});
     INFO(inMask.message);
     CHECK(inMask.error == cudaSuccess);
-    LaunchResult outside = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {16});
+    LaunchResult outside = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {16, 0});
     INFO(outside.message);
     CHECK(outside.error == cudaErrorLaunchFailure);
     CHECK(contains(outside.message, "(read-after-write)"));
-    CHECK(contains(outside.message, "thread (0,0,0) (warp 0, lane 0) writes at PTX line 37"));
-    CHECK(contains(outside.message, "thread (16,0,0) (warp 0, lane 16) reads at PTX line 40"));
+    CHECK(contains(outside.message, "thread (0,0,0) (warp 0, lane 0) writes at PTX line 38"));
+    CHECK(contains(outside.message, "thread (16,0,0) (warp 0, lane 16) reads at PTX line 43"));
+}
+
+TEST_CASE("membermask check: a lane that executes bar.warp.sync must be in its mask")
+{
+    ptx::Module m = parsePtx(kRaces);
+    LaunchResult everyLane = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {15, 1});
+    INFO(everyLane.message);
+    CHECK(everyLane.error == cudaErrorLaunchFailure);
+    CHECK(contains(everyLane.message,
+                   "Invalid membermask: __syncwarp() with membermask 0x0000ffff executed by lane 16, "
+                   "which the mask leaves out, in kernel partialWarpSync, block (0,0,0), thread "
+                   "(16,0,0), PTX line 41"));
 }
 
 TEST_CASE("race check: stores of different values to one word race, of the same value do not")
@@ -111,8 +126,8 @@ TEST_CASE("race check: stores of different values to one word race, of the same 
     INFO(different.message);
     CHECK(different.error == cudaErrorLaunchFailure);
     CHECK(contains(different.message, "(write-after-write) at __shared__ 0x0 in kernel storeOneWord, block (0,0,0): "
-                                      "thread (0,0,0) (warp 0, lane 0) writes at PTX line 52, "
-                                      "thread (1,0,0) (warp 0, lane 1) writes at PTX line 52"));
+                                      "thread (0,0,0) (warp 0, lane 0) writes at PTX line 55, "
+                                      "thread (1,0,0) (warp 0, lane 1) writes at PTX line 55"));
     LaunchResult same = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {0});
     INFO(same.message);
     CHECK(same.error == cudaSuccess);
