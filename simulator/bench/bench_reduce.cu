@@ -1,8 +1,9 @@
 // Measures the simulator's speed on the neighbored in-place reduction of
 // 2^24 ints with 512-thread blocks (divergent, barrier-heavy), on a
-// warp-shuffle reduction and on a shared-memory tree reduction (every shared
-// access goes through the race check unless CUDASIM_RACECHECK=0), and prints
-// warp instructions per second per core.
+// warp-shuffle reduction, on a shared-memory tree reduction (every shared
+// access goes through the race check unless CUDASIM_RACECHECK=0) and on a
+// histogram of 2^22 values into 256 global bins, one atomicAdd per element
+// (atomics-heavy), and prints warp instructions per second per core.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -51,6 +52,12 @@ __global__ void reduceShuffle(const int* in, int* total, int n)
         sum += __shfl_down_sync(0xffffffff, sum, offset);
     if (threadIdx.x % 32 == 0)
         atomicAdd(total, sum);
+}
+
+__global__ void histogram(const int* values, unsigned n, unsigned* bins)
+{
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        atomicAdd(&bins[values[i] & 255], 1u);
 }
 
 // Per-core speed divides by the CPU time all threads used, so it does not
@@ -110,5 +117,19 @@ int main()
     for (int v : partial)
         sharedSum += v;
     std::printf("sum %lld (expected %u)\n", sharedSum, n);
-    return cudaGetLastError() == cudaSuccess && sum == n && total == static_cast<int>(n) && sharedSum == n ? 0 : 1;
+    // Values 0, 1, 2, ...: every bin of the histogram gets n / 256 of them.
+    const unsigned values = 1u << 22;
+    for (unsigned i = 0; i < values; ++i)
+        h[i] = static_cast<int>(i);
+    upload();
+    unsigned* d_bins;
+    cudaMalloc(&d_bins, 256 * sizeof(unsigned));
+    auto clearBins = [&] { cudaMemset(d_bins, 0, 256 * sizeof(unsigned)); };
+    measure("atomics 2^22", clearBins, [&] { histogram<<<1024, 256>>>(d_in, values, d_bins); });
+    std::vector<unsigned> bins(256);
+    cudaMemcpy(bins.data(), d_bins, 256 * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    const bool even = std::all_of(bins.begin(), bins.end(), [&](unsigned b) { return b == values / 256; });
+    std::printf("bins %s (expected %u each)\n", even ? "even" : "uneven", values / 256);
+    return cudaGetLastError() == cudaSuccess && sum == n && total == static_cast<int>(n) && sharedSum == n && even ? 0
+                                                                                                                   : 1;
 }
