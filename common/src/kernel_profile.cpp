@@ -110,7 +110,9 @@ double KernelProfile::barriers_per_warp() const
 }
 double KernelProfile::warp_exchanges_per_warp() const
 {
-    return ratio(shuffles + warp_reductions, warps);
+    // A redux.sync (nvcc emits one for a warp's shuffle tree of ints on sm_80 and later) does the work
+    // of the five shuffles of that tree.
+    return ratio(shuffles + kShufflesPerWarpReduction * warp_reductions, warps);
 }
 double KernelProfile::atomic_updates_per_warp() const
 {

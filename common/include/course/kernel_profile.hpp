@@ -13,6 +13,9 @@
 
 namespace course {
 
+/// The shuffles one warp reduction (redux.sync) stands for: the five steps of a warp's tree.
+inline constexpr std::uint64_t kShufflesPerWarpReduction = 5;
+
 /// The counters of one kernel launch, or the sums over several (see simulator/README.md,
 /// "Counters" and "Timing model").
 struct KernelProfile {
@@ -53,7 +56,8 @@ struct KernelProfile {
     [[nodiscard]] double wide_load_share() const;  ///< 16-byte load requests / load requests
     [[nodiscard]] double shared_requests_per_warp() const;
     [[nodiscard]] double barriers_per_warp() const;
-    [[nodiscard]] double warp_exchanges_per_warp() const;  ///< (shuffles + warp reductions) / warps
+    /// (shuffles + kShufflesPerWarpReduction x warp reductions) / warps
+    [[nodiscard]] double warp_exchanges_per_warp() const;
     [[nodiscard]] double atomic_updates_per_warp() const;
     /// Global-load bytes (32 per sector) per warp. When a kernel's loads are independent of each
     /// other (no address depends on a loaded value), a GPU's compiler issues them all before their

@@ -171,6 +171,7 @@ struct Variable {
 struct Module {
     std::vector<Kernel> kernels;
     std::vector<Variable> variables;
+    int targetArch = 0;  // .target sm_XX: XX (cudaFuncAttributes::ptxVersion); 0 if absent
     const Kernel* findKernel(const std::string& name) const;
     const Variable* findVariable(const std::string& name) const;
 };

@@ -6,6 +6,7 @@
 #include "ptx/parser.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -126,7 +127,14 @@ private:
     void parseTopLevel()
     {
         std::string_view t = peek().text;
-        if (t == ".version" || t == ".target" || t == ".address_size" || t == ".file" || t == ".loc") {
+        if (t == ".target") {
+            // ".target sm_90[, ...]": the architecture the PTX was generated for (cudaFuncAttributes::ptxVersion).
+            next();
+            std::string_view arch = peek().text;
+            if (arch.starts_with("sm_"))
+                std::from_chars(arch.data() + 3, arch.data() + arch.size(), module_.targetArch);
+            skipLine();
+        } else if (t == ".version" || t == ".address_size" || t == ".file" || t == ".loc") {
             skipLine();
         } else if (t == ".visible" || t == ".weak" || t == ".common") {
             next();

@@ -42,7 +42,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func)
     if (k->maxThreads)
         attr->maxThreadsPerBlock = std::min<int>(attr->maxThreadsPerBlock, static_cast<int>(k->maxThreads));
     attr->numRegs = regs;
-    attr->ptxVersion = 75;
+    attr->ptxVersion = entry->binary->module->targetArch;  // what the PTX was generated for, as on a GPU
     attr->binaryVersion = 90;
     attr->maxDynamicSharedSizeBytes = maxDynamicSharedBytes(*entry, k->staticSmem);
     attr->preferredShmemCarveout = -1;
