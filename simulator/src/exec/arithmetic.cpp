@@ -553,6 +553,17 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         lanewise<1>(w, in, exec, clk, [strip, wm](uint64_t a) { return (strip ? a & ~kWindowMask : a) & wm; });
         break;
     }
+    case Op::Isspacep: {
+        // A generic address is in the window of the space it points to (exec/launch_context.hpp);
+        // anything outside the shared and local windows is global memory.
+        if (in.space != ptx::Space::Global && in.space != ptx::Space::Shared && in.space != ptx::Space::Local)
+            throwUnsupported(in, kernel, "isspacep of this state space");
+        const uint64_t window = in.space == ptx::Space::Shared  ? kSharedWindow
+                                : in.space == ptx::Space::Local ? kLocalWindow
+                                                                : 0;
+        lanewise<1>(w, in, exec, clk, [window](uint64_t a) -> uint64_t { return (a & kWindowMask) == window; });
+        break;
+    }
     case Op::Cvt:
         convert(w, in, exec, clk);
         break;
