@@ -111,14 +111,15 @@ def sanitize(lesson: lessons.Lesson, *, tool: str, kernel: str | None, solution:
     demo_args = [*demos.modules_option(solution), "--n", "2^16", "--reps", "1", "--seed", "1", *kernel_option]
     if on_simulator:
         building.say_backend(f"lesson {lesson.number}: the simulator's checks (out-of-bounds and misaligned "
-                             "accesses, shared-memory races, barriers not every thread reaches, runaway kernels) "
-                             "instead of compute-sanitizer", True)
+                             "accesses, races in shared and global memory, reads of memory nothing wrote, barriers "
+                             "not every thread reaches, membermasks, runaway kernels) instead of compute-sanitizer",
+                             True)
         environment.ensure_environment(verbose=False)
         building.build(demos.demo_targets(lesson, solution))
         command = [str(building.build_dir() / "lessons" / f"{lesson.target}_demo"), *demo_args]
-        # Every check is always on there; the race check too, whatever the environment says.
+        # Every check is always on there; the race check and the initcheck too, whatever the environment says.
         result = common.run(command, capture_output=True, text=True, errors="replace",
-                            env={**os.environ, "CUDASIM_RACECHECK": "1"})
+                            env={**os.environ, "CUDASIM_RACECHECK": "1", "CUDASIM_INITCHECK": "1"})
         errors = [line for line in (result.stdout + result.stderr).splitlines() if line.startswith("cudasim: ")]
         for line in errors[:10]:
             print(line)

@@ -109,7 +109,7 @@ def ship_references(target: Path) -> int:
         for source in sorted((root / "solutions" / folder).glob("*.cu")):
             output = target / "references" / folder / f"{source.stem}.fatbin"
             output.parent.mkdir(parents=True, exist_ok=True)
-            command = [nvcc, "-fatbin", "-std=c++20", "--no-compress", "-gencode=arch=compute_75,code=compute_75",
+            command = [nvcc, "-fatbin", "-std=c++20", "--no-compress", "-gencode=arch=compute_90,code=compute_90",
                        f"-I{root / 'lessons' / folder}", f"-I{root / 'common' / 'include'}", "-o", str(output),
                        str(source)]
             if common.run(command).returncode != 0:

@@ -78,7 +78,7 @@ __device__ long long warp_sum_redux(long long value)
     return static_cast<long long>((static_cast<unsigned long long>(high) << 32) +
                                   (static_cast<unsigned long long>(low_high) << 16) + low_low);
 #else
-    // compute_75 (the simulator's PTX) has no redux.sync: shuffles instead.
+    // Before sm_80 (a T4, say) there is no redux.sync: shuffles instead.
     return warp_sum_shuffles(value);
 #endif
 }

@@ -70,7 +70,7 @@ enum class BlockStage {
     shared_tree,      ///< lesson 04's sequential addressing, log2(block) barriers
     shuffles,         ///< __shfl_down_sync, offsets 16, 8, 4, 2, 1
     cooperative,      ///< cooperative_groups::reduce over a thread_block_tile<32>
-    reduce_add_sync,  ///< __reduce_add_sync on sm_80 and later, shuffles below (the simulator's compute_75)
+    reduce_add_sync,  ///< __reduce_add_sync on sm_80 and later (the H100, and the simulator's compute_90), shuffles below
 };
 
 /// How a ladder kernel reads its share of the array.

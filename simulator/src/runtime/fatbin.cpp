@@ -80,7 +80,7 @@ std::string extractPtxFromFatBinary(const void* image)
     if (best.empty()) {
         throw std::runtime_error(
             sawCompressed ? "the fat binary's PTX is compressed: compile with nvcc --no-compress"
-                          : "the fat binary holds no PTX: compile with -gencode arch=compute_75,code=compute_75");
+                          : "the fat binary holds no PTX: compile with -gencode arch=compute_90,code=compute_90");
     }
     return best;
 }

@@ -74,5 +74,5 @@ TEST_CASE("compressed or missing PTX is explained")
     std::vector<uint8_t> compressed = build({{1, 75, 0x8011, "xxxx"}}, wrapper);
     CHECK_THROWS_WITH_AS(cudasim::extractPtx(wrapper.data()), doctest::Contains("--no-compress"), std::runtime_error);
     std::vector<uint8_t> sassOnly = build({{2, 90, 0x11, "ELF"}}, wrapper);
-    CHECK_THROWS_WITH_AS(cudasim::extractPtx(wrapper.data()), doctest::Contains("compute_75"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(cudasim::extractPtx(wrapper.data()), doctest::Contains("compute_90"), std::runtime_error);
 }
