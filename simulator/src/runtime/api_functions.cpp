@@ -2,6 +2,7 @@
 // occupancy calculator.
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
