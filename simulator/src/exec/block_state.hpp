@@ -69,11 +69,11 @@ struct BlockState {
     // write evicts an older one in its slot (a race with that one goes unnoticed), and loads
     // look only while the interval has written global memory at all.
     std::vector<GlobalWriteSlot> globalWrites;
-    uint32_t globalWritesInInterval = 0;
+    bool globalWritten = false;  // the interval has written global memory
     uint32_t raceEpoch = 0;
     void newRaceInterval()
     {
-        globalWritesInInterval = 0;
+        globalWritten = false;
         if (++raceEpoch < RaceAccess::kEpochs)
             return;
         std::fill(sharedShadow.begin(), sharedShadow.end(), SharedWordShadow{});

@@ -131,12 +131,13 @@ uint64_t DeviceMemory::bytesInUse() const
 void DeviceMemory::fill(void* p, int value, uint64_t count)
 {
     auto* begin = static_cast<unsigned char*>(p);
-    markWritten(p, count);
     const Allocation* a = nullptr;
     {
         std::lock_guard lock(mutex_);
         a = find(reinterpret_cast<uintptr_t>(p));
     }
+    if (a && a->written)
+        a->written->mark(reinterpret_cast<uintptr_t>(p) - a->base, count);
     if (value == 0 && a && a->mapped) {
         // Whole pages back to the zero page (MADV_DONTNEED on a private anonymous mapping reads as
         // zeros afterwards); only the partial pages at either end are written.

@@ -284,7 +284,7 @@ void Interpreter::checkMembermask(const Warp& w, const BlockState& b, const Inst
     if (m.kind == Operand::Kind::Imm) {
         outside = exec & ~static_cast<uint32_t>(m.imm);
     } else if (m.kind == Operand::Kind::Reg) {
-        const uint64_t* masks = w.regs + size_t{m.reg} * kWarpSize;
+        const uint64_t* masks = w.reg(m.reg);
         for (uint32_t lanes = exec; lanes; lanes &= lanes - 1) {
             const int l = std::countr_zero(lanes);
             outside |= ((masks[l] >> l) & 1) == 0 ? 1u << l : 0u;
@@ -296,7 +296,7 @@ void Interpreter::checkMembermask(const Warp& w, const BlockState& b, const Inst
 
 void Interpreter::invalidMembermask(const Warp& w, const BlockState& b, const Instr& in, int lane, const Operand& m)
 {
-    const uint64_t mask = m.kind == Operand::Kind::Imm ? m.imm : w.regs[size_t{m.reg} * kWarpSize + size_t(lane)];
+    const uint64_t mask = m.kind == Operand::Kind::Imm ? m.imm : w.reg(m.reg)[lane];
     char hex[16];
     std::snprintf(hex, sizeof hex, "0x%08x", static_cast<unsigned>(mask));
     const std::string what = in.op == Op::WarpSync ? "__syncwarp()" : std::string(ptx::opName(in.op)) + ".sync";

@@ -56,7 +56,7 @@ public:
     // initcheck's record of it (exec/written_bytes.hpp; null: not checked) and `base` its address.
     bool writtenBytes(uint64_t addr, uint64_t size, WrittenBytes*& record, uint64_t& base)
     {
-        if (!(addr >= cachedBase_ && addr + size <= cachedEnd_) && !cachedAllocationHolds(addr, addr + size))
+        if (!cachedAllocationHolds(addr, addr + size))
             return false;
         record = cachedWritten_;
         base = cachedBase_;

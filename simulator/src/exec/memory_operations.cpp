@@ -135,7 +135,7 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
         listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
         if (raceCheck_ && where == ResolvedSpace::Shared)
             checkSharedLanes(w, b, in, a.addr, exec, total, false);
-        else if (raceCheck_ && where == ResolvedSpace::Global && b.globalWritesInInterval)
+        else if (raceCheck_ && where == ResolvedSpace::Global && b.globalWritten)
             checkGlobalReads(w, b, in, a.addr, exec, total);
         if (initCheck_ && where == ResolvedSpace::Global)
             checkReadsWritten(w, b, in, a.addr, exec, total, a.lowest, a.highest);
@@ -156,7 +156,7 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
     listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
     if (raceCheck_ && where == ResolvedSpace::Shared)
         checkSharedLanes(w, b, in, a.addr, exec, total, false);
-    else if (raceCheck_ && where == ResolvedSpace::Global && b.globalWritesInInterval)
+    else if (raceCheck_ && where == ResolvedSpace::Global && b.globalWritten)
         checkGlobalReads(w, b, in, a.addr, exec, total);
     if (initCheck_ && where == ResolvedSpace::Global)
         checkReadsWritten(w, b, in, a.addr, exec, total, a.lowest, a.highest);

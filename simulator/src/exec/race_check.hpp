@@ -108,7 +108,7 @@ inline void checkGlobalWord(const LaunchContext& launch, BlockState& b, const Wa
     }
     slot.word = word;
     slot.write = now;
-    ++b.globalWritesInInterval;
+    b.globalWritten = true;
 }
 
 // One word of an access (see checkSharedAccess).

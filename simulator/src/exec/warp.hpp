@@ -61,6 +61,7 @@ struct Warp {
     uint32_t phaseRounds[3] = {};  // rounds since the last barrier, by source
 
     uint64_t* reg(uint32_t r) { return regs + size_t{r} * kWarpSize; }
+    const uint64_t* reg(uint32_t r) const { return regs + size_t{r} * kWarpSize; }
     uint32_t live() const { return validMask & ~exited; }
     bool allLiveArrived() const { return (arrived & live()) == live(); }
     void endRound()

@@ -17,10 +17,7 @@ namespace cudasim {
 
 class WrittenBytes {
 public:
-    explicit WrittenBytes(uint64_t bytes)
-        : size_(bytes), words_((bytes + 63) / 64), bits_(new std::atomic<uint64_t>[words_]())
-    {
-    }
+    explicit WrittenBytes(uint64_t bytes) : size_(bytes), bits_(new std::atomic<uint64_t>[(bytes + 63) / 64]()) {}
 
     bool complete() const { return complete_.load(std::memory_order_relaxed); }
 
@@ -73,7 +70,6 @@ private:
     }
 
     uint64_t size_;
-    uint64_t words_;
     std::unique_ptr<std::atomic<uint64_t>[]> bits_;
     std::atomic<bool> complete_{false};
 };
