@@ -11,6 +11,7 @@
 #include "exec/alu.hpp"
 #include "exec/lanes.hpp"
 #include "exec/launch_context.hpp"
+#include "exec/packed_integer.hpp"
 #include "support/demangle.hpp"
 
 namespace cudasim {
@@ -177,6 +178,37 @@ T intRem(T a, T b)
     return static_cast<T>(a % b);
 }
 
+// `tid % (2 * stride)`: an unsigned division by a power of two that every lane shares is a shift or a
+// mask, done for the whole warp at once instead of one hardware division per lane. Returns false
+// (nothing done) for any other division.
+bool divideByUniformPowerOfTwo(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
+{
+    if (ptx::isSigned(in.type) || ptx::isFloat(in.type) || exec == 0)
+        return false;
+    const Operand& divisor = in.ops[3];
+    const uint64_t wm = alu::widthMask(bitsOf(in.type));
+    uint64_t d = 0;
+    if (divisor.kind == Operand::Kind::Imm) {
+        d = static_cast<uint64_t>(divisor.imm) & wm;
+    } else if (divisor.kind == Operand::Kind::Reg) {
+        const uint64_t* v = w.reg(divisor.reg);
+        d = v[std::countr_zero(exec)] & wm;
+        for (uint32_t m = exec; m; m &= m - 1)
+            if ((v[std::countr_zero(m)] & wm) != d)
+                return false;
+    } else {
+        return false;
+    }
+    if (!std::has_single_bit(d))
+        return false;
+    const int shift = std::countr_zero(d);
+    if (in.op == Op::Div)
+        lanewise<1>(w, in, exec, clk, [wm, shift](uint64_t a) { return (a & wm) >> shift; });
+    else
+        lanewise<1>(w, in, exec, clk, [low = d - 1](uint64_t a) { return a & low; });
+    return true;
+}
+
 template <class F32, class F64>
 void floatUnary(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::Kernel& kernel, F32 f, F64 g)
 {
@@ -287,6 +319,69 @@ uint64_t permute(uint64_t a, uint64_t b, uint64_t selector)
     return r;
 }
 
+// lop3: each bit of d is the bit of the truth table that the bits of a, b and c select (a the
+// most significant), so that the table of a function f is f(0xF0, 0xCC, 0xAA).
+uint64_t lookUp3(uint64_t a, uint64_t b, uint64_t c, uint64_t table)
+{
+    uint64_t r = 0;
+    for (int row = 0; row < 8; ++row) {
+        if (((table >> row) & 1) == 0)
+            continue;
+        const uint64_t x = (row & 4) ? a : ~a, y = (row & 2) ? b : ~b, z = (row & 1) ? c : ~c;
+        r |= x & y & z;
+    }
+    return r & 0xffffffffu;
+}
+
+// fns: the position of the n-th set bit of mask counted from base, upwards for a positive offset
+// and downwards for a negative one (offset 0: base itself if set); 0xffffffff if there is none.
+uint64_t findNthSet(uint64_t mask, uint64_t base, uint64_t offset)
+{
+    const int32_t n = static_cast<int32_t>(offset);
+    int pos = static_cast<int>(base & 0xffffffffu);
+    if (pos > 31)
+        return 0xffffffffu;  // undefined in PTX
+    if (n == 0)
+        return ((mask >> pos) & 1) ? static_cast<uint64_t>(pos) : 0xffffffffu;
+    const int step = n > 0 ? 1 : -1;
+    int64_t left = n > 0 ? n : -static_cast<int64_t>(n);
+    for (; pos >= 0 && pos < 32; pos += step)
+        if (((mask >> pos) & 1) && --left == 0)
+            return static_cast<uint64_t>(pos);
+    return 0xffffffffu;
+}
+
+// min/max with .NaN (a NaN operand gives the canonical NaN instead of the other operand) or .relu
+// (a negative result becomes zero) on the types they apply to.
+void minMaxWithModes(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
+{
+    const bool isMax = in.op == Op::Max, nan = in.mode & ptx::MinMaxNaN, relu = in.mode & ptx::MinMaxRelu;
+    if (in.type == Type::S32 && !nan) {
+        lanewise<2>(w, in, exec, clk, [isMax](uint64_t a, uint64_t b) {
+            const int32_t x = static_cast<int32_t>(a), y = static_cast<int32_t>(b);
+            return static_cast<uint64_t>(static_cast<uint32_t>(std::max(isMax ? std::max(x, y) : std::min(x, y), 0)));
+        });
+        return;
+    }
+    if (in.type != Type::F32 && in.type != Type::F16)
+        throwUnsupported(in, kernel, "type for min/max with .NaN or .relu");
+    const bool half = in.type == Type::F16;
+    lanewise<2>(w, in, exec, clk, [isMax, nan, relu, half](uint64_t a, uint64_t b) {
+        const float x = half ? alu::f16(a) : alu::f32(a), y = half ? alu::f16(b) : alu::f32(b);
+        const uint64_t canonicalNaN = half ? 0x7fffu : 0x7fffffffu;
+        if (std::isnan(x) || std::isnan(y)) {
+            if (nan || (std::isnan(x) && std::isnan(y)))
+                return canonicalNaN;
+        }
+        float r = std::isnan(x) ? y : std::isnan(y) ? x : isMax ? std::fmax(x, y) : std::fmin(x, y);
+        if (x == 0 && y == 0)  // -0 is less than +0
+            r = (std::signbit(x) == isMax) ? y : x;
+        if (relu && (r < 0 || (r == 0 && std::signbit(r))))
+            r = 0.0f;
+        return half ? alu::halfBits(r) : alu::canonicalBits(r);
+    });
+}
+
 // Compares all lanes with the mode chosen once, outside the lane loop.
 template <class T, class Cmp>
 void compareLanes(const uint64_t* a, const uint64_t* b, uint64_t* r, Cmp cmp)
@@ -337,9 +432,13 @@ void compareTyped(const uint64_t* a, const uint64_t* b, uint64_t* r, uint8_t mod
 
 void setp(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
 {
-    Lanes s0, s1, s2, d, q;
+    Lanes s0, s1, s2, temp, q;
     const uint64_t* a = source(w, in.ops[2], s0, clk);
     const uint64_t* b = source(w, in.ops[3], s1, clk);
+    // The common `setp.lt.s32 p, a, b` of a full warp compares straight into p.
+    const bool plain = in.boolMode == ptx::BoolNone && !in.hasPairDest;
+    const bool direct = plain && exec == 0xffffffffu && in.ops[0].kind == Operand::Kind::Reg;
+    uint64_t* d = direct ? w.reg(in.ops[0].reg) : temp;
     switch (in.type) {
     case Type::F16: {
         Lanes fa, fb;  // widen to f32, which compares identically
@@ -376,6 +475,12 @@ void setp(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
     default:
         compareTyped<uint64_t>(a, b, d, in.mode);
         break;
+    }
+    if (direct)
+        return;
+    if (plain) {
+        writeBack(w, in.ops[0], d, exec);
+        return;
     }
     const uint64_t* c = in.boolMode != ptx::BoolNone ? source(w, in.ops[4], s2, clk) : nullptr;
     for (int l = 0; l < kWarpSize; ++l) {
@@ -507,6 +612,10 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         carryArithmetic(w, in, exec, clk);
         return;
     }
+    if (ptx::isPackedInteger(t) || in.op == Op::Dp2a || in.op == Op::Vabsdiff4) {
+        executePackedInteger(w, in, exec, clk, kernel);
+        return;
+    }
     switch (in.op) {
     case Op::Mov: {
         const Operand& d = in.ops[0];
@@ -583,19 +692,31 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         mulFamily(w, in, exec, clk, true);
         break;
     case Op::Div:
+        if (divideByUniformPowerOfTwo(w, in, exec, clk))
+            break;
         arith2(
             w, in, exec, clk, [](auto a, auto b) { return intDiv(a, b); }, [](auto a, auto b) { return a / b; });
         break;
     case Op::Rem:
+        if (divideByUniformPowerOfTwo(w, in, exec, clk))
+            break;
         arith2(
             w, in, exec, clk, [](auto a, auto b) { return intRem(a, b); }, [](auto a, auto) { return a; });
         break;
     case Op::Min:
+        if (in.mode != ptx::MinMaxPlain) {
+            minMaxWithModes(w, in, exec, clk, kernel);
+            break;
+        }
         arith2(
             w, in, exec, clk, [](auto a, auto b) { return a < b ? a : b; },
             [](auto a, auto b) { return a == 0 && b == 0 ? (std::signbit(a) ? a : b) : std::fmin(a, b); });
         break;
     case Op::Max:
+        if (in.mode != ptx::MinMaxPlain) {
+            minMaxWithModes(w, in, exec, clk, kernel);
+            break;
+        }
         arith2(
             w, in, exec, clk, [](auto a, auto b) { return a > b ? a : b; },
             [](auto a, auto b) { return a == 0 && b == 0 ? (std::signbit(a) ? b : a) : std::fmax(a, b); });
@@ -641,6 +762,12 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
     }
     case Op::Shl: {
         int bits = bitsOf(t);
+        if (in.ops[3].kind == Operand::Kind::Imm && static_cast<uint64_t>(in.ops[3].imm & 0xffffffff) < 64) {
+            // A constant shift: the same count for every lane, which the compiler vectorises.
+            const uint64_t n = static_cast<uint64_t>(in.ops[3].imm & 0xffffffff), wm = alu::widthMask(bits);
+            lanewise<1>(w, in, exec, clk, [n, wm](uint64_t a) { return (a << n) & wm; });
+            break;
+        }
         lanewise<2>(w, in, exec, clk, [bits](uint64_t a, uint64_t b) {
             uint64_t s = b & 0xffffffffu;
             return s >= static_cast<uint64_t>(bits) ? 0 : (a << s) & alu::widthMask(bits);
@@ -650,6 +777,11 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
     case Op::Shr: {
         int bits = bitsOf(t);
         bool sign = ptx::isSigned(t);
+        if (!sign && in.ops[3].kind == Operand::Kind::Imm && static_cast<uint64_t>(in.ops[3].imm & 0xffffffff) < 64) {
+            const uint64_t n = static_cast<uint64_t>(in.ops[3].imm & 0xffffffff), wm = alu::widthMask(bits);
+            lanewise<1>(w, in, exec, clk, [n, wm](uint64_t a) { return (a & wm) >> n; });
+            break;
+        }
         lanewise<2>(w, in, exec, clk, [bits, sign, t](uint64_t a, uint64_t b) {
             uint64_t s = std::min<uint64_t>(b & 0xffffffffu, static_cast<uint64_t>(bits));
             if (sign) {
@@ -754,6 +886,15 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         break;
     case Op::Prmt:
         lanewise<3>(w, in, exec, clk, permute);
+        break;
+    case Op::Lop3:
+        if (in.numOps != 6 || in.hasPairDest)
+            throwUnsupported(in, kernel, "form (with a predicate)");
+        lanewise<4>(w, in, exec, clk,
+                    [](uint64_t a, uint64_t b, uint64_t c, uint64_t table) { return lookUp3(a, b, c, table); });
+        break;
+    case Op::Fns:
+        lanewise<3>(w, in, exec, clk, findNthSet);
         break;
     case Op::Rcp:
         floatUnary(

@@ -218,7 +218,13 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
         }
         listener.onIssue(w, b, in, w.active, exec);
         uint64_t clk = ++b.clock;
-        switch (executorOf(in.op)) {
+        const Executor executor = executorOf(in.op);
+        if (executor == Executor::Arithmetic) {  // most instructions: a predictable branch, not the switch's jump
+            executeArithmetic(w, in, exec, clk, *launch_.kernel);
+            ++w.pc;
+            continue;
+        }
+        switch (executor) {
         case Executor::Load:
             load(w, b, in, exec, listener);
             break;

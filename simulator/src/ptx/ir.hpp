@@ -9,11 +9,32 @@
 
 namespace cudasim::ptx {
 
-enum class Type : uint8_t { None, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F32, F64, Pred };
+// S16x2 and U16x2: two 16-bit integers in one 32-bit register (add, sub, min and max on each half).
+enum class Type : uint8_t {
+    None,
+    B8,
+    B16,
+    B32,
+    B64,
+    U8,
+    U16,
+    U32,
+    U64,
+    S8,
+    S16,
+    S32,
+    S64,
+    F16,
+    F32,
+    F64,
+    Pred,
+    S16x2,
+    U16x2
+};
 
 // Width in bytes of each Type, in enum order (the interpreter calls these
 // per lane, so they are inline table look-ups).
-inline constexpr uint8_t kTypeBytes[] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 1};
+inline constexpr uint8_t kTypeBytes[] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 1, 4, 4};
 constexpr int typeBytes(Type t)
 {
     return kTypeBytes[static_cast<int>(t)];
@@ -25,6 +46,10 @@ constexpr bool isSigned(Type t)
 constexpr bool isFloat(Type t)
 {
     return t >= Type::F16 && t <= Type::F64;
+}
+constexpr bool isPackedInteger(Type t)
+{
+    return t == Type::S16x2 || t == Type::U16x2;
 }
 
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
@@ -66,6 +91,9 @@ enum CallTarget : uint8_t { CallVprintf, CallAssertFail };
 enum ShfMode : uint8_t { ShfRight = 0, ShfLeft = 1, ShfClamp = 2 };  // bit flags
 enum BfindMode : uint8_t { BfindIndex, BfindShiftAmount };
 enum BarMode : uint8_t { BarSync, BarRedPopc, BarRedAnd, BarRedOr };  // __syncthreads_count/_and/_or
+enum Dp2aMode : uint8_t { Dp2aLo, Dp2aHi };                           // which two bytes of b meet the two halves of a
+enum VideoMode : uint8_t { VideoMerge, VideoAdd };                    // vabsdiff4: bytes into d, or their sum plus c
+enum MinMaxMode : uint8_t { MinMaxPlain = 0, MinMaxNaN = 1, MinMaxRelu = 2 };  // bit flags
 
 // Register slots 0..kNumSpecialRegs-1 hold the special registers; the
 // block runner fills them when a warp starts.

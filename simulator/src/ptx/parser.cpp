@@ -627,9 +627,12 @@ private:
         if (types.size() > 1) {
             if (in.op == Op::Cvt) {
                 in.srcType = types[1];
-            } else if (in.op == Op::Dp4a) {  // dp4a.atype.btype
+            } else if (in.op == Op::Dp4a || in.op == Op::Dp2a) {  // dp4a.atype.btype
                 in.srcType = types[0];
                 in.type = types[1];
+            } else if (in.op == Op::Vabsdiff4 && types.size() == 3) {  // vabsdiff4.dtype.atype.btype
+                in.srcType = types[1];
+                in.type = types[2];
             } else {
                 in.type = types.back();
             }

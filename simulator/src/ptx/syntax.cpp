@@ -28,10 +28,11 @@ const std::unordered_map<std::string_view, uint8_t>& cmpNames()
 const std::unordered_map<std::string_view, Type>& typeNames()
 {
     static const std::unordered_map<std::string_view, Type> names = {
-        {".b8", Type::B8},   {".b16", Type::B16}, {".b32", Type::B32}, {".b64", Type::B64},
-        {".u8", Type::U8},   {".u16", Type::U16}, {".u32", Type::U32}, {".u64", Type::U64},
-        {".s8", Type::S8},   {".s16", Type::S16}, {".s32", Type::S32}, {".s64", Type::S64},
-        {".f16", Type::F16}, {".f32", Type::F32}, {".f64", Type::F64}, {".pred", Type::Pred},
+        {".b8", Type::B8},       {".b16", Type::B16},     {".b32", Type::B32}, {".b64", Type::B64},
+        {".u8", Type::U8},       {".u16", Type::U16},     {".u32", Type::U32}, {".u64", Type::U64},
+        {".s8", Type::S8},       {".s16", Type::S16},     {".s32", Type::S32}, {".s64", Type::S64},
+        {".f16", Type::F16},     {".f32", Type::F32},     {".f64", Type::F64}, {".pred", Type::Pred},
+        {".s16x2", Type::S16x2}, {".u16x2", Type::U16x2},
     };
     return names;
 }
@@ -233,6 +234,31 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
         if (m == ".all")
             in.mode = MatchAll;
         return {};
+    case Op::Dp2a:
+        if (m == ".lo" || m == ".hi") {
+            in.mode = m == ".hi" ? Dp2aHi : Dp2aLo;
+            return {};
+        }
+        break;
+    case Op::Vabsdiff4:
+        if (m == ".add") {
+            in.mode = VideoAdd;
+            return {};
+        }
+        return "vabsdiff4 mode " + std::string(m) + " is not supported";
+    case Op::Min:
+    case Op::Max:
+        if (m == ".NaN") {
+            in.mode |= MinMaxNaN;
+            return {};
+        }
+        if (m == ".relu") {
+            in.mode |= MinMaxRelu;
+            return {};
+        }
+        if (m == ".xorsign")
+            return std::string(opName(in.op)) + std::string(m) + " is not supported";
+        break;
     default:
         break;
     }

@@ -262,3 +262,163 @@ TEST_CASE("%envreg registers read as 0, so a kernel that reads them (grid.sync()
     CHECK(v[1] == 0);
     CHECK(v[2] == 0);
 }
+
+TEST_CASE("divisions by a power of two that the lanes share, constant shifts, and setp into a pair")
+{
+    ptx::Module m = parsePtx(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b16 %h<3>;
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %laneid;
+  mul.wide.u32 %rd2, %r1, 64;
+  add.s64 %rd3, %rd1, %rd2;
+  add.u32 %r1, %r1, 1000;
+  mov.u32 %r2, 8;
+  div.u32 %r3, %r1, %r2;
+  rem.u32 %r4, %r1, %r2;
+  add.u32 %r5, %r1, -999;
+  div.u32 %r6, %r1, %r5;
+  mov.u32 %r7, 0;
+  div.u32 %r8, %r1, %r7;
+  rem.u32 %r9, %r1, %r7;
+  setp.lt.u32 %p1|%p2, %r5, 17;
+  selp.u32 %r10, 4, 3, %p1;
+  mov.u32 %r11, 77;
+  @%p1 rem.u32 %r11, %r1, %r10;
+  @%p2 div.u32 %r11, %r1, %r10;
+  shl.b32 %r12, %r1, 33;
+  shr.u32 %r13, %r1, 40;
+  shl.b32 %r14, %r1, 31;
+  shr.u32 %r15, %r14, 31;
+  cvt.u16.u32 %h1, %r1;
+  shl.b16 %h2, %h1, 7;
+  cvt.u32.u16 %r16, %h2;
+  cvt.u64.u32 %rd4, %r1;
+  shl.b64 %rd5, %rd4, 40;
+  shr.u64 %rd5, %rd5, 8;
+  cvt.u32.u64 %r17, %rd5;
+  shr.u64 %rd5, %rd5, 32;
+  cvt.u32.u64 %r18, %rd5;
+  selp.u32 %r19, 1, 0, %p2;
+  st.global.v4.u32 [%rd3], {%r3, %r4, %r6, %r8};
+  st.global.v4.u32 [%rd3+16], {%r9, %r11, %r12, %r13};
+  st.global.v4.u32 [%rd3+32], {%r14, %r15, %r16, %r17};
+  st.global.v2.u32 [%rd3+48], {%r18, %r19};
+  ret;
+}
+)");
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(32 * 64);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+        const uint32_t* row = v + 16 * lane;
+        const uint32_t x = lane + 1000;
+        CAPTURE(lane);
+        CHECK(row[0] == x / 8);
+        CHECK(row[1] == x % 8);
+        CHECK(row[2] == x / (lane + 1));  // a divisor of its own in each lane
+        CHECK(row[3] == 0xffffffffu);     // by zero: all ones, and the dividend as remainder
+        CHECK(row[4] == x);
+        CHECK(row[5] == (lane + 1 < 17 ? x % 4 : x / 3));  // each path's lanes share their divisor
+        CHECK(row[6] == 0);                                // shifted past the width
+        CHECK(row[7] == 0);
+        CHECK(row[8] == (x << 31));
+        CHECK(row[9] == (x & 1));
+        CHECK(row[10] == ((x << 7) & 0xffffu));
+        const uint64_t wide = (uint64_t{x} << 40) >> 8;
+        CHECK(row[11] == static_cast<uint32_t>(wide));
+        CHECK(row[12] == static_cast<uint32_t>(wide >> 32));
+        CHECK(row[13] == (lane + 1 < 17 ? 0u : 1u));  // the pair's second predicate is the negation
+    }
+}
+
+TEST_CASE("fns, lop3, dp2a, vabsdiff4, 16-bit halves, and min/max with .NaN and .relu")
+{
+    ptx::Module m = parsePtx(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<40>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  fns.b32 %r1, 0xaaaaaaaa, 3, 1;
+  fns.b32 %r2, 0xaaaaaaaa, 3, -1;
+  fns.b32 %r3, 0xaaaaaaaa, 2, 1;
+  fns.b32 %r4, 0xaaaaaaaa, 2, -1;
+  fns.b32 %r5, 0xaaaaaaaa, 0, 3;
+  fns.b32 %r6, 1, 5, 2;
+  fns.b32 %r7, 0xaaaaaaaa, 2, 0;
+  lop3.b32 %r8, 0xF0F0F0F0, 0xCCCCCCCC, 0xAAAAAAAA, 0xE8;
+  lop3.b32 %r9, 0xF0F0F0F0, 0xCCCCCCCC, 0xAAAAAAAA, 0x96;
+  mov.u32 %r20, 0xFFFE0003;
+  mov.u32 %r21, 0x0405FF02;
+  dp2a.lo.s32.s32 %r10, %r20, %r21, 10;
+  dp2a.hi.s32.s32 %r11, %r20, %r21, 10;
+  dp2a.lo.u32.u32 %r12, %r20, %r21, 10;
+  dp2a.hi.u32.u32 %r13, %r20, %r21, 10;
+  mov.u32 %r22, 0x10FF0380;
+  mov.u32 %r23, 0x20010480;
+  vabsdiff4.u32.u32.u32 %r14, %r22, %r23, 0;
+  vabsdiff4.u32.u32.u32.add %r15, %r22, %r23, 5;
+  vabsdiff4.s32.s32.s32 %r16, %r22, %r23, 0;
+  add.s16x2 %r17, 0x7FFF0001, 0x00010002;
+  min.s16x2 %r18, 0x8000FFFF, 0x00010002;
+  min.u16x2 %r19, 0x8000FFFF, 0x00010002;
+  sub.u16x2 %r24, 0, 0x00010001;
+  max.relu.s16x2 %r25, 0x8000FFFF, 0xFFFEFFFD;
+  max.relu.s32 %r26, -5, -3;
+  mov.b32 %f1, 0x7fc00001;
+  max.NaN.f32 %f2, %f1, 0f3F800000;
+  max.f32 %f3, %f1, 0f3F800000;
+  mov.b32 %r27, %f2;
+  mov.b32 %r28, %f3;
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
+  st.global.v4.u32 [%rd1+32], {%r9, %r10, %r11, %r12};
+  st.global.v4.u32 [%rd1+48], {%r13, %r14, %r15, %r16};
+  st.global.v4.u32 [%rd1+64], {%r17, %r18, %r19, %r24};
+  st.global.v4.u32 [%rd1+80], {%r25, %r26, %r27, %r28};
+  ret;
+}
+)");
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(96);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    // fns: the PTX ISA's own examples, the third set bit from 0, none past bit 0, offset 0 on a clear bit.
+    CHECK(v[0] == 3);
+    CHECK(v[1] == 3);
+    CHECK(v[2] == 3);
+    CHECK(v[3] == 1);
+    CHECK(v[4] == 5);
+    CHECK(v[5] == 0xffffffffu);
+    CHECK(v[6] == 0xffffffffu);
+    // lop3 of the three canonical operands gives its truth table back in every byte.
+    CHECK(v[7] == 0xE8E8E8E8u);
+    CHECK(v[8] == 0x96969696u);
+    // dp2a: halves 3 and -2 (or 65534) with bytes 2, -1 (or 255), 5, 4, plus 10.
+    CHECK(v[9] == 18);
+    CHECK(v[10] == 17);
+    CHECK(v[11] == 3u * 2 + 65534u * 255 + 10);
+    CHECK(v[12] == 3u * 5 + 65534u * 4 + 10);
+    // vabsdiff4: byte-wise |a - b|, their sum plus c, and the signed bytes.
+    CHECK(v[13] == 0x10FE0100u);
+    CHECK(v[14] == 0 + 1 + 254 + 16 + 5);
+    CHECK(v[15] == 0x10020100u);
+    // Halves wrap, compare signed or unsigned, and .relu clamps each at zero.
+    CHECK(v[16] == 0x80000003u);
+    CHECK(v[17] == 0x8000FFFFu);
+    CHECK(v[18] == 0x00010002u);
+    CHECK(v[19] == 0xFFFFFFFFu);
+    CHECK(v[20] == 0u);
+    CHECK(v[21] == 0u);
+    CHECK(v[22] == 0x7fffffffu);  // .NaN: the canonical NaN
+    CHECK(v[23] == 0x3F800000u);  // without it, the other operand
+}
