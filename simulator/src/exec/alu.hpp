@@ -28,6 +28,23 @@ inline uint64_t halfBits(double d)
 {
     return half::fromDouble(d);
 }
+inline float bf16(uint64_t v)
+{
+    return half::bfloatToFloat(static_cast<uint16_t>(v));
+}
+inline uint64_t bfloatBits(double d)
+{
+    return half::bfloatFromDouble(d);
+}
+// A 16-bit float of type t (F16 or BF16), and d rounded to one.
+inline float narrowFloat(uint64_t v, ptx::Type t)
+{
+    return t == ptx::Type::BF16 ? bf16(v) : f16(v);
+}
+inline uint64_t narrowBits(double d, ptx::Type t)
+{
+    return t == ptx::Type::BF16 ? bfloatBits(d) : halfBits(d);
+}
 inline double f64(uint64_t v)
 {
     return std::bit_cast<double>(v);

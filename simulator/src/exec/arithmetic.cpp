@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "exec/alu.hpp"
+#include "exec/half_precision.hpp"
 #include "exec/lanes.hpp"
 #include "exec/launch_context.hpp"
 #include "exec/packed_integer.hpp"
@@ -52,10 +53,6 @@ void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, Fl
             return alu::bits(static_cast<double>(fop(alu::f64(a), alu::f64(b))));
         });
         return;
-    case Type::F16:  // computed in float, which is exact before the final rounding
-        lanewise<2>(w, in, mask, clk,
-                    [&](uint64_t a, uint64_t b) { return alu::halfBits(fop(alu::f16(a), alu::f16(b))); });
-        return;
     case Type::S16:
         integerLanes<int16_t>(w, in, mask, clk, iop);
         return;
@@ -81,18 +78,6 @@ void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, Fl
 
 void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool addend)
 {
-    if (in.type == Type::F16) {
-        lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
-            // The product alone where there is no addend: adding +0 would turn x * -0 into +0.
-            double r = static_cast<double>(alu::f16(a)) * alu::f16(b);
-            if (addend)
-                r += alu::f16(c);
-            if (in.sat)
-                r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
-            return alu::halfBits(r);
-        });
-        return;
-    }
     if (ptx::isFloat(in.type)) {
         if (in.type == Type::F32)
             lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
@@ -221,24 +206,52 @@ void floatUnary(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx
         throwUnsupported(in, kernel, "type");
 }
 
-void convert(Warp& w, const Instr& in, uint32_t mask, uint64_t clk)
+void convert(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::Kernel& kernel)
 {
     Type to = in.type, from = in.srcType;
     uint8_t mode = in.mode;
     bool sat = in.sat;
     auto readFloat = [from](uint64_t a) -> double {
-        return from == Type::F16 ? alu::f16(a) : from == Type::F32 ? alu::f32(a) : alu::f64(a);
+        return from == Type::F16 || from == Type::BF16 ? alu::narrowFloat(a, from)
+               : from == Type::F32                     ? alu::f32(a)
+                                                       : alu::f64(a);
     };
+    if (ptx::isPackedFloat(to)) {
+        // cvt.rn.f16x2.f32 d, a, b: a into the high half, b into the low one.
+        if (from != Type::F32 || mode >= ptx::RoundRni || in.numOps < 4)
+            throwUnsupported(in, kernel, "conversion");
+        const Type element = to == Type::F16x2 ? Type::F16 : Type::BF16;
+        lanewise<2>(w, in, mask, clk, [sat, element](uint64_t a, uint64_t b) {
+            auto narrow = [sat, element](float f) -> uint64_t {
+                if (std::isnan(f) && !sat)
+                    return 0x7fffu;
+                double v = f;
+                if (sat)
+                    v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
+                return alu::narrowBits(v, element) & 0xffff;
+            };
+            return narrow(alu::f32(a)) << 16 | narrow(alu::f32(b));
+        });
+        return;
+    }
+    if (ptx::isPackedFloat(from) || ptx::isPackedInteger(from) || ptx::isPackedInteger(to))
+        throwUnsupported(in, kernel, "conversion");
     if (ptx::isFloat(from) && ptx::isFloat(to)) {
+        // A NaN keeps its sign and payload, except from f32 to a 16-bit float and from f16 to f32,
+        // which give the canonical NaN (what an H100 does).
+        const bool canonicalNaN =
+            (from == Type::F32 && (to == Type::F16 || to == Type::BF16)) || (from == Type::F16 && to == Type::F32);
         lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
             double v = readFloat(a);
+            if (canonicalNaN && std::isnan(v))
+                return to == Type::F32 ? uint64_t{0x7fffffffu} : uint64_t{0x7fffu};
             if (mode >= ptx::RoundRni)
                 v = alu::roundIntegral(v, mode);
             if (sat)
                 v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
-            return to == Type::F16   ? alu::halfBits(v)
-                   : to == Type::F32 ? alu::bits(static_cast<float>(v))
-                                     : alu::bits(v);
+            return to == Type::F16 || to == Type::BF16 ? alu::narrowBits(v, to)
+                   : to == Type::F32                   ? alu::bits(static_cast<float>(v))
+                                                       : alu::bits(v);
         });
     } else if (ptx::isFloat(from)) {
         // A NaN becomes 0 where a float turns into a 32-bit integer, and otherwise the integer with
@@ -252,9 +265,9 @@ void convert(Warp& w, const Instr& in, uint32_t mask, uint64_t clk)
     } else if (ptx::isFloat(to)) {
         lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
             uint64_t x = alu::normalize(a, from);
-            if (to == Type::F16) {
+            if (to == Type::F16 || to == Type::BF16) {
                 double d = ptx::isSigned(from) ? static_cast<double>(static_cast<int64_t>(x)) : static_cast<double>(x);
-                return alu::halfBits(sat ? std::clamp(d, 0.0, 1.0) : d);
+                return alu::narrowBits(sat ? std::clamp(d, 0.0, 1.0) : d, to);
             }
             if (to == Type::F32) {
                 float f = ptx::isSigned(from) ? static_cast<float>(static_cast<int64_t>(x)) : static_cast<float>(x);
@@ -352,7 +365,7 @@ uint64_t findNthSet(uint64_t mask, uint64_t base, uint64_t offset)
 }
 
 // min/max with .NaN (a NaN operand gives the canonical NaN instead of the other operand) or .relu
-// (a negative result becomes zero) on the types they apply to.
+// (a negative result becomes zero) on s32 and f32 (the 16-bit floats' are exec/half_precision.cpp's).
 void minMaxWithModes(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
 {
     const bool isMax = in.op == Op::Max, nan = in.mode & ptx::MinMaxNaN, relu = in.mode & ptx::MinMaxRelu;
@@ -363,22 +376,20 @@ void minMaxWithModes(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, cons
         });
         return;
     }
-    if (in.type != Type::F32 && in.type != Type::F16)
+    if (in.type != Type::F32)
         throwUnsupported(in, kernel, "type for min/max with .NaN or .relu");
-    const bool half = in.type == Type::F16;
-    lanewise<2>(w, in, exec, clk, [isMax, nan, relu, half](uint64_t a, uint64_t b) {
-        const float x = half ? alu::f16(a) : alu::f32(a), y = half ? alu::f16(b) : alu::f32(b);
-        const uint64_t canonicalNaN = half ? 0x7fffu : 0x7fffffffu;
+    lanewise<2>(w, in, exec, clk, [isMax, nan, relu](uint64_t a, uint64_t b) {
+        const float x = alu::f32(a), y = alu::f32(b);
         if (std::isnan(x) || std::isnan(y)) {
             if (nan || (std::isnan(x) && std::isnan(y)))
-                return canonicalNaN;
+                return uint64_t{0x7fffffffu};
         }
         float r = std::isnan(x) ? y : std::isnan(y) ? x : isMax ? std::fmax(x, y) : std::fmin(x, y);
         if (x == 0 && y == 0)  // -0 is less than +0
             r = (std::signbit(x) == isMax) ? y : x;
         if (relu && (r < 0 || (r == 0 && std::signbit(r))))
             r = 0.0f;
-        return half ? alu::halfBits(r) : alu::canonicalBits(r);
+        return alu::canonicalBits(r);
     });
 }
 
@@ -430,21 +441,19 @@ void compareTyped(const uint64_t* a, const uint64_t* b, uint64_t* r, uint8_t mod
     }
 }
 
-void setp(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
+// 1 or 0 in each lane: a compared with b as values of type t (ops[2] and ops[3] of setp and set).
+void compareOperands(Warp& w, const Instr& in, Type t, uint64_t clk, uint64_t* d)
 {
-    Lanes s0, s1, s2, temp, q;
+    Lanes s0, s1;
     const uint64_t* a = source(w, in.ops[2], s0, clk);
     const uint64_t* b = source(w, in.ops[3], s1, clk);
-    // The common `setp.lt.s32 p, a, b` of a full warp compares straight into p.
-    const bool plain = in.boolMode == ptx::BoolNone && !in.hasPairDest;
-    const bool direct = plain && exec == 0xffffffffu && in.ops[0].kind == Operand::Kind::Reg;
-    uint64_t* d = direct ? w.reg(in.ops[0].reg) : temp;
-    switch (in.type) {
-    case Type::F16: {
+    switch (t) {
+    case Type::F16:
+    case Type::BF16: {
         Lanes fa, fb;  // widen to f32, which compares identically
         for (int l = 0; l < kWarpSize; ++l) {
-            fa[l] = alu::bits(alu::f16(a[l]));
-            fb[l] = alu::bits(alu::f16(b[l]));
+            fa[l] = alu::bits(alu::narrowFloat(a[l], t));
+            fb[l] = alu::bits(alu::narrowFloat(b[l], t));
         }
         compareTyped<float>(fa, fb, d, in.mode);
         break;
@@ -476,38 +485,88 @@ void setp(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
         compareTyped<uint64_t>(a, b, d, in.mode);
         break;
     }
-    if (direct)
-        return;
-    if (plain) {
-        writeBack(w, in.ops[0], d, exec);
-        return;
-    }
+}
+
+// The .and/.or/.xor of setp and set: r combined with the predicate c (ops[4]), and the negated
+// comparison combined with it, for setp's second destination.
+void combineWithPredicate(Warp& w, const Instr& in, uint64_t clk, uint64_t* r, uint64_t* negated)
+{
+    Lanes s2;
     const uint64_t* c = in.boolMode != ptx::BoolNone ? source(w, in.ops[4], s2, clk) : nullptr;
     for (int l = 0; l < kWarpSize; ++l) {
-        uint64_t r = d[l], nr = r ^ 1;
+        uint64_t x = r[l], nx = x ^ 1;
         if (c) {
             uint64_t cv = c[l] & 1;
             switch (in.boolMode) {
             case ptx::BoolAnd:
-                r &= cv;
-                nr &= cv;
+                x &= cv;
+                nx &= cv;
                 break;
             case ptx::BoolOr:
-                r |= cv;
-                nr |= cv;
+                x |= cv;
+                nx |= cv;
                 break;
             default:
-                r ^= cv;
-                nr ^= cv;
+                x ^= cv;
+                nx ^= cv;
                 break;
             }
         }
-        d[l] = r;
-        q[l] = nr;
+        r[l] = x;
+        negated[l] = nx;
     }
-    writeBack(w, in.ops[0], d, exec);
+}
+
+void setp(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
+{
+    if (ptx::isPackedFloat(in.type) || ptx::isPackedInteger(in.type))
+        throwUnsupported(in, kernel, "type");
+    // The common `setp.lt.s32 p, a, b` of a full warp compares straight into p.
+    const bool plain = in.boolMode == ptx::BoolNone && !in.hasPairDest;
+    Lanes temp, negated;
+    if (plain && exec == 0xffffffffu && in.ops[0].kind == Operand::Kind::Reg) {
+        compareOperands(w, in, in.type, clk, w.reg(in.ops[0].reg));
+        return;
+    }
+    compareOperands(w, in, in.type, clk, temp);
+    if (!plain)
+        combineWithPredicate(w, in, clk, temp, negated);
+    writeBack(w, in.ops[0], temp, exec);
     if (in.hasPairDest)
-        writeBack(w, in.ops[1], q, exec);
+        writeBack(w, in.ops[1], negated, exec);
+}
+
+// set.cmp.dtype.stype: the comparison as a value of dtype: all ones or 0 for an integer, 1.0 or 0.0
+// for a float.
+void set(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
+{
+    uint64_t one;
+    switch (in.type) {
+    case Type::U32:
+    case Type::S32:
+    case Type::B32:
+        one = 0xffffffffu;
+        break;
+    case Type::F32:
+        one = 0x3f800000u;
+        break;
+    case Type::F16:
+        one = 0x3c00u;
+        break;
+    case Type::BF16:
+        one = 0x3f80u;
+        break;
+    default:
+        throwUnsupported(in, kernel, "destination type");
+    }
+    if (ptx::isPackedFloat(in.srcType) || ptx::isPackedInteger(in.srcType))
+        throwUnsupported(in, kernel, "source type");
+    Lanes r, negated;
+    compareOperands(w, in, in.srcType, clk, r);
+    combineWithPredicate(w, in, clk, r, negated);
+    for (int l = 0; l < kWarpSize; ++l)
+        r[l] = r[l] ? one : 0;
+    writeBack(w, in.ops[0], r, exec);
 }
 
 // Extended-precision integer arithmetic through the per-lane carry flag.
@@ -616,6 +675,15 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         executePackedInteger(w, in, exec, clk, kernel);
         return;
     }
+    // 16-bit floats: their arithmetic has a file of its own; cvt, setp, set, mov and selp take them
+    // here, and nothing else does.
+    if (ptx::isHalfPrecision(t) && in.op != Op::Cvt && in.op != Op::Setp && in.op != Op::Set && in.op != Op::Mov &&
+        in.op != Op::Selp) {
+        if (!isHalfPrecisionOperation(in.op))
+            throwUnsupported(in, kernel, "16-bit floating-point type");
+        executeHalfPrecision(w, in, exec, clk);
+        return;
+    }
     switch (in.op) {
     case Op::Mov: {
         const Operand& d = in.ops[0];
@@ -674,7 +742,7 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         break;
     }
     case Op::Cvt:
-        convert(w, in, exec, clk);
+        convert(w, in, exec, clk, kernel);
         break;
     case Op::Add:
         arith2(
@@ -724,9 +792,7 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
     case Op::Abs:
     case Op::Neg: {
         bool neg = in.op == Op::Neg;
-        if (t == Type::F16)
-            lanewise<1>(w, in, exec, clk, [neg](uint64_t a) { return (neg ? a ^ 0x8000u : a & 0x7fffu) & 0xffffu; });
-        else if (t == Type::F32)
+        if (t == Type::F32)
             lanewise<1>(w, in, exec, clk,
                         [neg](uint64_t a) { return alu::bits(neg ? -alu::f32(a) : std::fabs(alu::f32(a))); });
         else if (t == Type::F64)
@@ -796,7 +862,10 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         lanewise<3>(w, in, exec, clk, [](uint64_t a, uint64_t b, uint64_t c) { return (c & 1) ? a : b; });
         break;
     case Op::Setp:
-        setp(w, in, exec, clk);
+        setp(w, in, exec, clk, kernel);
+        break;
+    case Op::Set:
+        set(w, in, exec, clk, kernel);
         break;
     case Op::Slct: {
         Type ct = in.srcType == Type::None ? Type::S32 : in.srcType;

@@ -11,6 +11,7 @@
 
 #include "exec/alu.hpp"
 #include "exec/arithmetic.hpp"
+#include "exec/half_precision.hpp"
 #include "exec/interpreter.hpp"
 #include "exec/lanes.hpp"
 #include "exec/listener.hpp"
@@ -361,6 +362,18 @@ uint64_t atomicOnBits(uint8_t* p, uint8_t mode, uint64_t operand, uint64_t compa
     return r;
 }
 
+// atom.add on .f16, .bf16 and their pairs: a compare-and-swap loop on the bits, each half rounded
+// to nearest on its own.
+template <class Bits>
+uint64_t atomicAddHalf(uint8_t* p, uint64_t operand, Type t)
+{
+    std::atomic_ref<Bits> ref(*reinterpret_cast<Bits*>(p));
+    Bits old = ref.load();
+    while (!ref.compare_exchange_weak(old, static_cast<Bits>(addHalfPrecision(old, operand, t)))) {
+    }
+    return old;
+}
+
 }  // namespace
 
 template <class Listener>
@@ -410,6 +423,15 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
         case Type::U32:
         case Type::B32:
             old = atomicOnBits<uint32_t>(p, in.mode, operand, compare);
+            break;
+        case Type::F16:
+        case Type::BF16:
+        case Type::F16x2:
+        case Type::BF16x2:
+            if (in.mode != ptx::AtomAdd)
+                throwUnsupported(in, *launch_.kernel, "atomic operation on a 16-bit float type");
+            old = bytes == 2 ? atomicAddHalf<uint16_t>(p, operand, in.type)
+                             : atomicAddHalf<uint32_t>(p, operand, in.type);
             break;
         default:
             throwUnsupported(in, *launch_.kernel, "atomic type");

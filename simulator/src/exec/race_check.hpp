@@ -13,8 +13,9 @@
 //     earlier access;
 //   * nothing else orders two threads: not being in the same warp (independent thread
 //     scheduling), not membar/fence, not a shuffle or vote;
-//   * atomics do not race with atomics; a plain access and an atomic one do (shared memory;
-//     global atomics are not checked);
+//   * atomics do not race with atomics, nor with plain reads: the read of a compare-and-swap loop
+//     (`old = *p; do { ... } while (atomicCAS(p, old, ...) != old)`) only seeds its guess. A plain
+//     write and an atomic do race (shared memory; global atomics are not checked);
 //   * a store that leaves the word as it was races with nothing (many threads setting the same
 //     flag), though it still counts as a write for later readers.
 //
@@ -120,7 +121,7 @@ inline void checkGlobalWord(const LaunchContext& launch, BlockState& b, const Wa
     SharedWordShadow& s = b.sharedShadow[word];
     const RaceAccess now(epoch, w.syncs, thread, bytes, kind == RaceAccessKind::Atomic, pc);
     if (kind == RaceAccessKind::Read) {
-        if (unordered(s.write, epoch, w, lane, thread, bytes))
+        if (!s.write.atomic() && unordered(s.write, epoch, w, lane, thread, bytes))
             race(launch, b, w, s.write, writeKind(s.write), now, kind, word);
         if (s.read.epoch() != epoch) {
             s.read = now;
@@ -144,9 +145,9 @@ inline void checkGlobalWord(const LaunchContext& launch, BlockState& b, const Wa
     if (!unchanged) {
         if (!(atomic && s.write.atomic()) && unordered(s.write, epoch, w, lane, thread, bytes))
             race(launch, b, w, s.write, writeKind(s.write), now, kind, word);
-        if (unordered(s.read, epoch, w, lane, thread, bytes))
+        if (!atomic && unordered(s.read, epoch, w, lane, thread, bytes))
             race(launch, b, w, s.read, RaceAccessKind::Read, now, kind, word);
-        if (unordered(s.otherRead, epoch, w, lane, thread, bytes))
+        if (!atomic && unordered(s.otherRead, epoch, w, lane, thread, bytes))
             race(launch, b, w, s.otherRead, RaceAccessKind::Read, now, kind, word);
         // The reads so far all come before this write (else it raced): later accesses need only be
         // checked against the write. An atomic keeps them: a later atomic does not race with it.

@@ -9,7 +9,8 @@
 
 namespace cudasim::ptx {
 
-// S16x2 and U16x2: two 16-bit integers in one 32-bit register (add, sub, min and max on each half).
+// S16x2 and U16x2: two 16-bit integers in one 32-bit register (add, sub, min and max on each half);
+// BF16 the top half of a float; F16x2 and BF16x2 two 16-bit floats in one register.
 enum class Type : uint8_t {
     None,
     B8,
@@ -29,12 +30,15 @@ enum class Type : uint8_t {
     F64,
     Pred,
     S16x2,
-    U16x2
+    U16x2,
+    BF16,
+    F16x2,
+    BF16x2
 };
 
 // Width in bytes of each Type, in enum order (the interpreter calls these
 // per lane, so they are inline table look-ups).
-inline constexpr uint8_t kTypeBytes[] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 1, 4, 4};
+inline constexpr uint8_t kTypeBytes[] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 1, 4, 4, 2, 4, 4};
 constexpr int typeBytes(Type t)
 {
     return kTypeBytes[static_cast<int>(t)];
@@ -43,9 +47,18 @@ constexpr bool isSigned(Type t)
 {
     return t >= Type::S8 && t <= Type::S64;
 }
-constexpr bool isFloat(Type t)
+constexpr bool isFloat(Type t)  // a scalar floating-point type
 {
-    return t >= Type::F16 && t <= Type::F64;
+    return (t >= Type::F16 && t <= Type::F64) || t == Type::BF16;
+}
+constexpr bool isPackedFloat(Type t)
+{
+    return t == Type::F16x2 || t == Type::BF16x2;
+}
+// The 16-bit floats, alone or in pairs: their arithmetic is exec/half_precision.cpp's.
+constexpr bool isHalfPrecision(Type t)
+{
+    return t == Type::F16 || t == Type::BF16 || isPackedFloat(t);
 }
 constexpr bool isPackedInteger(Type t)
 {

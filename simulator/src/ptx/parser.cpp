@@ -625,7 +625,7 @@ private:
         if (!types.empty())
             in.type = types[0];
         if (types.size() > 1) {
-            if (in.op == Op::Cvt) {
+            if (in.op == Op::Cvt || in.op == Op::Set) {  // cvt.dtype.atype, set.cmp.dtype.stype
                 in.srcType = types[1];
             } else if (in.op == Op::Dp4a || in.op == Op::Dp2a) {  // dp4a.atype.btype
                 in.srcType = types[0];

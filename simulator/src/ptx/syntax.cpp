@@ -28,11 +28,12 @@ const std::unordered_map<std::string_view, uint8_t>& cmpNames()
 const std::unordered_map<std::string_view, Type>& typeNames()
 {
     static const std::unordered_map<std::string_view, Type> names = {
-        {".b8", Type::B8},       {".b16", Type::B16},     {".b32", Type::B32}, {".b64", Type::B64},
-        {".u8", Type::U8},       {".u16", Type::U16},     {".u32", Type::U32}, {".u64", Type::U64},
-        {".s8", Type::S8},       {".s16", Type::S16},     {".s32", Type::S32}, {".s64", Type::S64},
-        {".f16", Type::F16},     {".f32", Type::F32},     {".f64", Type::F64}, {".pred", Type::Pred},
-        {".s16x2", Type::S16x2}, {".u16x2", Type::U16x2},
+        {".b8", Type::B8},         {".b16", Type::B16},     {".b32", Type::B32},   {".b64", Type::B64},
+        {".u8", Type::U8},         {".u16", Type::U16},     {".u32", Type::U32},   {".u64", Type::U64},
+        {".s8", Type::S8},         {".s16", Type::S16},     {".s32", Type::S32},   {".s64", Type::S64},
+        {".f16", Type::F16},       {".f32", Type::F32},     {".f64", Type::F64},   {".pred", Type::Pred},
+        {".s16x2", Type::S16x2},   {".u16x2", Type::U16x2}, {".bf16", Type::BF16}, {".f16x2", Type::F16x2},
+        {".bf16x2", Type::BF16x2},
     };
     return names;
 }
@@ -111,7 +112,8 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
         types.push_back(t->second);
         return {};
     }
-    if (m == ".f16x2" || m == ".bf16" || m == ".bf16x2" || m == ".e4m3x2" || m == ".e5m2x2")
+    if (m == ".e4m3x2" || m == ".e5m2x2" || m == ".e2m1x2" || m == ".e2m3x2" || m == ".e3m2x2" || m == ".ue8m0x2" ||
+        m == ".tf32")
         return "type " + std::string(m) + " is not supported";
     if (m == ".global") {
         in.space = Space::Global;
@@ -162,6 +164,7 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
             break;  // a floating-point multiply's rounding, below
         return {};
     case Op::Setp:
+    case Op::Set:
     case Op::Slct:
         if (auto c = cmpNames().find(m); c != cmpNames().end())
             in.mode = c->second;
@@ -262,6 +265,8 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
     default:
         break;
     }
+    if (m == ".relu" || m == ".satfinite" || m == ".oob")  // they change results: never ignored
+        return std::string(opName(in.op)) + std::string(m) + " is not supported";
     static const std::unordered_map<std::string_view, uint8_t> rounding = {
         {".rn", RoundRn},   {".rz", RoundRz},   {".rm", RoundRm},   {".rp", RoundRp},
         {".rni", RoundRni}, {".rzi", RoundRzi}, {".rmi", RoundRmi}, {".rpi", RoundRpi},

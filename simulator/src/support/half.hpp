@@ -1,4 +1,4 @@
-// IEEE half precision in plain integer arithmetic: every host compiler the course supports builds
+// IEEE half precision and bfloat16 in plain integer arithmetic: every host compiler the course supports builds
 // it (clang 14 has no _Float16 on x86-64), and it rounds as PTX's cvt does, in the host's current
 // rounding mode (the interpreter sets it for .rz, .rm and .rp).
 #pragma once
@@ -24,29 +24,38 @@ inline float toFloat(uint16_t h)
     return std::bit_cast<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
 }
 
-// d rounded once to a half (as cvt.f16.f64 does), in the host's current rounding mode: to nearest
-// (ties to even), toward zero, down or up. Beyond the largest half: infinity, or the largest finite
-// half where the mode rounds toward zero. A NaN stays a quiet NaN with the payload's top bits.
-inline uint16_t fromDouble(double d)
+// d rounded once to a 16-bit float with kExponentBits exponent and kFractionBits fraction bits (as
+// cvt.f16.f64 and cvt.bf16.f64 do), in the host's current rounding mode: to nearest (ties to even),
+// toward zero, down or up. Beyond the largest finite value: infinity, or that value where the mode
+// rounds toward zero. A NaN stays a quiet NaN with the payload's top bits.
+template <int kExponentBits, int kFractionBits>
+uint16_t narrowFromDouble(double d)
 {
+    static_assert(1 + kExponentBits + kFractionBits == 16);
+    constexpr int kBias = (1 << (kExponentBits - 1)) - 1;
+    constexpr int kMinExponent = 1 - kBias;  // of the normal numbers; subnormals share its ulp
+    constexpr int kMaxField = (1 << kExponentBits) - 1;
+    constexpr uint32_t kInfinity = uint32_t{kMaxField} << kFractionBits;
+    constexpr uint64_t kOne = uint64_t{1} << kFractionBits;  // the implicit bit, in ulps
+    constexpr int kDropped = 52 - kFractionBits;             // fraction bits a double has beyond ours
     const uint64_t b = std::bit_cast<uint64_t>(d);
-    const uint16_t sign = static_cast<uint16_t>((b >> 48) & 0x8000u);
+    const uint32_t sign = static_cast<uint32_t>((b >> 48) & 0x8000u);
     const int exponent = static_cast<int>((b >> 52) & 0x7ff);
     const uint64_t fraction = b & ((uint64_t{1} << 52) - 1);
     if (exponent == 0x7ff)
-        return static_cast<uint16_t>(sign | 0x7c00u | (fraction ? 0x200u | (fraction >> 42) : 0u));
+        return static_cast<uint16_t>(sign | kInfinity | (fraction ? (kOne >> 1) | (fraction >> kDropped) : 0u));
     const int mode = std::fegetround();
     // Whether a discarded non-zero remainder makes the magnitude one ulp larger, outside ties.
     const bool away = mode == FE_UPWARD ? sign == 0 : mode == FE_DOWNWARD && sign != 0;
-    if (exponent == 0)  // zero, or a double subnormal: far below half's smallest
+    if (exponent == 0)  // zero, or a double subnormal: far below our smallest
         return static_cast<uint16_t>(sign | (fraction != 0 && away ? 1u : 0u));
     // d = significand x 2^(unbiased - 52), significand in [2^52, 2^53).
     const uint64_t significand = fraction | (uint64_t{1} << 52);
     const int unbiased = exponent - 1023;
-    // The half's ulp is 2^(e - 10), e the half's exponent, at least -14 (subnormals share ulp 2^-24).
-    const int e = unbiased < -14 ? -14 : unbiased;
-    const int shift = 42 + (e - unbiased);  // significand / 2^shift = d / ulp
-    if (shift >= 54)                        // below half an ulp of the smallest subnormal
+    // Our ulp is 2^(e - kFractionBits), e our exponent, at least kMinExponent.
+    const int e = unbiased < kMinExponent ? kMinExponent : unbiased;
+    const int shift = kDropped + (e - unbiased);  // significand / 2^shift = d / ulp
+    if (shift >= 54)                              // below half an ulp of the smallest subnormal
         return static_cast<uint16_t>(sign | (away ? 1u : 0u));
     uint64_t ulps = significand >> shift;
     const uint64_t rest = significand & ((uint64_t{1} << shift) - 1);
@@ -54,16 +63,32 @@ inline uint16_t fromDouble(double d)
     const bool up = mode == FE_TONEAREST ? rest > half_ulp || (rest == half_ulp && (ulps & 1)) : rest != 0 && away;
     if (up)
         ++ulps;
-    if (ulps < 0x400u)
+    if (ulps < kOne)
         return static_cast<uint16_t>(sign | ulps);  // subnormal
-    int field = e + 15;
-    if (ulps == 0x800u) {  // rounding carried into the next exponent
-        ulps = 0x400u;
+    int field = e + kBias;
+    if (ulps == 2 * kOne) {  // rounding carried into the next exponent
+        ulps = kOne;
         ++field;
     }
-    if (field >= 31)
-        return static_cast<uint16_t>(sign | (mode == FE_TONEAREST || away ? 0x7c00u : 0x7bffu));
-    return static_cast<uint16_t>(sign | (field << 10) | (ulps - 0x400u));
+    if (field >= kMaxField)
+        return static_cast<uint16_t>(sign | (mode == FE_TONEAREST || away ? kInfinity : kInfinity - 1));
+    return static_cast<uint16_t>(sign | (static_cast<uint32_t>(field) << kFractionBits) | (ulps - kOne));
+}
+
+// IEEE half precision (1 sign, 5 exponent, 10 fraction bits).
+inline uint16_t fromDouble(double d)
+{
+    return narrowFromDouble<5, 10>(d);
+}
+
+// bfloat16: the top half of a float (8 exponent, 7 fraction bits).
+inline float bfloatToFloat(uint16_t h)
+{
+    return std::bit_cast<float>(uint32_t{h} << 16);
+}
+inline uint16_t bfloatFromDouble(double d)
+{
+    return narrowFromDouble<8, 7>(d);
 }
 
 }  // namespace cudasim::half

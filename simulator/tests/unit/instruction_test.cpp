@@ -422,3 +422,33 @@ TEST_CASE("fns, lop3, dp2a, vabsdiff4, 16-bit halves, and min/max with .NaN and 
     CHECK(v[22] == 0x7fffffffu);  // .NaN: the canonical NaN
     CHECK(v[23] == 0x3F800000u);  // without it, the other operand
 }
+
+TEST_CASE("bf16 fma rounds once: a tie that the addend breaks stays broken")
+{
+    // 7 x 37 = 259 needs nine bits: a tie between the bfloat16 values 258 and 260. An addend of
+    // -2^-100 puts the exact result below the tie (258); fma in double alone would lose it and round
+    // the tie to even (260).
+    ptx::Module m = parsePtx(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b16 %h<8>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.b16 %h1, 0x40E0;
+  mov.b16 %h2, 0x4214;
+  fma.rn.bf16 %h3, %h1, %h2, 0x8D80;
+  fma.rn.bf16 %h4, %h1, %h2, 0x0D80;
+  fma.rn.bf16 %h5, %h1, %h2, 0x0000;
+  st.global.v4.u16 [%rd1], {%h3, %h4, %h5, %h1};
+  ret;
+}
+)");
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(8);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint16_t* v = out.as<uint16_t>();
+    CHECK(v[0] == 0x4381);  // 258
+    CHECK(v[1] == 0x4382);  // 260
+    CHECK(v[2] == 0x4382);  // the exact tie: to even
+}

@@ -1,6 +1,7 @@
 // The shared-memory race check on handwritten PTX: what orders two accesses (bar.warp.sync for
-// the lanes of its mask, nothing for atomics against plain accesses), stores of an unchanged
-// value, and CUDASIM_RACECHECK=0 (LaunchContext::raceCheck).
+// the lanes of its mask, nothing for atomics against plain stores), what never races (atomics with
+// atomics or with plain loads), stores of an unchanged value, and CUDASIM_RACECHECK=0
+// (LaunchContext::raceCheck).
 #include <doctest/doctest.h>
 
 #include "ptx_runner.hpp"
@@ -20,13 +21,13 @@ bool contains(const std::string& text, const std::string& part)
 }
 
 const char* kRaces = R"(
-.visible .entry atomicThenRead()
+.visible .entry atomicThenWrite()
 {
   .reg .b32 %r<5>;
   .shared .align 4 .b8 counter[4];
   mov.u32 %r1, counter;
   atom.shared.add.u32 %r2, [%r1], 1;
-  ld.shared.u32 %r3, [%r1];
+  st.shared.u32 [%r1], %r2;
   ret;
 }
 .visible .entry atomicsThenBarrier()
@@ -74,23 +75,43 @@ const char* kRaces = R"(
   @!%p1 st.shared.u32 [%r4], 5;
   ret;
 }
+.visible .entry compareAndSwapLoop()
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .shared .align 4 .b8 product[4];
+  mov.u32 %r1, product;
+  ld.shared.u32 %r2, [%r1];
+$retry:
+  mul.lo.u32 %r3, %r2, 3;
+  atom.shared.cas.b32 %r4, [%r1], %r2, %r3;
+  setp.ne.u32 %p1, %r4, %r2;
+  mov.u32 %r2, %r4;
+  @%p1 bra $retry;
+  ret;
+}
 )";
 
 }  // namespace
 
-TEST_CASE("race check: an atomic and a plain read race; atomics among themselves do not")
+TEST_CASE("race check: an atomic and a plain store race; atomics with atomics or with plain loads do not")
 {
     ptx::Module m = parsePtx(kRaces);
     LaunchResult racing = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {});
     INFO(racing.message);
     CHECK(racing.error == cudaErrorLaunchFailure);
     CHECK(contains(racing.message,
-                   "shared-memory race (read-after-write) at __shared__ 0x0 in kernel atomicThenRead, "
+                   "shared-memory race (write-after-write) at __shared__ 0x0 in kernel atomicThenWrite, "
                    "block (0,0,0): thread (31,0,0) (warp 0, lane 31) writes (atomically) at PTX line 10, "
-                   "thread (0,0,0) (warp 0, lane 0) reads at PTX line 11, lanes of one warp"));
+                   "thread (0,0,0) (warp 0, lane 0) writes at PTX line 11, lanes of one warp"));
     LaunchResult ordered = runKernel(m.kernels[1], {2, 1, 1}, {96, 1, 1}, {});
     INFO(ordered.message);
     CHECK(ordered.error == cudaSuccess);
+    // The compare-and-swap loop of the CUDA Programming Guide: each thread's plain load only seeds
+    // its guess, which the atomicCAS checks (compute-sanitizer's racecheck reports nothing here).
+    LaunchResult loop = runKernel(m.kernels.back(), {2, 1, 1}, {96, 1, 1}, {});
+    INFO(loop.message);
+    CHECK(loop.error == cudaSuccess);
 }
 
 TEST_CASE("race check: bar.warp.sync orders the lanes of its mask only")
