@@ -76,18 +76,30 @@ void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, Fl
     }
 }
 
+// mul and mad/fma share their lane functions f(a, b, c); a mul has no third operand, so it reads
+// two and passes c = 0 (a floating-point lane function still tells the two apart: fma(a, b, +0) is
+// not a * b when that is -0).
+template <class F>
+void multiplyLanes(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool addend, F f)
+{
+    if (addend)
+        lanewise<3>(w, in, mask, clk, f);
+    else
+        lanewise<2>(w, in, mask, clk, [&f](uint64_t a, uint64_t b) { return f(a, b, 0); });
+}
+
 void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool addend)
 {
     if (ptx::isFloat(in.type)) {
         if (in.type == Type::F32)
-            lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
+            multiplyLanes(w, in, mask, clk, addend, [&](uint64_t a, uint64_t b, uint64_t c) {
                 float r = addend ? std::fma(alu::f32(a), alu::f32(b), alu::f32(c)) : alu::f32(a) * alu::f32(b);
                 if (in.sat)
                     r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
                 return alu::canonicalBits(r);
             });
         else
-            lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
+            multiplyLanes(w, in, mask, clk, addend, [&](uint64_t a, uint64_t b, uint64_t c) {
                 return alu::bits(addend ? std::fma(alu::f64(a), alu::f64(b), alu::f64(c)) : alu::f64(a) * alu::f64(b));
             });
         return;
@@ -97,27 +109,25 @@ void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool adden
     bool sign = ptx::isSigned(t);
     uint8_t mode = in.mode;
     if (mode == ptx::MulLo && bits == 32) {  // the common case, kept tight
-        lanewise<3>(w, in, mask, clk, [addend](uint64_t a, uint64_t b, uint64_t c) {
-            return static_cast<uint64_t>(static_cast<uint32_t>(a * b + (addend ? c : 0)));
+        multiplyLanes(w, in, mask, clk, addend, [](uint64_t a, uint64_t b, uint64_t c) {
+            return static_cast<uint64_t>(static_cast<uint32_t>(a * b + c));
         });
         return;
     }
     if (mode == ptx::MulWide && bits == 32) {
-        lanewise<3>(w, in, mask, clk, [addend, sign](uint64_t a, uint64_t b, uint64_t c) {
+        multiplyLanes(w, in, mask, clk, addend, [sign](uint64_t a, uint64_t b, uint64_t c) {
             uint64_t x =
                 sign ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(a))) : static_cast<uint32_t>(a);
             uint64_t y =
                 sign ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(b))) : static_cast<uint32_t>(b);
-            return x * y + (addend ? c : 0);
+            return x * y + c;
         });
         return;
     }
-    lanewise<3>(w, in, mask, clk, [&](uint64_t a, uint64_t b, uint64_t c) {
+    multiplyLanes(w, in, mask, clk, addend, [&](uint64_t a, uint64_t b, uint64_t c) {
         uint64_t x = alu::normalize(a, t), y = alu::normalize(b, t), r;
         if (mode == ptx::MulWide) {
-            r = x * y;  // operands are sign- or zero-extended, so 64-bit product is exact
-            if (addend)
-                r += c;
+            r = x * y + c;  // operands are sign- or zero-extended, so 64-bit product is exact
             return bits == 32 ? r : r & alu::widthMask(bits * 2);
         }
         if (mode == ptx::MulHi) {
@@ -131,9 +141,7 @@ void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool adden
         } else {
             r = x * y;
         }
-        if (addend)
-            r += c;
-        return r & alu::widthMask(bits);
+        return (r + c) & alu::widthMask(bits);
     });
 }
 

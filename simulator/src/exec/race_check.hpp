@@ -23,7 +23,7 @@
 // last two reads by different threads (one from another warp where there was one). Reads from threads
 // other than these two are forgotten, so the check can miss a race; what it reports is a race.
 // Global memory: the words written in the current interval, in a table of kGlobalWriteSlots
-// entries per worker indexed by a hash of the address; a write evicts an older one that shares its
+// entries per worker indexed by the address's low bits; a write evicts an older one that shares its
 // slot, and reads are not remembered (a write after another thread's read goes unnoticed).
 //
 // The simulator runs the warps of a block one at a time between barriers, so the access that
@@ -89,11 +89,13 @@ inline RaceAccessKind writeKind(const RaceAccess& a)
                true);
 }
 
+// Direct-mapped by the word's low bits: the lanes of a coalesced access use neighbouring slots
+// (a few cache lines, where a hash would touch a line per lane).
 inline GlobalWriteSlot& globalSlot(BlockState& b, uint64_t word)
 {
-    return b.globalWrites[(word * 0x9E3779B97F4A7C15ull) >> 48];
+    return b.globalWrites[word & (kGlobalWriteSlots - 1)];
 }
-static_assert(kGlobalWriteSlots == size_t{1} << (64 - 48));
+static_assert(std::has_single_bit(kGlobalWriteSlots));
 
 // One word of a global access (see checkGlobalAccess).
 inline void checkGlobalWord(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t thread,
