@@ -623,8 +623,8 @@ void carryArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
 [[noreturn]] void throwUnsupported(const Instr& in, const ptx::Kernel& kernel, const char* what)
 {
     throw DeviceFault(cudaErrorIllegalInstruction, std::string("unsupported ") + what + " for '" + ptx::opName(in.op) +
-                                                       "' in kernel " + demangle(kernel.name) + " at PTX line " +
-                                                       std::to_string(in.line));
+                                                       "' in kernel " + demangle(kernel.name) + " at " +
+                                                       ptx::sourcePosition(kernel, in));
 }
 
 namespace {

@@ -13,7 +13,8 @@ namespace cudasim {
 // implement.
 void executeArithmetic(Warp& w, const ptx::Instr& in, uint32_t exec, uint64_t clock, const ptx::Kernel& kernel);
 
-// Reports an instruction form the simulator does not implement.
+// Reports an instruction form the simulator does not implement, with its source position ("reduce.cu:20
+// (PTX line 131)", or the PTX line alone without .loc).
 [[noreturn]] void throwUnsupported(const ptx::Instr& in, const ptx::Kernel& kernel, const char* what);
 
 }  // namespace cudasim

@@ -452,3 +452,25 @@ TEST_CASE("bf16 fma rounds once: a tie that the addend breaks stays broken")
     CHECK(v[1] == 0x4382);  // 260
     CHECK(v[2] == 0x4382);  // the exact tie: to even
 }
+
+TEST_CASE("an unsupported form stops naming the instruction and its source line")
+{
+    ptx::Module m = parsePtx(R"(
+.visible .entry k()
+{
+  .reg .b16 %h<3>;
+  .loc 1 7 3
+  mov.b16 %h1, 0x3C00;
+  .loc 1 9 5
+  ex2.approx.f16 %h2, %h1;
+  ret;
+}
+.file 1 "/home/student/kernels/halves.cu"
+)");
+    REQUIRE(m.kernels[0].error.empty());
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {});
+    INFO(r.message);
+    CHECK(r.error == cudaErrorIllegalInstruction);
+    CHECK(r.message.find("unsupported 16-bit floating-point type for 'ex2' in kernel k at halves.cu:9 (PTX line ") !=
+          std::string::npos);
+}
