@@ -117,17 +117,24 @@ bool isHalfPrecisionOperation(Op op)
     }
 }
 
+namespace {
+
+// `in` on a 16-bit float of type t, or on each half of a pair.
+uint64_t applyToHalves(const Instr& in, Type t, uint64_t a, uint64_t b, uint64_t c)
+{
+    const Type element = t == Type::BF16 || t == Type::BF16x2 ? Type::BF16 : Type::F16;
+    const uint64_t low = apply(in, element, a & 0xffff, b & 0xffff, c & 0xffff) & 0xffff;
+    if (!ptx::isPackedFloat(t))
+        return low;
+    const uint64_t high = apply(in, element, (a >> 16) & 0xffff, (b >> 16) & 0xffff, (c >> 16) & 0xffff);
+    return low | (high & 0xffff) << 16;
+}
+
+}  // namespace
+
 void executeHalfPrecision(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
 {
-    const bool pair = ptx::isPackedFloat(in.type);
-    const Type element = in.type == Type::BF16 || in.type == Type::BF16x2 ? Type::BF16 : Type::F16;
-    auto both = [&in, pair, element](uint64_t a, uint64_t b, uint64_t c) {
-        const uint64_t low = apply(in, element, a & 0xffff, b & 0xffff, c & 0xffff) & 0xffff;
-        if (!pair)
-            return low;
-        const uint64_t high = apply(in, element, (a >> 16) & 0xffff, (b >> 16) & 0xffff, (c >> 16) & 0xffff);
-        return low | (high & 0xffff) << 16;
-    };
+    auto both = [&in](uint64_t a, uint64_t b, uint64_t c) { return applyToHalves(in, in.type, a, b, c); };
     switch (in.op) {
     case Op::Neg:
     case Op::Abs:
@@ -147,11 +154,7 @@ uint64_t addHalfPrecision(uint64_t a, uint64_t b, Type t)
 {
     Instr add;
     add.op = Op::Add;
-    const Type element = t == Type::BF16 || t == Type::BF16x2 ? Type::BF16 : Type::F16;
-    const uint64_t low = apply(add, element, a & 0xffff, b & 0xffff, 0) & 0xffff;
-    if (!ptx::isPackedFloat(t))
-        return low;
-    return low | (apply(add, element, (a >> 16) & 0xffff, (b >> 16) & 0xffff, 0) & 0xffff) << 16;
+    return applyToHalves(add, t, a, b, 0);
 }
 
 }  // namespace cudasim
