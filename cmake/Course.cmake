@@ -51,6 +51,61 @@ set(COURSE_GRADER_TIMEOUT 600 CACHE STRING "CTest timeout of one grader test cas
 set(COURSE_EXERCISES_DIR "${PROJECT_SOURCE_DIR}/exercises" CACHE PATH
   "The folder whose NN_name/ subfolders hold the student's kernels")
 
+# The starters as shipped, for the course's own tests (the unmodified starter fails for the lesson's
+# reason; gaming attempts start from it): never the student's working copy, so that nothing a
+# student writes in exercises/ can change or break them. A released copy keeps them in starters/; a
+# clone of the course's repository has them in git's HEAD, written here into the build tree (and
+# written again when HEAD moves). A lesson found in neither (begun, not yet committed) uses its
+# exercises/ folder.
+function(_course_prepare_starters)
+  if(IS_DIRECTORY "${PROJECT_SOURCE_DIR}/starters")
+    set(COURSE_STARTERS_ROOT "${PROJECT_SOURCE_DIR}/starters" PARENT_SCOPE)
+    return()
+  endif()
+  set(root "${PROJECT_BINARY_DIR}/starters")
+  set(COURSE_STARTERS_ROOT "${root}" PARENT_SCOPE)
+  find_package(Git QUIET)
+  if(NOT GIT_FOUND)
+    return()
+  endif()
+  execute_process(COMMAND "${GIT_EXECUTABLE}" ls-tree -r --name-only HEAD -- exercises
+    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" RESULT_VARIABLE failed OUTPUT_VARIABLE names ERROR_QUIET
+    OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(failed OR names STREQUAL "")
+    return()  # not a git clone, or nothing committed yet
+  endif()
+  string(REPLACE "\n" ";" names "${names}")
+  foreach(name IN LISTS names)
+    string(REGEX REPLACE "^exercises/" "" relative "${name}")
+    set(scratch "${root}/.extracted")
+    file(MAKE_DIRECTORY "${root}")
+    execute_process(COMMAND "${GIT_EXECUTABLE}" show "HEAD:./${name}" WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
+      OUTPUT_FILE "${scratch}" RESULT_VARIABLE failed ERROR_QUIET)
+    if(NOT failed)
+      get_filename_component(folder "${root}/${relative}" DIRECTORY)
+      file(MAKE_DIRECTORY "${folder}")
+      file(COPY_FILE "${scratch}" "${root}/${relative}" ONLY_IF_DIFFERENT)  # unchanged: nothing rebuilds
+    endif()
+    file(REMOVE "${scratch}")
+  endforeach()
+  execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse --git-path logs/HEAD WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
+    OUTPUT_VARIABLE reflog OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  get_filename_component(reflog "${reflog}" ABSOLUTE BASE_DIR "${PROJECT_SOURCE_DIR}")
+  if(EXISTS "${reflog}")
+    set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${reflog}")
+  endif()
+endfunction()
+_course_prepare_starters()
+
+# _course_starter_folder(<NN_name> <out>): the folder of lesson NN_name's shipped starter.
+function(_course_starter_folder lesson out)
+  if(IS_DIRECTORY "${COURSE_STARTERS_ROOT}/${lesson}")
+    set(${out} "${COURSE_STARTERS_ROOT}/${lesson}" PARENT_SCOPE)
+  else()
+    set(${out} "${PROJECT_SOURCE_DIR}/exercises/${lesson}" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # A student copy of the course (./course release) has no solutions/: no solution demos, graders
 # or planted kernels then. Detected, or set with -DCOURSE_WITH_SOLUTIONS=OFF.
 if(EXISTS "${PROJECT_SOURCE_DIR}/solutions")
@@ -82,10 +137,38 @@ function(_course_register_grader target lesson_id variant modules_option)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${label_script}")
 endfunction()
 
-# The target ${target_name} (ALL) that builds the student code of one variant into
+# The target ${id}_${target_suffix}_modules that builds the student code of one variant into
 # <modules root>/<lesson>/: a module per .cu file, and with a STUDENT_PROGRAM the .cpp files as
-# one program.
+# one program. It is part of the default build unless ON_DEMAND is given: the student's own files
+# (exercises/) are built only by the commands that use them, so that a file a student is still
+# writing never stops the rest of the course from building. A student's file that is missing or
+# not a file gives a target that fails saying so, instead of a configure error.
 function(_course_add_student_code id lesson target_suffix source_folder modules_root sources program_main)
+  cmake_parse_arguments(PARSE_ARGV 7 arg "ON_DEMAND" "" "")
+  set(all ALL)
+  if(arg_ON_DEMAND)
+    set(all "")
+    # Configure again when a file appears, disappears or changes kind in the folder.
+    file(GLOB watched CONFIGURE_DEPENDS LIST_DIRECTORIES true "${source_folder}/*")
+    set(unusable "")
+    foreach(file IN LISTS sources)
+      set(path "${source_folder}/${file}")
+      if(NOT EXISTS "${path}")
+        string(SUBSTRING "${lesson}" 0 2 number)
+        list(APPEND unusable "missing file: ${path} (./course reset ${number} puts the starter back)")
+      elseif(IS_DIRECTORY "${path}")
+        list(APPEND unusable "not a file: ${path} is a folder; the lesson needs a source file there")
+      endif()
+    endforeach()
+    if(unusable)
+      set(echo "")
+      foreach(line IN LISTS unusable)
+        list(APPEND echo COMMAND "${CMAKE_COMMAND}" -E echo "course: ${line}")
+      endforeach()
+      add_custom_target(${id}_${target_suffix}_modules ${echo} COMMAND "${CMAKE_COMMAND}" -E false VERBATIM)
+      return()
+    endif()
+  endif()
   set(lesson_dir "${PROJECT_SOURCE_DIR}/lessons/${lesson}")
   set(outputs "")
   set(program_sources "")
@@ -103,13 +186,16 @@ function(_course_add_student_code id lesson target_suffix source_folder modules_
       list(APPEND outputs "${stamp}")
     endif()
   endforeach()
-  add_custom_target(${id}_${target_suffix}_modules ALL DEPENDS ${outputs})
+  add_custom_target(${id}_${target_suffix}_modules ${all} DEPENDS ${outputs})
   if(program_sources)
     if(NOT program_main)
       message(FATAL_ERROR "${lesson}: host sources ${program_sources} need STUDENT_PROGRAM <main source>")
     endif()
     set(program ${id}_${target_suffix}_program)
     add_executable(${program} "${lesson_dir}/${program_main}" ${program_sources})
+    if(arg_ON_DEMAND)
+      set_target_properties(${program} PROPERTIES EXCLUDE_FROM_ALL ON)
+    endif()
     target_include_directories(${program} PRIVATE "${lesson_dir}")
     target_link_libraries(${program} PRIVATE course_build_flags)
     # Static: the judge starts it with no file descriptor to spare (RLIMIT_NOFILE), so it must
@@ -213,20 +299,17 @@ function(course_add_lesson lesson)
     target_link_libraries(${id}_lesson PUBLIC lesson${earlier_number}_lesson)
   endforeach()
 
-  # One module per student file, for the student's files and for the reference solutions.
-  set(variants exercise)
+  # One module per student file: the student's files (built on demand), the shipped starters and
+  # the reference solutions (both built by default, for the course's own tests).
+  _course_add_student_code(${id} ${lesson} exercise "${COURSE_EXERCISES_DIR}/${lesson}"
+    "${COURSE_MODULES_ROOT}/exercise" "${arg_STUDENT_SOURCES}" "${arg_STUDENT_PROGRAM}" ON_DEMAND)
+  _course_starter_folder(${lesson} starter_folder)
+  _course_add_student_code(${id} ${lesson} starter "${starter_folder}"
+    "${COURSE_MODULES_ROOT}/starter" "${arg_STUDENT_SOURCES}" "${arg_STUDENT_PROGRAM}")
   if(COURSE_WITH_SOLUTIONS)
-    list(APPEND variants solution)
+    _course_add_student_code(${id} ${lesson} solution "${PROJECT_SOURCE_DIR}/solutions/${lesson}"
+      "${COURSE_MODULES_ROOT}/solution" "${arg_STUDENT_SOURCES}" "${arg_STUDENT_PROGRAM}")
   endif()
-  foreach(variant IN LISTS variants)
-    if(variant STREQUAL "exercise")
-      set(source_root "${COURSE_EXERCISES_DIR}")
-    else()
-      set(source_root "${PROJECT_SOURCE_DIR}/solutions")
-    endif()
-    _course_add_student_code(${id} ${lesson} ${variant} "${source_root}/${lesson}"
-      "${COURSE_MODULES_ROOT}/${variant}" "${arg_STUDENT_SOURCES}" "${arg_STUDENT_PROGRAM}")
-  endforeach()
   if(NOT COURSE_WITH_SOLUTIONS)
     _course_add_shipped_references(${id} ${lesson})
   endif()
@@ -263,7 +346,7 @@ function(course_add_lesson lesson)
   if(formulas)  # an empty alternative would match every output
     string(APPEND forbidden "|${formulas}")
   endif()
-  add_test(NAME ${id}.starter_fails_as_expected COMMAND ${id}_grader)
+  add_test(NAME ${id}.starter_fails_as_expected COMMAND ${id}_grader "--modules=${COURSE_MODULES_ROOT}/starter")
   set_tests_properties(${id}.starter_fails_as_expected PROPERTIES
     LABELS "${id};selftest"
     TIMEOUT ${COURSE_GRADER_TIMEOUT}
@@ -422,7 +505,7 @@ function(course_add_host_check lesson id source starter_fails_with)
     add_test(NAME ${id}.host_check COMMAND ${id}_host_check "--modules=${COURSE_MODULES_ROOT}/solution")
     set_tests_properties(${id}.host_check PROPERTIES LABELS "${id};host" TIMEOUT 120)
   endif()
-  add_test(NAME ${id}.starter_fails_host_check COMMAND ${id}_host_check)
+  add_test(NAME ${id}.starter_fails_host_check COMMAND ${id}_host_check "--modules=${COURSE_MODULES_ROOT}/starter")
   set_tests_properties(${id}.starter_fails_host_check PROPERTIES
     LABELS "${id};selftest"
     TIMEOUT 120

@@ -29,6 +29,9 @@ endfunction()
 # course_add_lessons(): every lessons/NN_name/lesson.json, in the order of the numbers.
 function(course_add_lessons)
   find_package(Python3 REQUIRED COMPONENTS Interpreter)  # each manifest's check of the grader's speed checks
+  if(COURSE_WITH_SOLUTIONS)
+    _course_apply_patches()  # the planted kernels and gaming attempts given as patches, all at once
+  endif()
   file(GLOB manifests CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/lessons/[0-9][0-9]_*/lesson.json")
   list(SORT manifests)
   foreach(manifest IN LISTS manifests)

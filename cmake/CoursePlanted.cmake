@@ -12,6 +12,9 @@
 # expectation.
 set(COURSE_RACE_MESSAGE "CUDA error.*race.*(read-after-write|write-after-read|write-after-write)|race: .* depends on the order in which the warps run")
 
+# Planted kernels and gaming attempts given as patches are applied by cmake/apply_patch.py.
+find_package(Python3 COMPONENTS Interpreter)
+
 # course_header_field(<file> <key> <out>): the value of the header line "<key>: <value>" (or
 # "// <key>: <value>" in a source file), ON for a line that is the key alone, empty without one.
 # @RACE@ in the value stands for COURSE_RACE_MESSAGE.
@@ -49,33 +52,61 @@ function(course_add_refused_submission test lesson name replaces source)
   set_tests_properties(${test} PROPERTIES LABELS "${arg_LABELS}" TIMEOUT 300 PASS_REGULAR_EXPRESSION "${arg_EXPECT}")
 endfunction()
 
-# course_apply_submission_patch(<out> <NN_name> <name> <patch> <base folder> <build subfolder>)
-# <patch> applied to <base folder>/NN_name/<student file> (solutions: the reference; exercises: the
-# starter) into the build tree; <out> is "<student file>;<patched file>". Configuring runs again
-# when either file changes, and stops, naming the patch and the hunk, when the patch no longer
-# applies.
-function(course_apply_submission_patch out lesson name patch base subfolder)
+# _course_patch_paths(<patch> <replaces> <original> <applied>): for a planted kernel or gaming
+# attempt given as a patch (tests/planted|gaming/NN_name/<name>.patch), the student file it
+# replaces (its "+++ b/<file>" line), the file it applies to (the lesson's reference, or its
+# starter as shipped for a gaming patch with "applies to: starter": course files, never the
+# student's) and where the patched file is written.
+function(_course_patch_paths patch out_replaces out_original out_applied)
+  get_filename_component(folder "${patch}" DIRECTORY)
+  get_filename_component(lesson "${folder}" NAME)
+  get_filename_component(set_folder "${folder}" DIRECTORY)
+  get_filename_component(set "${set_folder}" NAME)
+  get_filename_component(name "${patch}" NAME_WE)
   file(STRINGS "${patch}" target REGEX "^\\+\\+\\+ b/" LIMIT_COUNT 1)
   if(NOT target)
     message(FATAL_ERROR "${patch}: no '+++ b/<student file>' line: not a unified diff of a student file")
   endif()
   string(REGEX REPLACE "^\\+\\+\\+ b/([^\t ]+).*" "\\1" replaces "${target}")
-  set(original "${PROJECT_SOURCE_DIR}/${base}/${lesson}/${replaces}")
-  set(applied "${CMAKE_CURRENT_BINARY_DIR}/${subfolder}/${lesson}/${name}/${replaces}")
-  find_package(Python3 COMPONENTS Interpreter)
-  if(NOT Python3_Interpreter_FOUND)
-    message(FATAL_ERROR "${patch}: planted kernels and gaming attempts are patches applied by Python: "
-      "install it (sudo apt-get install -y python3), or configure with -DCOURSE_WITH_SOLUTIONS=OFF")
+  course_header_field("${patch}" "applies to" applies_to)
+  set(base "${PROJECT_SOURCE_DIR}/solutions/${lesson}")
+  if(set STREQUAL "gaming" AND applies_to STREQUAL "starter")
+    _course_starter_folder(${lesson} base)
+  elseif(applies_to)
+    message(FATAL_ERROR "${patch}: 'applies to: ${applies_to}': a patch applies to the reference (no such line) or, "
+      "for a gaming attempt, to the starter ('applies to: starter')")
   endif()
-  execute_process(
-    COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/cmake/apply_patch.py" "${patch}" "${original}" "${applied}"
+  set(${out_replaces} "${replaces}" PARENT_SCOPE)
+  set(${out_original} "${base}/${replaces}" PARENT_SCOPE)
+  set(${out_applied} "${PROJECT_BINARY_DIR}/patched/${set}/${lesson}/${name}/${replaces}" PARENT_SCOPE)
+endfunction()
+
+# _course_apply_patches(): every patch of tests/planted/ and tests/gaming/ applied, by one run of
+# cmake/apply_patch.py (one Python start, not one per patch). Configuring runs again when a patch
+# or a file it applies to changes, and stops, naming the patch and the hunk, when one no longer
+# applies.
+function(_course_apply_patches)
+  file(GLOB patches CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/planted/[0-9][0-9]_*/*.patch"
+                                      "${PROJECT_SOURCE_DIR}/tests/gaming/[0-9][0-9]_*/*.patch")
+  if(NOT patches)
+    return()
+  endif()
+  if(NOT Python3_Interpreter_FOUND)
+    message(FATAL_ERROR "planted kernels and gaming attempts are patches applied by Python: install it "
+      "(sudo apt-get install -y python3), or configure with -DCOURSE_WITH_SOLUTIONS=OFF")
+  endif()
+  set(arguments "")
+  foreach(patch IN LISTS patches)
+    _course_patch_paths("${patch}" replaces original applied)
+    list(APPEND arguments "${patch}" "${original}" "${applied}")
+    set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${patch}" "${original}")
+  endforeach()
+  execute_process(COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/cmake/apply_patch.py" ${arguments}
     RESULT_VARIABLE failed ERROR_VARIABLE why)
   if(failed)
     string(STRIP "${why}" why)
-    message(FATAL_ERROR "${why}")  # it names the patch, the hunk and the line that differs
+    message(FATAL_ERROR "${why}")  # it names each patch, the hunk and the line that differs
   endif()
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${patch}" "${original}")
-  set(${out} "${replaces};${applied}" PARENT_SCOPE)
 endfunction()
 
 # _course_add_planted_kernels(<NN_name>): every file of tests/planted/NN_name/, registered from its
@@ -100,9 +131,7 @@ function(_course_add_planted_kernels lesson)
       continue()  # only the simulator's checks can see this mistake
     endif()
     if(file MATCHES "\\.patch$")
-      course_apply_submission_patch(applied ${lesson} ${name} "${file}" solutions planted_sources)
-      list(GET applied 0 replaces)
-      list(GET applied 1 source)
+      _course_patch_paths("${file}" replaces original source)  # applied by _course_apply_patches()
     elseif(NOT field_replaces)
       message(FATAL_ERROR "${file}: a standalone planted kernel needs a '// replaces: <student file>' line")
     else()

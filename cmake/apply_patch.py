@@ -2,11 +2,13 @@
 reference at the line it names, context included (no fuzz, no offset), so that a patch which no
 longer fits the reference stops the configuration instead of planting something else.
 
-    python3 apply_patch.py <name.patch> <reference file> <output file>
+    python3 apply_patch.py <name.patch> <reference file> <output file> [<patch> <reference> <output>]...
 
 The patch is a unified diff of one file (`diff -u`, `git diff`), after header lines of its own
 (tests/planted/README.md). The output is written only when its contents change, so that the
-planted module is not rebuilt at every configuration. Exit code 1 with one message on failure.
+planted module is not rebuilt at every configuration. Several patches are applied by one run (a
+Python start per patch would slow every configuration down). Exit code 1 with one message per
+patch that does not apply.
 """
 
 import re
@@ -64,22 +66,29 @@ def apply(patch_lines: list[str], reference: list[str], where: str) -> list[str]
     return output
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 4:
-        print(__doc__.strip().splitlines()[3].strip(), file=sys.stderr)
-        return 2
-    patch, reference, target = (Path(a) for a in argv[1:])
+def apply_one(patch: Path, reference: Path, target: Path) -> str | None:
+    """Writes `target`, `patch` applied to `reference`; the reason when it does not apply."""
     try:
         result = apply(patch.read_text().splitlines(), reference.read_text().splitlines(), str(reference))
     except (OSError, ValueError) as error:
-        print(f"{patch}: {error}. The reference changed since the patch was made: make it again "
-              f"(tests/planted/README.md)", file=sys.stderr)
-        return 1
+        return (f"{patch}: {error}. The file it applies to changed since the patch was made: make it again "
+                f"(tests/planted/README.md)")
     text = "\n".join(result) + "\n"
     if not target.exists() or target.read_text() != text:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
-    return 0
+    return None
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 4 or (len(argv) - 1) % 3:
+        print(__doc__.strip().splitlines()[3].strip(), file=sys.stderr)
+        return 2
+    paths = [Path(a) for a in argv[1:]]
+    failures = [why for i in range(0, len(paths), 3) if (why := apply_one(*paths[i:i + 3]))]
+    for why in failures:
+        print(why, file=sys.stderr)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

@@ -267,7 +267,12 @@ class BatchGrader:
                 submission.outcomes[lesson.number] = verdict.Outcome("not submitted",
                                                                      reason=f"no files in {lesson.folder}/")
         if not todo:
-            self.say(f"{submission.name}: no lesson folders found")
+            if submission.refused:
+                self.say(f"{submission.name}: " + "; ".join(f"lesson {number}: {why}"
+                                                           for number, why in sorted(submission.refused.items())))
+            else:
+                self.say(f"{submission.name}: no lesson folders found (a lesson's files go in a folder named as in "
+                         f"exercises/, e.g. {chosen[0].folder}/)")
             return
         tree = self.trees.get()
         try:

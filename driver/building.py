@@ -11,6 +11,8 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 from . import common, environment
@@ -37,12 +39,22 @@ def choose_backend(sim: bool, gpu: bool) -> bool:
         common.fail("--sim and --gpu exclude each other", common.BAD_USAGE)
     chosen = os.environ.get("COURSE_PRESET") or os.environ.get("COURSE_BUILD_DIR")
     on_simulator = sim or (not gpu and not chosen and not environment.has_gpu())
+    if not sim and not gpu and os.environ.get("COURSE_BUILD_DIR") and simulator_tree(build_dir()):
+        return True  # a tree named by COURSE_BUILD_DIR that was configured for the simulator
     if on_simulator:
         os.environ["COURSE_PRESET"] = "sim"
         os.environ.pop("COURSE_BUILD_DIR", None)  # that tree is another preset's
     elif gpu and os.environ.get("COURSE_PRESET") == "sim":
         os.environ.pop("COURSE_PRESET")
     return on_simulator
+
+
+def simulator_tree(tree: Path) -> bool:
+    """Whether `tree` was configured for the CPU simulator (COURSE_SIMULATOR in its cache)."""
+    try:
+        return cache_entries(tree).get("COURSE_SIMULATOR", "").upper() in ("ON", "1", "TRUE", "YES")
+    except OSError:
+        return False
 
 
 def say_backend(what: str, on_simulator: bool) -> None:
@@ -56,9 +68,11 @@ def say_backend(what: str, on_simulator: bool) -> None:
 
 
 def configure_command() -> list[str]:
+    """Configures the command's tree for the student's exercises (common.exercises_dir())."""
+    exercises = f"-DCOURSE_EXERCISES_DIR={common.exercises_dir()}"
     if os.environ.get("COURSE_BUILD_DIR"):
-        return ["cmake", "-S", str(common.ROOT), "-B", str(build_dir())]
-    return ["cmake", "--preset", preset()]
+        return ["cmake", "-S", str(common.ROOT), "-B", str(build_dir()), exercises]
+    return ["cmake", "--preset", preset(), exercises]
 
 
 def build_command(targets: list[str] | None) -> list[str]:
@@ -115,14 +129,21 @@ def stale_configuration(tree: Path) -> str | None:
     build_file = "build.ninja" if "Ninja" in entries.get("CMAKE_GENERATOR", "") else "Makefile"
     if not (tree / build_file).exists():
         return f"its last configure did not finish (no {build_file})"
+    exercises = entries.get("COURSE_EXERCISES_DIR")
+    if exercises and Path(exercises).resolve() != common.exercises_dir().resolve():
+        return f"{OTHER_EXERCISES} ({exercises})"
     return None
+
+
+OTHER_EXERCISES = "it was configured for another exercises folder"
 
 
 def forget_stale_configuration(tree: Path) -> str | None:
     """stale_configuration(tree); a tree configured before but stale loses its cache (its built
-    files stay), so that the next configure starts clean."""
+    files stay), so that the next configure starts clean. One configured for another exercises
+    folder keeps it: configuring again with the right folder is enough."""
     reason = stale_configuration(tree)
-    if reason not in (None, NOT_CONFIGURED):
+    if reason not in (None, NOT_CONFIGURED) and not reason.startswith(OTHER_EXERCISES):
         (tree / "CMakeCache.txt").unlink(missing_ok=True)
         shutil.rmtree(tree / "CMakeFiles", ignore_errors=True)
     return reason
@@ -142,20 +163,38 @@ def cmake_release() -> str | None:
 NINJA_STEP = re.compile(r"^\[(\d+)/(\d+)\] ")
 
 
+PROGRESS_EVERY = 30.0  # seconds between progress lines where the output is not a terminal
+
+
 def run_logged(command: list[str], log: Path, label: str | None = None) -> tuple[int, str]:
-    """Runs `command` with its output in `log` only; with `label`, a live "label 57/283" count of
-    ninja's steps on a terminal. Returns (exit code, the output)."""
+    """Runs `command` with its output in `log` only; with `label`, its progress: a live
+    "label 57/283" count of ninja's steps on a terminal, else a line every PROGRESS_EVERY seconds
+    (a log file or a CI console must not look stalled). Returns (exit code, the output)."""
     log.parent.mkdir(parents=True, exist_ok=True)
     live = label is not None and sys.stdout.isatty()
     shown = False
+    latest = ""
+    started = time.monotonic()
+    finished = threading.Event()
+
+    def tick() -> None:
+        while label is not None and not live and not finished.wait(PROGRESS_EVERY):
+            where = f" (step {latest})" if latest else ""
+            print(f"course: {label}: {time.monotonic() - started:.0f} s{where}", flush=True)
+
+    ticker = threading.Thread(target=tick, daemon=True)
     with open(log, "w") as out, subprocess.Popen(command, cwd=common.ROOT, stdout=subprocess.PIPE,
                                                  stderr=subprocess.STDOUT, text=True, errors="replace") as process:
+        ticker.start()
         for line in process.stdout:
             out.write(line)
-            if live and (step := NINJA_STEP.match(line)):
-                print(f"\rcourse: {label} {step[1]}/{step[2]}", end="", flush=True)
-                shown = True
+            if step := NINJA_STEP.match(line):
+                latest = f"{step[1]}/{step[2]}"
+                if live:
+                    print(f"\rcourse: {label} {latest}", end="", flush=True)
+                    shown = True
         code = process.wait()
+    finished.set()
     if shown:
         print(flush=True)
     return code, log.read_text(errors="replace")
@@ -190,20 +229,32 @@ def build(targets: list[str] | None = None) -> None:
     build_tree(build_dir(), configure_command(), build_command(targets), f"{build_dir()} (preset '{preset()}')")
 
 
-def build_quietly(targets: list[str]) -> tuple[bool, str]:
-    """Configures if needed and builds `targets`; returns (success, what the tools printed)."""
+def build_quietly(targets: list[str], label: str | None = None) -> tuple[bool, str]:
+    """Configures if needed and builds `targets`, printing nothing but, with `label`, the build's
+    progress (run_logged); returns (success, what the tools printed). The output goes to the
+    tree's logs/ as it comes, never only to memory."""
     log = ""
     tree = build_dir()
     reason = forget_stale_configuration(tree)
     if reason is not None:
         if reason != NOT_CONFIGURED:
             log += f"{tree}: {reason}: configuring it again\n"
-        result = common.run(configure_command(), capture_output=True, text=True, errors="replace")
-        log += result.stdout + result.stderr
-        if result.returncode != 0:
+        code, output = run_logged(configure_command(), tree / "logs" / "configure.log",
+                                  f"configuring {common.shown(tree)}" if label else None)
+        log += output
+        if code != 0:
             return False, log
-    result = common.run(build_command(targets), capture_output=True, text=True, errors="replace")
-    return result.returncode == 0, log + result.stdout + result.stderr
+    code, output = run_logged(build_command(targets), tree / "logs" / "build.log", label)
+    return code == 0, log + output
+
+
+def failed_in_student_code(log: str, lesson_folder: str) -> bool:
+    """Whether a failed build of a lesson's student modules failed on the student's files (a compile
+    error in them, an include the course refuses, a file missing) rather than in the course's."""
+    student_folder = f"{lesson_folder}/"
+    return any(line.startswith(("refused: ", "course: missing file", "course: not a file"))
+               or (student_folder in line and COMPILER_ERROR.search(line) and not line.startswith("CMake Error"))
+               for line in log.splitlines())
 
 
 COMPILER_ERROR = re.compile(r"(\berror\b|undefined reference|CMake Error)", re.IGNORECASE)

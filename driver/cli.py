@@ -315,6 +315,7 @@ def run_command(parser: CommandParser, args: list[str]) -> int:
     lesson = lessons.find_lesson(options.lesson)
     if options.solution and not has_solutions():
         no_solutions()
+    demos.refuse_unknown_demo_options(demo_args, "run")
     on_simulator = building.choose_backend(options.sim, options.gpu)
     return demos.run_demo(lesson, solution=options.solution, on_simulator=on_simulator, demo_args=demo_args)
 
@@ -326,6 +327,7 @@ def trace_command(parser: CommandParser, args: list[str]) -> int:
     block = whole_number("--block", options.block, 0)
     warp = whole_number("--warp", options.warp, 0)
     reps = whole_number("--reps", options.reps, 1, minimum=1, maximum=1000)
+    demos.refuse_unknown_demo_options(demo_args, "trace")
     if options.block_size is not None:
         demo_args += ["--block", options.block_size]
     if options.kernel is None:
@@ -364,6 +366,9 @@ def sanitize_command(parser: CommandParser, args: list[str]) -> int:
     unexpected(parser, rest)
     if options.solution and not has_solutions():
         no_solutions()
+    if on_simulator and options.tool:
+        common.say(f"--tool {tool}: the simulator has no separate tools; it runs all of its checks at once, "
+                   f"{nvidia_tools.SIMULATOR_EQUIVALENT[tool]} among them")
     return nvidia_tools.sanitize(lesson, tool=tool, kernel=options.kernel, solution=options.solution,
                                  on_simulator=on_simulator)
 

@@ -7,6 +7,7 @@ the driver's tests can point the whole driver at a made-up course by setting `co
 from __future__ import annotations
 
 import datetime
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,13 @@ from typing import NoReturn
 ROOT = Path(__file__).resolve().parent.parent
 BAD_USAGE = 2  # a bad command line or a bad value: one line, exit code 2
 SKIPPED = 77  # CTest's "skipped": nothing could be graded here (no GPU)
+
+
+def exercises_dir() -> Path:
+    """The student's working copy of the exercises: exercises/, or the folder COURSE_EXERCISES_DIR
+    names (the course's tests edit a copy there, never the student's files)."""
+    chosen = os.environ.get("COURSE_EXERCISES_DIR")
+    return Path(chosen).resolve() if chosen else ROOT / "exercises"
 
 
 def say(message: str) -> None:

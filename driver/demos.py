@@ -5,14 +5,45 @@ from __future__ import annotations
 
 import html
 import os
+import re
 
 from . import building, common, environment, lessons
 
 
 def demo_targets(lesson: lessons.Lesson, solution: bool) -> list[str]:
     """What a demo needs built: the program and the modules of the student's or the reference
-    kernels it loads."""
+    kernels it loads. The student's files must be there first: a missing one stops the command with
+    a line that names it, before anything is built."""
+    if not solution:
+        lessons.require_student_files(lesson)
     return [f"{lesson.target}_demo", f"{lesson.target}_{'solution' if solution else 'exercise'}_modules"]
+
+
+# The demos' options are declared once, in the course library's parser (parse_demo_options).
+DEMO_PARSER = common.ROOT / "common" / "src" / "cli.cpp"
+
+
+def demo_option_names() -> set[str]:
+    """Every option a lesson's demo takes, read from its parser's add_option lines (CLI11 adds -h
+    and --help)."""
+    try:
+        text = DEMO_PARSER.read_text()
+    except OSError:
+        return set()
+    return set(re.findall(r'app\.add_(?:option|flag)\("(--[\w-]+)"', text)) | {"-h", "--help"}
+
+
+def refuse_unknown_demo_options(demo_args: list[str], command: str) -> None:
+    """Stops a command that passes options to a demo, before anything is built, at the first option
+    the demo does not take."""
+    known = demo_option_names()
+    if not known:
+        return  # the parser's source is not here (a damaged copy): the demo itself will check
+    for arg in demo_args:
+        name = arg.split("=", 1)[0]
+        if re.fullmatch(r"--?[A-Za-z][\w-]*", name) and name not in known:
+            common.fail(f"{name}: not an option of ./course {command} or of the demo (its options: "
+                        f"{', '.join(sorted(known - {'-h'}))})", common.BAD_USAGE)
 
 
 def modules_option(solution: bool) -> list[str]:
@@ -33,14 +64,16 @@ def trace_svg(rows: list[list[str]], title: str) -> str:
     """One warp's trace as an SVG: a row per issued instruction, a column per lane; dark lanes
     executed it, light ones were on the path but predicated off, blank ones were not on the path."""
     cell, row_height, text_width, top = 9, 12, 430, 58
-    width = text_width + 32 * cell + 20
+    legend = ("dark: the lane executed the instruction; light: on the path but its guard predicate was false; "
+              "blank: not on the path (diverged or exited)")
+    # Wide enough for the title and the legend too: a monospace character is 0.6 of its font size.
+    width = int(max(text_width + 32 * cell + 20, 20 + 0.62 * 12 * len(title), 20 + 0.62 * 10 * len(legend)))
     height = top + row_height * len(rows) + 10
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="DejaVu Sans Mono, monospace" font-size="9">',
            '<rect width="100%" height="100%" fill="white"/>',
            f'<text x="10" y="16" font-size="12" font-weight="bold">{html.escape(title)}</text>',
-           '<text x="10" y="32" font-size="10">dark: the lane executed the instruction; light: on the path '
-           'but its guard predicate was false; blank: not on the path (diverged or exited)</text>']
+           f'<text x="10" y="32" font-size="10">{legend}</text>']
     for lane in range(0, 32, 4):
         out.append(f'<text x="{text_width + lane * cell}" y="{top - 6}" font-size="8">{lane}</text>')
     for i, (step, line, _op, active, executed, ptx) in enumerate(rows):

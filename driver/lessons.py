@@ -73,8 +73,40 @@ def read_hints(lesson: Lesson) -> list[str]:
     return hints
 
 
+def student_sources(lesson: Lesson) -> list[str]:
+    """The files a student edits in exercises/NN_name/ (the manifest's build.student_sources)."""
+    return [str(name) for name in manifest(lesson).get("build", {}).get("student_sources", [])]
+
+
+def student_file_problems(lesson: Lesson) -> list[str]:
+    """What keeps the student's exercise of `lesson` from being built: a file of the lesson that is
+    missing or is not a file. Empty when every file is there."""
+    problems = []
+    for name in student_sources(lesson):
+        path = common.exercises_dir() / lesson.folder / name
+        shown = common.shown(path)
+        if path.is_dir():
+            problems.append(f"not a file: {shown} is a folder; the lesson needs your source file there "
+                            f"(./course reset {lesson.number} puts the starter back, keeping the folder)")
+        elif not path.is_file():
+            problems.append(f"missing file: {shown} (./course reset {lesson.number} puts the starter back)")
+    return problems
+
+
+def require_student_files(lesson: Lesson) -> None:
+    """Stops the command, before any build, where a file of the student's exercise is missing or
+    not a file."""
+    problems = student_file_problems(lesson)
+    if problems:
+        common.fail("; ".join(problems))
+
+
 def starter_files(lesson: Lesson) -> dict[str, bytes] | None:
-    """The starter of lesson's exercise: from git's HEAD, else from starters/ (in a released copy)."""
+    """The starter of lesson's exercise as shipped: from starters/ in a released copy, else from
+    git's HEAD (the same source the course's own tests are built from, cmake/Course.cmake)."""
+    pristine = common.ROOT / "starters" / lesson.folder
+    if pristine.is_dir():
+        return {str(p.relative_to(pristine)): p.read_bytes() for p in sorted(pristine.rglob("*")) if p.is_file()}
     folder = f"exercises/{lesson.folder}"
     if shutil.which("git"):
         listed = common.run(["git", "ls-tree", "-r", "--name-only", "HEAD", "--", folder], capture_output=True,
@@ -88,7 +120,4 @@ def starter_files(lesson: Lesson) -> dict[str, bytes] | None:
                     return None
                 files[name.removeprefix(folder + "/")] = shown.stdout
             return files
-    pristine = common.ROOT / "starters" / lesson.folder
-    if pristine.is_dir():
-        return {str(p.relative_to(pristine)): p.read_bytes() for p in sorted(pristine.rglob("*")) if p.is_file()}
     return None

@@ -22,6 +22,13 @@ PROFILE_METRICS = (
     ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM % of peak"),
 )
 SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
+# What stands for each compute-sanitizer tool among the simulator's checks (it runs them all at once).
+SIMULATOR_EQUIVALENT = {
+    "memcheck": "the out-of-bounds and misaligned access checks",
+    "racecheck": "the race check of shared and global memory",
+    "synccheck": "the barrier and membermask checks",
+    "initcheck": "the check of reads of memory nothing wrote",
+}
 # ncu's words for counters the user may not read (https://developer.nvidia.com/ERR_NVGPUCTRPERM).
 COUNTERS_NOT_PERMITTED = "ERR_NVGPUCTRPERM"
 

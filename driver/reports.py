@@ -94,7 +94,8 @@ def write_reports(out: Path, meta: dict, records: list[dict], chosen: list[lesso
 
     def cell(record: dict) -> str:
         text = record["verdict"]
-        if record["ratio"] is not None:
+        # A speed figure only where the results were right: a wrong result's speed means nothing.
+        if record["ratio"] is not None and record.get("correctness") == "pass":
             text += f" ({verdict.check_figures(record.get('deciding_check') or record)})"
         return text
 

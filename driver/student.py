@@ -13,18 +13,38 @@ def grade_lesson(lesson: lessons.Lesson, *, seed: int | None = None,
                  thresholds_file: Path | None = None) -> verdict.Outcome:
     """Builds and runs lesson's exercise grader for the student; remembers the outcome in .course/."""
     results_file = state.state_dir() / "results" / f"{lesson.target}.json"
+    if problems := lessons.student_file_problems(lesson):
+        results_file.unlink(missing_ok=True)
+        outcome = verdict.Outcome("error", reason="; ".join(problems), output="\n".join(problems) + "\n")
+        return remember(lesson, outcome, thresholds_file)
     # The student's modules are built on their own: a stale one must not stand in for a file that
     # no longer compiles.
     shutil.rmtree(building.build_dir() / "modules" / "exercise" / lesson.folder, ignore_errors=True)
-    ok, log = building.build_quietly([f"{lesson.target}_grader", f"{lesson.target}_exercise_modules"])
+    # The course's own programs first: a failure there is not the student's (a build tree deleted
+    # or broken meanwhile, a missing tool), and is reported as such.
+    ok, log = building.build_quietly([f"{lesson.target}_grader"], f"building lesson {lesson.number}'s grader")
+    if ok:
+        ok, more = building.build_quietly([f"{lesson.target}_exercise_modules"],
+                                          f"compiling your lesson {lesson.number} kernels")
+        log += more
+        theirs = not ok and building.failed_in_student_code(more, lesson.folder)
     if not ok:
         results_file.unlink(missing_ok=True)
-        outcome = verdict.Outcome("compile error",
-                                  reason=building.first_compile_errors(log).replace(f"{common.ROOT}/", ""),
-                                  output=log)
+        errors = building.first_compile_errors(log).replace(f"{common.ROOT}/", "")
+        if theirs:
+            outcome = verdict.Outcome("compile error", reason=errors, output=log)
+        else:
+            outcome = verdict.Outcome("error", reason=f"the course's build failed, not your code: {errors}; run "
+                                      "./course doctor, then grade again (a build tree deleted while it was used "
+                                      "is configured again)", output=log)
     else:
         outcome = verdict.run_grader(building.build_dir() / "lessons" / f"{lesson.target}_grader", results_file,
                                      seed=seed, thresholds=thresholds_file)
+    return remember(lesson, outcome, thresholds_file)
+
+
+def remember(lesson: lessons.Lesson, outcome: verdict.Outcome, thresholds_file: Path | None) -> verdict.Outcome:
+    """Keeps a grading's log and verdict in .course/; returns the outcome."""
     logs = state.state_dir() / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     (logs / f"{lesson.target}.log").write_text(outcome.output)
@@ -140,7 +160,8 @@ def status() -> int:
             name = ""
         if last["verdict"] == "timeout" and cases:
             rows.append(("", shorten(last.get("reason", ""), 64), "TIMEOUT", ""))
-        rows.append(("", f"graded {last.get('when', '?')}, seed {last.get('seed')}", "", ""))
+        seed = f", seed {last['seed']}" if last.get("seed") is not None else ""
+        rows.append(("", f"graded {last.get('when', '?')}{seed}", "", ""))
     header = ("lesson", "check", "verdict", "ratio / threshold")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
@@ -160,21 +181,22 @@ def reset(lesson: lessons.Lesson) -> int:
     if starter is None:
         common.fail(f"cannot find lesson {lesson.number}'s starter: neither git's HEAD nor "
                     f"starters/{lesson.folder} has it")
-    target = common.ROOT / "exercises" / lesson.folder
+    target = common.exercises_dir() / lesson.folder
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     backup = state.state_dir() / "backups" / f"{stamp}_{lesson.folder}"
     restored = 0
     for name, content in starter.items():
         path = target / name
-        if path.exists() and path.read_bytes() == content:
+        if path.is_file() and path.read_bytes() == content:
             continue
-        if path.exists():
+        if path.exists() or path.is_symlink():
+            # Whatever stands in the file's place (the student's version, a folder, a link) is kept.
             (backup / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, backup / name)
+            shutil.move(path, backup / name)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content)
         restored += 1
-        print(f"restored exercises/{lesson.folder}/{name}")
+        print(f"restored {common.shown(path)}")
     if not restored:
         print(f"lesson {lesson.number}: the exercise is already the starter; nothing changed")
         return 0

@@ -144,7 +144,9 @@ def classify(code: int | None, output: str, record: dict | None, timed_out: bool
         # A kernel stopped for running too long (a GPU's watchdog, the simulator's instruction
         # budget) is a hang, whichever limit came first: the same verdict as the grader's watchdog.
         outcome.verdict = "timeout" if fault and KERNEL_TIMEOUT in fault else "fault" if fault else "fail"
-        outcome.reason = first(failure_prefixes()) or (messages[0] if messages else "the grader reported a failure")
+        # A fault is what the student needs to read, even where an earlier case only saw a wrong result.
+        outcome.reason = fault or first(failure_prefixes()) or (messages[0] if messages else
+                                                                "the grader reported a failure")
     elif not record:
         outcome.verdict = "error"
         outcome.reason = f"the grader exited with code {code} and reported nothing through its results channel"

@@ -68,7 +68,7 @@ class KeyInput:
 
 def snapshot(lesson: lessons.Lesson) -> dict[str, tuple[int, int]]:
     """Modification time and size of each file of the lesson's exercise folder."""
-    folder = common.ROOT / "exercises" / lesson.folder
+    folder = common.exercises_dir() / lesson.folder
     result = {}
     for path in folder.rglob("*"):
         with contextlib.suppress(OSError):

@@ -1,5 +1,6 @@
 #include "course/cli.hpp"
 
+#include "course/backend.hpp"
 #include "course/data.hpp"
 #include "course/module.hpp"
 
@@ -96,7 +97,10 @@ std::optional<std::uint64_t> parse_count(std::string_view text)
 
 std::optional<std::string> check_fits_device(std::uint64_t n, double bytes_per_element, const DeviceInfo& device)
 {
-    const double needed = double(n) * bytes_per_element;
+    // On the simulator device memory is host memory (its free bytes are what this machine can still
+    // give), and the program's host copies of the same arrays need as much again.
+    const double per_element = kOnSimulator ? 2 * bytes_per_element : bytes_per_element;
+    const double needed = double(n) * per_element;
     // Leave room for the L2-flush buffer and the runtime's own allocations.
     const double usable = double(device.free_bytes) * 0.9;
     if (needed <= usable)
@@ -104,9 +108,14 @@ std::optional<std::string> check_fits_device(std::uint64_t n, double bytes_per_e
     std::ostringstream text;
     text.setf(std::ios::fixed);
     text.precision(1);
-    text << "--n " << n << ": needs " << needed / 1e9 << " GB of device memory, but " << device.name << " has "
-         << double(device.free_bytes) / 1e9 << " GB free; the largest n that fits is about "
-         << std::uint64_t(usable / bytes_per_element);
+    text << "--n " << n << ": needs " << needed / 1e9 << " GB";
+    if (kOnSimulator)
+        text << " of this machine's memory on the CPU simulator (device memory is host memory there, beside the "
+                "host's copies), but it can give "
+             << double(device.free_bytes) / 1e9 << " GB";
+    else
+        text << " of device memory, but " << device.name << " has " << double(device.free_bytes) / 1e9 << " GB free";
+    text << "; the largest n that fits is about " << std::uint64_t(usable / per_element);
     return text.str();
 }
 

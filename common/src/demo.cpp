@@ -2,13 +2,38 @@
 
 #include "course/backend.hpp"
 #include "course/table.hpp"
+#include "course/watchdog.hpp"
 
+#include <chrono>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 
 namespace course {
 
-int run_demo(const DemoSpec& spec, double bytes_per_element, int argc, const char* const* argv, const DemoBody& body)
+namespace {
+
+// COURSE_DEMO_TIMEOUT in seconds, else the back end's default: a simulated kernel is a thousand
+// times slower than on a GPU, and the simulator stops a runaway launch itself.
+std::chrono::seconds demo_idle_limit(const char* program)
+{
+    const std::chrono::seconds fallback(kOnSimulator ? 300 : 60);
+    const char* text = std::getenv("COURSE_DEMO_TIMEOUT");
+    if (text == nullptr)
+        return fallback;
+    const auto seconds = parse_count(text);
+    if (!seconds || *seconds == 0 || *seconds > 86400) {
+        std::cerr << program << ": COURSE_DEMO_TIMEOUT=" << text
+                  << " is not a number of seconds from 1 to 86400; using " << fallback.count() << '\n';
+        return fallback;
+    }
+    return std::chrono::seconds(*seconds);
+}
+
+}  // namespace
+
+int run_demo(const DemoSpec& spec, double bytes_per_element, int argc, const char* const* argv, const DemoBody& body,
+             std::uint64_t extra_elements)
 {
     const auto parsed = parse_demo_options(spec, argc, argv, std::cout, std::cerr);
     if (!parsed.options)
@@ -18,10 +43,11 @@ int run_demo(const DemoSpec& spec, double bytes_per_element, int argc, const cha
         std::cerr << spec.program << ": " << probe.reason << '\n';
         return 1;
     }
-    if (const auto problem = check_fits_device(parsed.options->n, bytes_per_element, *probe.device)) {
+    if (const auto problem = check_fits_device(parsed.options->n + extra_elements, bytes_per_element, *probe.device)) {
         std::cerr << spec.program << ": " << *problem << '\n';
         return kBadUsage;
     }
+    start_idle_watchdog(demo_idle_limit(spec.program.c_str()), "COURSE_DEMO_TIMEOUT=SECONDS sets the limit");
     try {
         return body(*parsed.options, *probe.device);
     } catch (const std::exception& error) {

@@ -169,7 +169,7 @@ std::string student_code_label(std::string_view lesson)
     if (folders.empty())
         return std::string(lesson);
     const auto set = folders.front().filename().string();
-    if (set == "exercise" || set == "solution")
+    if (set == "exercise" || set == "starter" || set == "solution")
         return set + "s/" + std::string(lesson);
     return (folders.front() / lesson).string();
 }

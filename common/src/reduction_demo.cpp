@@ -8,6 +8,7 @@
 #include "course/cuda_check.hpp"
 #include "course/cuda_handles.hpp"
 #include "course/data.hpp"
+#include "course/demo.hpp"
 #include "course/device.hpp"
 #include "course/report.hpp"
 #include "course/table.hpp"
@@ -16,7 +17,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <iostream>
 #include <optional>
 #include <ratio>
@@ -150,27 +150,10 @@ int run(const BlockReductionDemo& demo, const DemoOptions& options, const Device
 
 int run_block_reduction_demo(const BlockReductionDemo& demo, int argc, const char* const* argv)
 {
-    const auto parsed = parse_demo_options(spec_of(demo), argc, argv, std::cout, std::cerr);
-    if (!parsed.options)
-        return parsed.exit_code;
-    const auto& options = *parsed.options;
-
-    const auto probe = probe_device();
-    if (!probe.device) {
-        std::cerr << demo.program << ": " << probe.reason << '\n';
-        return 1;
-    }
     // Per element: the pristine input, the working copy, and a share of the partials.
-    if (const auto problem = check_fits_device(options.n, 2 * sizeof(int) + double(sizeof(int)) / 32, *probe.device)) {
-        std::cerr << demo.program << ": " << *problem << '\n';
-        return kBadUsage;
-    }
-    try {
-        return run(demo, options, *probe.device);
-    } catch (const std::exception& error) {
-        std::cerr << demo.program << ": " << error.what() << '\n';
-        return 1;
-    }
+    return run_demo(
+        spec_of(demo), 2 * sizeof(int) + double(sizeof(int)) / 32, argc, argv,
+        [&demo](const DemoOptions& options, const DeviceInfo& device) { return run(demo, options, device); });
 }
 
 }  // namespace course

@@ -1,6 +1,8 @@
 #include "course/watchdog.hpp"
 #include "course/failures.hpp"
 
+#include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -9,14 +11,49 @@
 
 namespace course {
 
+namespace {
+
+constexpr const char* kUsualCause =
+    "a kernel that never finishes (an endless loop, or a __syncthreads() that some threads of a block never "
+    "reach) is the usual cause";
+
+// When a checked CUDA call last returned, in steady-clock ticks.
+std::atomic<std::int64_t> last_progress{std::chrono::steady_clock::now().time_since_epoch().count()};
+
+}  // namespace
+
+namespace detail {
+void note_progress() noexcept
+{
+    last_progress.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+}
+}  // namespace detail
+
+void start_idle_watchdog(std::chrono::seconds limit, std::string how_to_extend)
+{
+    detail::note_progress();
+    std::thread([limit, how_to_extend = std::move(how_to_extend)] {
+        for (;;) {
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+            const auto last = std::chrono::steady_clock::time_point(
+                std::chrono::steady_clock::duration(last_progress.load(std::memory_order_relaxed)));
+            if (std::chrono::steady_clock::now() - last < limit)
+                continue;
+            std::cerr << failure::timeout.with("no kernel finished for " + std::to_string(limit.count()) + " s; " +
+                                               kUsualCause + " (" + how_to_extend + ")")
+                      << '\n'
+                      << std::flush;
+            std::_Exit(124);
+        }
+    }).detach();
+}
+
 void start_watchdog(std::chrono::seconds limit, std::function<void(const std::string&)> on_timeout)
 {
     std::thread([limit, on_timeout = std::move(on_timeout)] {
         std::this_thread::sleep_for(limit);
-        const std::string message = failure::timeout.with(
-            "still running after " + std::to_string(limit.count()) +
-            " s; a kernel that never finishes (an endless loop, or a __syncthreads() that some threads of a block "
-            "never reach) is the usual cause");
+        const std::string message =
+            failure::timeout.with("still running after " + std::to_string(limit.count()) + " s; " + kUsualCause);
         std::cerr << message << '\n' << std::flush;
         if (on_timeout)
             on_timeout(message);

@@ -17,6 +17,7 @@
 #include "course/cli.hpp"
 #include "course/cuda_check.hpp"
 #include "course/data.hpp"
+#include "course/demo.hpp"
 #include "course/device.hpp"
 #include "course/device_buffer.hpp"
 #include "course/module.hpp"
@@ -25,7 +26,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -262,25 +262,6 @@ int main(int argc, char** argv)
     spec.allowed_blocks = {0, 32, 64, 128, 256, 512, 1024};
     spec.allowed_blocks_text = "0 (every block size) or a power of two from 32 to 1024";
     spec.kernels = {"scaled_add", "scaled_add_wide"};
-    const auto parsed = course::parse_demo_options(spec, argc, argv, std::cout, std::cerr);
-    if (!parsed.options)
-        return parsed.exit_code;
-
-    const auto probe = course::probe_device();
-    if (!probe.device) {
-        std::cerr << COURSE_PROGRAM << ": " << probe.reason << '\n';
-        return 1;
-    }
     // x, y, z and the expected z, plus the 256 MiB of the latency probe.
-    if (const auto problem =
-            course::check_fits_device(parsed.options->n + (std::uint64_t{1} << 24), 4 * sizeof(int), *probe.device)) {
-        std::cerr << COURSE_PROGRAM << ": " << *problem << '\n';
-        return course::kBadUsage;
-    }
-    try {
-        return run(*parsed.options, *probe.device);
-    } catch (const std::exception& error) {
-        std::cerr << COURSE_PROGRAM << ": " << error.what() << '\n';
-        return 1;
-    }
+    return course::run_demo(spec, 4 * sizeof(int), argc, argv, run, std::uint64_t{1} << 24);
 }

@@ -17,6 +17,7 @@
 #include "course/cuda_check.hpp"
 #include "course/cuda_handles.hpp"
 #include "course/data.hpp"
+#include "course/demo.hpp"
 #include "course/device.hpp"
 #include "course/module.hpp"
 #include "course/reduction.hpp"
@@ -27,7 +28,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -225,22 +225,5 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
 
 int main(int argc, char** argv)
 {
-    const auto parsed = course::parse_demo_options(spec(), argc, argv, std::cout, std::cerr);
-    if (!parsed.options)
-        return parsed.exit_code;
-    const auto probe = course::probe_device();
-    if (!probe.device) {
-        std::cerr << COURSE_PROGRAM << ": " << probe.reason << '\n';
-        return 1;
-    }
-    if (const auto problem = course::check_fits_device(parsed.options->n, sizeof(int) + 0.1, *probe.device)) {
-        std::cerr << COURSE_PROGRAM << ": " << *problem << '\n';
-        return course::kBadUsage;
-    }
-    try {
-        return run(*parsed.options, *probe.device);
-    } catch (const std::exception& error) {
-        std::cerr << COURSE_PROGRAM << ": " << error.what() << '\n';
-        return 1;
-    }
+    return course::run_demo(spec(), sizeof(int) + 0.1, argc, argv, run);
 }

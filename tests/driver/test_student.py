@@ -99,6 +99,16 @@ class Status(unittest.TestCase):
         self.assertTrue(any("seed 11" in line for line in lines))
         self.assertTrue(any("lessons passed" in line for line in lines[-2:]))
 
+    def test_no_seed_is_not_shown_as_none(self):
+        # A compile error or a missing file has no seed: the line says when, not "seed None".
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "state.json").write_text(json.dumps({"lessons": {"03": {
+                "verdict": "compile error", "reason": "x.cu(3): error", "when": "2026-01-01T10:00:00", "seed": None}}}))
+            result = run_course("status", env={"COURSE_STATE_DIR": tmp})
+        self.assertEqual(result.returncode, 0, result.stdout)
+        self.assertIn("graded 2026-01-01T10:00:00", result.stdout)
+        self.assertNotIn("None", result.stdout)
+
     def test_nothing_graded_yet(self):
         with tempfile.TemporaryDirectory() as tmp:
             result = run_course("status", env={"COURSE_STATE_DIR": tmp})
@@ -136,6 +146,25 @@ class Reset(unittest.TestCase):
         self.assertIn("03_sums", backups[0].parent.name)
         self.assertIn("nothing changed", self.reset("03").stdout)
         self.assertEqual((self.root / "exercises" / "04_more" / "kernel.cu").read_text(), "other starter\n")
+
+    def test_a_folder_in_the_files_place_is_kept_aside(self):
+        self.kernel.unlink()
+        self.kernel.mkdir()
+        (self.kernel / "notes.txt").write_text("mine\n")
+        result = self.reset("03")
+        self.assertEqual(result.returncode, 0, result.stdout)
+        self.assertNotIn("Traceback", result.stdout)
+        self.assertEqual(self.kernel.read_text(), "starter\n")
+        kept = list((self.root / ".course" / "backups").rglob("notes.txt"))
+        self.assertEqual([k.read_text() for k in kept], ["mine\n"])
+
+    def test_a_released_copys_starters_come_before_git(self):
+        # A student who ran `git init` in a released copy has their own work in HEAD.
+        (self.root / "starters" / "03_sums").mkdir(parents=True)
+        (self.root / "starters" / "03_sums" / "kernel.cu").write_text("shipped starter\n")
+        self.kernel.write_text("my attempt\n")
+        self.assertEqual(self.reset("03").returncode, 0)
+        self.assertEqual(self.kernel.read_text(), "shipped starter\n")
 
     def test_without_git_uses_the_starters_folder(self):
         shutil.rmtree(self.root / ".git")
@@ -229,6 +258,17 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(crashed.verdict, "fault")
         self.assertIn("SIGSEGV", crashed.reason)
         self.assertEqual(crashed.seed, 5)
+
+    def test_a_fault_is_the_reason_even_after_a_wrong_result(self):
+        # An out-of-bounds write gives wrong sums in one case and faults in the next: the verdict and
+        # its reason are the fault, with what the simulator or the GPU said of it.
+        fault = ("CUDA error cudaErrorIllegalAddress (an illegal memory access was encountered) in `...`: kernel k "
+                 "wrote 4 bytes at 0x10 (address is 4 bytes past the end of the 2048-byte allocation at 0x0)")
+        outcome = self.driver.verdict.classify(1, "", self.results(
+            {"name": "sums", "verdict": "fail", "failures": ["wrong result: n = 513: block 1 holds 7"], "speed": []},
+            {"name": "more sums", "verdict": "fail", "failures": [fault], "speed": []}), False, None)
+        self.assertEqual(outcome.verdict, "fault")
+        self.assertEqual(outcome.reason, fault)
 
     def test_the_deciding_check_in_its_unit_and_direction(self):
         speed = [{"check": "k", "ratio": 2.0, "threshold": 1.5, "passed": True, "unit": "x", "at_most": False},
@@ -422,6 +462,13 @@ class TraceDrawing(unittest.TestCase):
         self.assertIn("L68", svg)
         self.assertIn("@%p1 bra $L__BB0_5;", svg)
 
+    def test_a_long_title_fits(self):
+        title = "reduce_neighbored (lessons/03_neighbored_reduction), block 0 of 4096, warp 1 of 16, n = 2^20: 153"
+        svg = load_driver().demos.trace_svg([["0", "26", "ld", "ffffffff", "ffffffff", "ld.param.u64 %rd8, [p];"]],
+                                            title)
+        width = int(svg.split('width="', 1)[1].split('"', 1)[0])
+        self.assertGreaterEqual(width, 10 + 0.6 * 12 * len(title))  # a bold monospace character: 0.6 em
+
 
 def one_line(test: unittest.TestCase, result: subprocess.CompletedProcess, code: int, text: str) -> None:
     """The command ended with `code` and said one line containing `text` (no traceback)."""
@@ -466,6 +513,9 @@ class BadInput(unittest.TestCase):
                            (("status", "now"), "usage: ./course status (takes no arguments)"),
                            (("release",), "usage: ./course release DIR"),
                            (("run", "--n", "64"), "usage: ./course run NN"),
+                           # refused before anything is built: the demo's options are its parser's
+                           (("run", "03", "--nn", "64"), "--nn: not an option of ./course run or of the demo"),
+                           (("trace", "03", "--kernel", "k", "--bogus=1"), "--bogus: not an option"),
                            (("trace", "03", "--kernel"), "--kernel needs a value"),
                            (("watch", "--thresholds"), "--thresholds needs a value"),
                            (("docs", "--with-solution"), "usage: ./course docs [--with-solutions]"),
@@ -557,7 +607,9 @@ class BadInput(unittest.TestCase):
         self.assertNotIn("build/<preset>/grades", readme)
         self.assertIn(".course/logs/lessonNN.log", readme)
         # and that is where grade_lesson writes them
-        driver.building.build_quietly = lambda targets: (False, "kernel.cu(3): error: expected a ';'\n")
+        driver.building.build_quietly = lambda targets, label=None: (
+            (True, "") if targets[0].endswith("_grader")
+            else (False, "exercises/03_neighbored_reduction/kernel.cu(3): error: expected a ';'\n"))
         with tempfile.TemporaryDirectory() as tmp, mock_env(COURSE_STATE_DIR=tmp):
             outcome = driver.student.grade_lesson(driver.lessons.find_lesson("03"))
             self.assertEqual(outcome.verdict, "compile error")

@@ -113,8 +113,10 @@ class ScriptedSession(unittest.TestCase):
         os.environ["COURSE_STATE_DIR"] = str(root / "state")
         self.driver.building.build_dir = lambda: root / "build"
 
-        def build_quietly(targets):
+        def build_quietly(targets, label=None):
             # The exercise file decides: "BROKEN" does not compile; the fake grader reads the rest.
+            if targets[0].endswith("_grader"):
+                return True, ""
             folder = "03_sums" if "lesson03" in targets[0] else "04_more"
             kernel = root / "exercises" / folder / "kernel.cu"
             os.environ["FAKE_EXERCISE"] = str(kernel)

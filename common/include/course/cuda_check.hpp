@@ -35,6 +35,8 @@ private:
 [[nodiscard]] std::string describe_cuda_error(cudaError_t code, const char* call, const char* file, int line);
 
 namespace detail {
+/// A checked CUDA call returned: what the demos' idle watchdog (course/watchdog.hpp) waits for.
+void note_progress() noexcept;
 void throw_cuda_error(cudaError_t code, const char* call, const char* file, int line);
 void report_cuda_error(cudaError_t code, const char* call, const char* file, int line) noexcept;
 }  // namespace detail
@@ -45,6 +47,7 @@ void report_cuda_error(cudaError_t code, const char* call, const char* file, int
 #define COURSE_CUDA_CHECK(call)                                                            \
     do {                                                                                   \
         const cudaError_t course_status_ = (call);                                         \
+        ::course::detail::note_progress();                                                 \
         if (course_status_ != cudaSuccess)                                                 \
             ::course::detail::throw_cuda_error(course_status_, #call, __FILE__, __LINE__); \
     } while (false)

@@ -9,6 +9,7 @@
 #include "course/stats.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <optional>
@@ -22,9 +23,13 @@ namespace course {
 using DemoBody = std::function<int(const DemoOptions& options, const DeviceInfo& device)>;
 
 /// Parses argv against `spec`, probes the GPU, checks that `bytes_per_element` bytes for each of
-/// the n elements fit in its free memory, then runs `body`. Returns 2 for a bad command line, 1
-/// when there is no GPU or `body` throws (the error printed as one line), else what `body` returns.
-int run_demo(const DemoSpec& spec, double bytes_per_element, int argc, const char* const* argv, const DemoBody& body);
+/// the n elements (and `extra_elements` more) fit in its free memory, starts the idle watchdog
+/// (COURSE_DEMO_TIMEOUT seconds without a finished CUDA call, 300 on the simulator and 60 on a GPU
+/// by default: course/watchdog.hpp), then runs `body`. Returns 2 for a bad command line, 1 when
+/// there is no GPU or `body` throws (the error printed as one line), 124 when the watchdog stops a
+/// kernel that never finishes, else what `body` returns.
+int run_demo(const DemoSpec& spec, double bytes_per_element, int argc, const char* const* argv, const DemoBody& body,
+             std::uint64_t extra_elements = 0);
 
 /// One row of a demo's timing table.
 struct TimedRow {

@@ -72,7 +72,7 @@ void set_student_module_path(std::string_view colon_separated_folders);
 [[nodiscard]] std::optional<std::string> missing_module_folder(std::string_view colon_separated_folders);
 /// `<folder>/<lesson>/<name>` in the first student module folder that has it as a file, if any.
 [[nodiscard]] std::optional<std::filesystem::path> find_student_file(std::string_view lesson, std::string_view name);
-/// Where the student's kernels of `lesson` come from, for a demo's table: "exercises/NN_name",
+/// Where the student's kernels of `lesson` come from, for a demo's table: "exercises/NN_name", "starters/NN_name",
 /// "solutions/NN_name", or the first module folder given with --modules.
 [[nodiscard]] std::string student_code_label(std::string_view lesson);
 

@@ -14,4 +14,10 @@ namespace course {
 /// waits at a barrier some threads never reach is the usual cause.
 void start_watchdog(std::chrono::seconds limit, std::function<void(const std::string&)> on_timeout = {});
 
+/// The demos' watchdog: ends the process with the same message and exit code 124 when no CUDA call
+/// checked with COURSE_CUDA_CHECK has returned for `limit` (a demo may run long, each call may not:
+/// a kernel that never finishes blocks the next synchronising call). `how_to_extend` is appended to
+/// the message.
+void start_idle_watchdog(std::chrono::seconds limit, std::string how_to_extend);
+
 }  // namespace course

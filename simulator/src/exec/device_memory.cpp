@@ -122,6 +122,12 @@ const Allocation* DeviceMemory::nearestBelow(uintptr_t addr) const
     return &std::prev(it)->second;
 }
 
+const Allocation* DeviceMemory::nearestAbove(uintptr_t addr) const
+{
+    auto it = live_.upper_bound(addr);
+    return it == live_.end() ? nullptr : &it->second;
+}
+
 uint64_t DeviceMemory::bytesInUse() const
 {
     std::lock_guard lock(mutex_);

@@ -41,6 +41,8 @@ public:
     const Allocation* findFreed(uintptr_t addr) const;
     // The live allocation nearest below addr (for fault messages).
     const Allocation* nearestBelow(uintptr_t addr) const;
+    // The live allocation nearest above addr (for fault messages).
+    const Allocation* nearestAbove(uintptr_t addr) const;
 
     uint64_t bytesInUse() const;
 

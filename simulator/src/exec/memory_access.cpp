@@ -132,21 +132,29 @@ uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const Ac
             cudaErrorIllegalAddress, "__global__", write, size, addr,
             "access runs past the end of a " + std::to_string(a->size) + "-byte allocation at " + hex(a->base), site);
     }
-    if (const Allocation* f = mem.findFreed(addr))
-        throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr,
-                         "address is inside a freed allocation of " + std::to_string(f->size) + " bytes at " +
-                             hex(f->base) + " (use after cudaFree)",
-                         site);
-    std::string why =
-        isHostMemory(addr)
-            ? "address is not in any device allocation but is host memory (a host pointer passed to the kernel?)"
-            : "address is not in any device allocation (out of bounds, or an uninitialised pointer)";
-    if (const Allocation* below = mem.nearestBelow(addr)) {
-        uint64_t past = addr - (below->base + below->size);
-        if (past < 4096)
-            why = "address is " + std::to_string(past) + " bytes past the end of a " + std::to_string(below->size) +
-                  "-byte allocation at " + hex(below->base);
-    }
+    // The live allocation nearest the address comes first: the same out-of-bounds access is then
+    // described the same way in a grader, a demo and under `./course sanitize`, whatever was freed
+    // near it before (an address past a buffer's end is often inside an earlier, freed one).
+    constexpr uint64_t kNear = uint64_t{1} << 20;
+    const Allocation* below = mem.nearestBelow(addr);
+    const Allocation* above = mem.nearestAbove(addr);
+    const uint64_t past = below ? addr - (below->base + below->size) : ~uint64_t{0};
+    const uint64_t before = above ? above->base - addr : ~uint64_t{0};
+    std::string why;
+    if (below && past < kNear && past <= before)
+        why = "address is " + std::to_string(past) + " bytes past the end of the " + std::to_string(below->size) +
+              "-byte allocation at " + hex(below->base) + " (out of bounds)";
+    else if (above && before < kNear)
+        why = "address is " + std::to_string(before) + " bytes before the start of the " + std::to_string(above->size) +
+              "-byte allocation at " + hex(above->base) + " (out of bounds)";
+    else if (const Allocation* f = mem.findFreed(addr))
+        why = "address is inside a freed allocation of " + std::to_string(f->size) + " bytes at " + hex(f->base) +
+              " (use after cudaFree)";
+    else if (isHostMemory(addr))
+        why = "address is not in or near any device allocation but is host memory (a host pointer passed to the "
+              "kernel?)";
+    else
+        why = "address is not in or near any device allocation (out of bounds, or an uninitialised pointer)";
     throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr, why, site);
 }
 

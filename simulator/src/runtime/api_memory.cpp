@@ -16,6 +16,7 @@
 #include "runtime/capture.hpp"
 #include "runtime/state.hpp"
 #include "runtime/streams.hpp"
+#include "support/host_memory.hpp"
 #include "timing/timing_model.hpp"
 
 using namespace cudasim;
@@ -24,6 +25,17 @@ namespace {
 
 constexpr uint64_t kGlobalMemoryBytes = 80ull << 30;
 constexpr size_t kPitchAlignment = 512;  // row alignment of cudaMallocPitch
+
+// The free device memory: the modelled GPU's, but never more than this machine can still give,
+// since device memory is host memory here (a demo asked for more fails cleanly instead of being
+// killed by the kernel's out-of-memory killer).
+uint64_t freeDeviceBytes()
+{
+    const uint64_t used = DeviceMemory::instance().bytesInUse();
+    const uint64_t modelled = kGlobalMemoryBytes - std::min(used, kGlobalMemoryBytes);
+    const auto host = hostAvailableBytes();
+    return host ? std::min(modelled, *host) : modelled;
+}
 
 bool isDevice(const void* p, size_t count)
 {
@@ -240,7 +252,7 @@ cudaError_t cudaMalloc(void** devPtr, size_t size)
         *devPtr = nullptr;
         return cudaSuccess;
     }
-    if (DeviceMemory::instance().bytesInUse() + size > kGlobalMemoryBytes)
+    if (size > freeDeviceBytes())
         return recordError(cudaErrorMemoryAllocation);
     void* p = DeviceMemory::instance().allocate(size);
     if (!p)
@@ -384,9 +396,8 @@ cudaError_t cudaMemGetInfo(size_t* freeBytes, size_t* totalBytes)
     std::lock_guard lock(runtime().mutex);
     if (cudaError_t e = stickyError())
         return e;
-    uint64_t used = DeviceMemory::instance().bytesInUse();
     if (freeBytes)
-        *freeBytes = kGlobalMemoryBytes - std::min(used, kGlobalMemoryBytes);
+        *freeBytes = freeDeviceBytes();
     if (totalBytes)
         *totalBytes = kGlobalMemoryBytes;
     return cudaSuccess;

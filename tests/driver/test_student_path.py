@@ -1,0 +1,112 @@
+"""A student's edits never break the course: lesson 03 solved in more lines than the starter has,
+then its file deleted, then replaced by a folder, graded as a student grades (./course grade) in a
+simulator build tree, with lessons 01 and 04 still building and grading beside it. The student's
+exercises are a copy (COURSE_EXERCISES_DIR), never the course's own exercises/."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import unittest
+from pathlib import Path
+
+from support import build_dir, load_driver, run_course
+
+LESSON03 = "03_neighbored_reduction"
+FILE03 = "reduce_neighbored_less.cu"
+# The starter's two lines that hint 2 asks to change, and a student's fix of them in six: the pairs
+# handed out to threads 0, 1, 2, ... through a named index and partner.
+STARTER_LINES = ("        if (tid % (2 * stride) == 0 && tid + stride < count)\n"
+                 "            block_data[tid] += block_data[tid + stride];\n")
+SOLVED_LINES = ("        const unsigned index = 2 * stride * tid;\n"
+                "        const unsigned partner = index + stride;\n"
+                "        if (partner < count) {\n"
+                "            const int right = block_data[partner];\n"
+                "            block_data[index] += right;\n"
+                "        }\n")
+
+
+def simulator_tree() -> Path | None:
+    tree = build_dir()
+    if tree is None or "COURSE_SIMULATOR:BOOL=ON" not in (tree / "CMakeCache.txt").read_text(errors="replace"):
+        return None
+    return tree
+
+
+@unittest.skipUnless(simulator_tree(), "needs a configured simulator tree (COURSE_BUILD_DIR, preset sim)")
+class StudentPath(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        work = Path(self.tmp.name)
+        self.exercises = work / "exercises"
+        driver = load_driver()
+        for lesson in driver.lessons.all_lessons():
+            for name, content in (driver.lessons.starter_files(lesson) or {}).items():
+                (self.exercises / lesson.folder / name).parent.mkdir(parents=True, exist_ok=True)
+                (self.exercises / lesson.folder / name).write_bytes(content)
+        self.env = {"COURSE_EXERCISES_DIR": str(self.exercises), "COURSE_STATE_DIR": str(work / "state"),
+                    "COURSE_BUILD_DIR": str(simulator_tree()), "COURSE_PRESET": ""}
+        self.file03 = self.exercises / LESSON03 / FILE03
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def starter(self) -> str:
+        driver = load_driver()
+        return driver.lessons.starter_files(driver.lessons.find_lesson("03"))[FILE03].decode()
+
+    def grade(self, *lessons: str) -> tuple[int, str]:
+        result = run_course("grade", *lessons, env=self.env, timeout=900)
+        return result.returncode, result.stdout
+
+    def test_a_longer_solution_a_deleted_file_and_a_folder(self):
+        starter = self.file03.read_text()
+        self.assertIn(STARTER_LINES, starter, "the starter changed: update STARTER_LINES")
+        self.file03.write_text(starter.replace(STARTER_LINES, SOLVED_LINES))
+        self.assertEqual(len(self.file03.read_text().splitlines()), len(starter.splitlines()) + 4)
+
+        code, output = self.grade("03")
+        self.assertEqual(code, 0, output)
+        self.assertRegex(output, r"lesson 03 [^\n]*: PASS")
+
+        os.remove(self.file03)
+        code, output = self.grade("03")
+        self.assertEqual(code, 1, output)
+        self.assertIn(f"ERROR: missing file: {self.file03} (./course reset 03 puts the starter back)", output)
+        self.assertNotIn("CMake Error", output)
+        run = run_course("run", "03", env=self.env)
+        self.assertEqual(run.returncode, 1, run.stdout)
+        self.assertIn(f"missing file: {self.file03}", run.stdout)
+
+        self.file03.mkdir()
+        code, output = self.grade("03")
+        self.assertEqual(code, 1, output)
+        self.assertIn(f"ERROR: not a file: {self.file03} is a folder", output)
+
+        # The other lessons build and are graded as their starters deserve: too slow, no build error.
+        code, output = self.grade("01", "04")
+        self.assertRegex(output, r"lesson 01 [^\n]*: FAIL: (wrong result|not written): record_layout")
+        self.assertRegex(output, r"lesson 04 [^\n]*: FAIL: too slow: reduce_interleaved")
+        self.assertNotIn("COMPILE ERROR", output)
+
+        # A kernel that never ends: the demo's watchdog stops it, as the grader's stops it.
+        self.file03.rmdir()
+        self.file03.write_text(self.starter().replace("stride *= 2", "stride *= 1"))
+        hung = run_course("run", "03", "--n", "2^12", env={**self.env, "COURSE_DEMO_TIMEOUT": "3"})
+        self.assertEqual(hung.returncode, 124, hung.stdout)
+        self.assertIn("timeout: no kernel finished for 3 s; a kernel that never finishes", hung.stdout)
+        os.remove(self.file03)
+        self.file03.mkdir()
+
+        # reset moves the folder aside and puts the starter back.
+        reset = run_course("reset", "03", env=self.env)
+        self.assertEqual(reset.returncode, 0, reset.stdout)
+        self.assertNotIn("Traceback", reset.stdout)
+        self.assertTrue(self.file03.is_file())
+        kept = list((Path(self.env["COURSE_STATE_DIR"]) / "backups").glob(f"*_{LESSON03}/{FILE03}"))
+        self.assertEqual(len(kept), 1)
+        self.assertTrue(kept[0].is_dir())
+
+
+if __name__ == "__main__":
+    unittest.main()
