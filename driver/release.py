@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -58,6 +59,8 @@ def release(target: Path, *, force: bool, check: bool, check_target: str | None)
         destination = target / name
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, destination)
+        if name == "README.md":
+            destination.write_text(for_students(source.read_text()))
     # Pristine starters for ./course reset where the copy is not a git repository.
     copied = 0
     for lesson in lessons.all_lessons():
@@ -89,6 +92,15 @@ def release(target: Path, *, force: bool, check: bool, check_target: str | None)
             common.fail("the released copy does not build")
         common.say("the released copy builds")
     return 0
+
+
+INSTRUCTORS_ONLY = re.compile(r"^<!-- instructors -->\n.*?^<!-- /instructors -->\n", re.DOTALL | re.MULTILINE)
+
+
+def for_students(readme: str) -> str:
+    """The course's README as a student copy shows it: without the parts marked for instructors
+    (grading a class, releases, the reference solutions)."""
+    return INSTRUCTORS_ONLY.sub("", readme)
 
 
 def ship_references(target: Path) -> int:

@@ -31,7 +31,8 @@ def test_on_simulator() -> int:
     """Every lesson built for the CPU simulator (preset "sim"): the simulator's own suite, and each
     lesson's solution grader, unmodified starter and planted kernels graded there. Needs no GPU."""
     common.say("the CPU simulator's tests, and every lesson graded on the simulator (build/sim)")
-    building.build_tree(common.ROOT / "build" / "sim", ["cmake", "--preset", "sim"],
+    building.build_tree(common.ROOT / "build" / "sim",
+                        ["cmake", "--preset", "sim", f"-DCOURSE_EXERCISES_DIR={common.exercises_dir()}"],
                         ["cmake", "--build", "--preset", "sim"], "build/sim (preset 'sim')")
     # The driver's own tests ran in the first tree; the simulator runs CPU work, so two at a time.
     return common.run(["ctest", "--preset", "sim", "--label-exclude", "^(exercise|driver)$",

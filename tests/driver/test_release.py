@@ -91,6 +91,15 @@ class Release(unittest.TestCase):
                     self.assertEqual(starter.read_bytes(), (self.copy / "exercises" / name).read_bytes())
         self.assertTrue(any((self.copy / "starters").rglob("*.cu")))
 
+    def test_the_readme_speaks_to_students(self):
+        readme = (self.copy / "README.md").read_text()
+        for instructor_only in ("--solution", "./course release", "--with-solutions", "--submissions", "solutions/",
+                                "<!-- instructors -->"):
+            with self.subTest(text=instructor_only):
+                self.assertNotIn(instructor_only, readme)
+        self.assertIn("## Working through a lesson (students)", readme)
+        self.assertIn("./course grade", readme)
+
     def test_readme_commands_fit_the_copy(self):
         commands = readme_commands((self.copy / "README.md").read_text())
         self.assertTrue(any(c.startswith("./course trace") for c in commands), commands)
