@@ -44,9 +44,9 @@ function(_course_module_flags out lesson_dir)
   else()
     list(APPEND flags -lineinfo)
   endif()
-  if(COURSE_SIMULATOR)
-    list(APPEND flags --no-compress)  # the simulator reads the module's PTX as text
-  endif()
+  # The PTX stays text: the judge reads what a module declares before it runs it (course/module_ptx.hpp),
+  # and the simulator executes it.
+  list(APPEND flags --no-compress)
   set(${out} "${flags}" PARENT_SCOPE)
 endfunction()
 

@@ -115,12 +115,14 @@ std::string option_or_env(int argc, char** argv, std::string_view name, const ch
 REGISTER_LISTENER("course_results", 1, course::results::ResultsListener);
 
 // What a test case that ended in an exception reports. A CUDA error is the kernel's (a fault: the
-// message names the case that ran), as is whatever lesson 06's student program did wrong; anything
+// message names the case that ran), as is whatever lesson 06's student program did wrong or a module
+// that is not what the lesson loads (course/module.hpp); anything
 // else is a fault of the grader itself, never a verdict on the student's code.
 REGISTER_EXCEPTION_TRANSLATOR(const std::exception& error)
 {
     const bool students = dynamic_cast<const course::CudaError*>(&error) != nullptr ||
-                          dynamic_cast<const course::StudentProgramError*>(&error) != nullptr;
+                          dynamic_cast<const course::StudentProgramError*>(&error) != nullptr ||
+                          dynamic_cast<const course::StudentModuleError*>(&error) != nullptr;
     const std::string text = students ? std::string(error.what()) : course::failure::grader_error.with(error.what());
     return doctest::String(text.c_str());
 }

@@ -112,10 +112,12 @@ void check_block_reduction(BlockReduceLauncher launch, std::string_view kernel, 
             const std::uint64_t seed = derive_seed(run_seed(), ++case_index);
             const auto input = random_ints(n, seed, -kInputMagnitude, kInputMagnitude);
             BlockReductionBench bench(input, block);
-            const auto partials = run_case(std::string(kernel) + ", " + case_text(n, block, seed),
-                                           [&] { return bench.run_once(launch); });
             const unsigned per_partial = data_blocks * block;
-            const auto mismatch = compare_partials(partials, expected_block_sums(input, per_partial), per_partial, n);
+            const auto expected = expected_block_sums(input, per_partial);
+            const auto right = [&](const auto& got) { return !compare_partials(got, expected, per_partial, n); };
+            const auto partials = run_case(
+                std::string(kernel) + ", " + case_text(n, block, seed), [&] { return bench.run_once(launch); }, right);
+            const auto mismatch = compare_partials(partials, expected, per_partial, n);
             if (mismatch)
                 FAIL_CHECK(failure_text(kernel, case_text(n, block, seed), *mismatch));
         }
@@ -133,8 +135,10 @@ void recheck_on_new_input(BlockReductionBench& bench, BlockReduceLauncher candid
     bench.replace_input(input);
     const unsigned per_partial = data_blocks * bench.block();
     const auto expected = expected_block_sums(input, per_partial);
-    const auto partials = run_case(std::string(when) + ", " + case_text(bench.n(), bench.block(), fresh),
-                                   [&] { return bench.run_once(candidate); });
+    const auto right = [&](const auto& got) { return !compare_partials(got, expected, per_partial, bench.n()); };
+    const auto partials = run_case(
+        std::string(when) + ", " + case_text(bench.n(), bench.block(), fresh),
+        [&] { return bench.run_once(candidate); }, right);
     if (const auto mismatch = compare_partials(partials, expected, per_partial, bench.n()))
         FAIL_CHECK(failure_text(when, case_text(bench.n(), bench.block(), fresh), *mismatch));
 }

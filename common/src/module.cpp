@@ -1,5 +1,8 @@
 #include "course/module.hpp"
 
+#include "course/failures.hpp"
+#include "course/module_ptx.hpp"
+
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -62,9 +65,9 @@ const Module& find_module(bool reference, std::string_view lesson, std::string_v
     const auto relative = std::filesystem::path(lesson) / (std::string(stem) + ".fatbin");
     for (const auto& folder : split_path(folders)) {
         if (std::filesystem::exists(folder / relative)) {
-            auto& slot = modules.loaded[key];
-            slot = std::make_unique<Module>(folder / relative);
-            return *slot;
+            // Loaded before it is cached: a module refused once is refused again at the next use.
+            auto module = std::make_unique<Module>(folder / relative);
+            return *(modules.loaded[key] = std::move(module));
         }
     }
     const std::string file = std::string(lesson) + "/" + std::string(stem);
@@ -80,6 +83,23 @@ const Module& find_module(bool reference, std::string_view lesson, std::string_v
 Module::Module(std::filesystem::path file) : file_(std::move(file))
 {
     const std::string image = read_file(file_);
+    // Before anything of it runs: what the compiled code declares.
+    const ModulePtx ptx = read_module_ptx(image);
+    if (!ptx.found)
+        throw std::runtime_error(file_.string() + " carries no PTX, so what it declares cannot be checked: the course "
+                                                  "builds its modules with PTX (cmake/CourseModules.cmake)");
+    if (!ptx.global_state.empty()) {
+        std::string names;
+        for (const auto& name : ptx.global_state)
+            names += (names.empty() ? "" : ", ") + demangled(name);
+        throw StudentModuleError(failure::bad_module.with(
+            file_.filename().string() + " defines module-scope global memory (" + names +
+            "): a __device__ or __managed__ variable keeps its value from one call to the next, and a graded kernel "
+            "may hold no state between calls (an answer remembered from an earlier call is not an answer). Keep "
+            "per-call state in registers, shared memory or the buffers the lesson passes, read-only tables in "
+            "__constant__ memory"));
+    }
+    kernels_ = ptx.kernels;
     const cudaError_t status = cudaLibraryLoadData(&library_, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
     if (status != cudaSuccess)
         throw CudaError(status, ("cudaLibraryLoadData(" + file_.string() + ")").c_str(), __FILE__, __LINE__);
@@ -101,8 +121,15 @@ cudaKernel_t Module::kernel(const std::string& name, const std::vector<std::size
     cudaKernel_t kernel = nullptr;
     if (cudaLibraryGetKernel(&kernel, library_, name.c_str()) != cudaSuccess) {
         (void)cudaGetLastError();  // a missing kernel is the student's mistake, not a sticky error
-        throw std::runtime_error("no kernel named " + name + " in " + file_.string() +
-                                 ": define it extern \"C\" __global__, as the lesson's interface header declares it");
+        std::string defined;
+        for (const auto& kernel_name : kernels_)
+            defined += (defined.empty() ? "" : ", ") + demangled(kernel_name);
+        throw StudentModuleError(failure::bad_module.with(
+            "no kernel named " + name + " in " + file_.filename().string() + " (it defines " +
+            (defined.empty() ? std::string("no kernel") : defined) +
+            "): a student file holds device code only (kernels, __device__ functions, __constant__ launch choices; no "
+            "host code that launches them), and the lesson launches extern \"C\" __global__ " +
+            name + " as its interface header declares it"));
     }
     const void* function = reinterpret_cast<const void*>(kernel);
     for (std::size_t i = 0; i <= parameter_sizes.size(); ++i) {
@@ -118,7 +145,7 @@ cudaKernel_t Module::kernel(const std::string& name, const std::vector<std::size
                  << "interface header declares (parameter " << i + 1 << ": "
                  << (exists ? std::to_string(size) + " bytes" : std::string("missing")) << ", expected "
                  << (expected ? std::to_string(parameter_sizes[i]) + " bytes" : std::string("none")) << ")";
-            throw std::runtime_error(text.str());
+            throw StudentModuleError(failure::bad_module.with(text.str()));
         }
     }
     return kernel;
@@ -130,12 +157,14 @@ void Module::read_variable(const std::string& name, void* into, std::size_t size
     std::size_t bytes = 0;
     if (cudaLibraryGetGlobal(&address, &bytes, library_, name.c_str()) != cudaSuccess) {
         (void)cudaGetLastError();
-        throw std::runtime_error("no __constant__ variable named " + name + " in " + file_.string() +
-                                 ": define it extern \"C\", as the lesson's interface header declares it");
+        throw StudentModuleError(
+            failure::bad_module.with("no __constant__ variable named " + name + " in " + file_.filename().string() +
+                                     ": define it extern \"C\", as the lesson's interface header declares it"));
     }
     if (bytes != size)
-        throw std::runtime_error("the variable " + name + " in " + file_.string() + " is " + std::to_string(bytes) +
-                                 " bytes, the lesson's interface expects " + std::to_string(size));
+        throw StudentModuleError(failure::bad_module.with(
+            "the variable " + name + " in " + file_.filename().string() + " is " + std::to_string(bytes) +
+            " bytes, the lesson's interface expects " + std::to_string(size)));
     COURSE_CUDA_CHECK(cudaMemcpy(into, address, size, cudaMemcpyDeviceToHost));
 }
 

@@ -101,36 +101,42 @@ std::optional<std::string> check_layout(const Shape& shape)
     course::DeviceBuffer<ThreadLayout> out(expected.size() + kGuardEntries);
     out.fill_bytes(0xff);  // every field 0xffffffff: "never written"
     const std::string running = "record_layout, grid " + dims(shape.grid) + ", block " + dims(shape.block);
-    const auto got = course::grading::run_case(running, [&] {
-        lesson01::launch_record_layout(shape.grid, shape.block, out.data(), nullptr);
-        COURSE_CHECK_LAUNCH();
-        COURSE_CUDA_CHECK(cudaDeviceSynchronize());
-        return out.download();
-    });
-
-    const std::string where = running + ": ";
-    std::size_t bad = 0;
-    std::optional<std::size_t> first;
-    for (std::size_t g = 0; g < expected.size(); ++g)
-        if (got[g] != expected[g] && bad++ == 0)
-            first = g;
-    for (std::size_t g = expected.size(); g < got.size(); ++g)
-        if (!poisoned(got[g]))
-            return course::failure::wrong_result.with(
-                where + "out[" + std::to_string(g) + "] lies past the last of the grid's " +
-                std::to_string(expected.size()) + " threads, yet it was written (" + fields(got[g]) + ")");
-    if (!first)
-        return std::nullopt;
-    const std::size_t g = *first;
-    const std::string tail =
-        "; " + std::to_string(bad) + " of " + std::to_string(expected.size()) + " entries are wrong";
-    if (poisoned(got[g]))
-        return course::failure::not_written.with(
-            where + "out[" + std::to_string(g) + "], the entry of " + who(expected[g]) +
-            ", was never written (no thread computed global id " + std::to_string(g) + ")" + tail);
-    return course::failure::wrong_result.with(where + "out[" + std::to_string(g) + "], the entry of " +
-                                              who(expected[g]) + ", holds " + fields(got[g]) + "; expected " +
-                                              fields(expected[g]) + tail);
+    // What is wrong with a result, if anything: also what tells a wrong result from a race.
+    const auto problem = [&](const std::vector<ThreadLayout>& got) -> std::optional<std::string> {
+        const std::string where = running + ": ";
+        std::size_t bad = 0;
+        std::optional<std::size_t> first;
+        for (std::size_t g = 0; g < expected.size(); ++g)
+            if (got[g] != expected[g] && bad++ == 0)
+                first = g;
+        for (std::size_t g = expected.size(); g < got.size(); ++g)
+            if (!poisoned(got[g]))
+                return course::failure::wrong_result.with(
+                    where + "out[" + std::to_string(g) + "] lies past the last of the grid's " +
+                    std::to_string(expected.size()) + " threads, yet it was written (" + fields(got[g]) + ")");
+        if (!first)
+            return std::nullopt;
+        const std::size_t g = *first;
+        const std::string tail =
+            "; " + std::to_string(bad) + " of " + std::to_string(expected.size()) + " entries are wrong";
+        if (poisoned(got[g]))
+            return course::failure::not_written.with(
+                where + "out[" + std::to_string(g) + "], the entry of " + who(expected[g]) +
+                ", was never written (no thread computed global id " + std::to_string(g) + ")" + tail);
+        return course::failure::wrong_result.with(where + "out[" + std::to_string(g) + "], the entry of " +
+                                                  who(expected[g]) + ", holds " + fields(got[g]) + "; expected " +
+                                                  fields(expected[g]) + tail);
+    };
+    const auto got = course::grading::run_case(
+        running,
+        [&] {
+            lesson01::launch_record_layout(shape.grid, shape.block, out.data(), nullptr);
+            COURSE_CHECK_LAUNCH();
+            COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+            return out.download();
+        },
+        [&](const std::vector<ThreadLayout>& result) { return !problem(result); });
+    return problem(got);
 }
 
 // ---------------------------------------------------------------------------------------------

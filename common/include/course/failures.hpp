@@ -46,6 +46,7 @@ inline constexpr Word missing_fence{"missing fence:", Kind::correctness};       
 inline constexpr Word race{"race:", Kind::correctness};                          ///< the result changed with the warps' order
 inline constexpr Word bad_configuration{"bad configuration:", Kind::correctness}; ///< a launch that cannot run
 inline constexpr Word exception{"exception:", Kind::correctness};                ///< a test case threw
+inline constexpr Word bad_module{"bad module:", Kind::correctness};              ///< lacks a kernel, or keeps state
 inline constexpr Word cuda_error{"CUDA error", Kind::fault};                     ///< a CUDA call or a kernel failed
 inline constexpr Word crash{"crash:", Kind::fault};                              ///< the grader caught a fatal signal
 inline constexpr Word too_slow{"too slow:", Kind::speed};                        ///< right, below the threshold

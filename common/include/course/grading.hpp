@@ -74,9 +74,11 @@ void schedule_dependent_result(const std::string& running);
 /// On the simulator, runs `work` in order and then under shuffled_schedule(): a race the in-order
 /// schedule hides (a barrier missing between warps) changes the result, and the case fails with
 /// "race:", unless a third run, in order again, shows that the result changes from call to call
-/// anyway. Returns the first run's result. On a GPU, the order is the GPU's own: `work` runs once.
-template <class Work>
-decltype(auto) run_under_schedules(const std::string& running, Work& work)
+/// anyway. A result that `is_right` finds wrong already in order is returned at once: it is a
+/// wrong result, which the caller reports as such, never a race. Returns the first run's result.
+/// On a GPU, the order is the GPU's own: `work` runs once.
+template <class Work, class IsRight>
+decltype(auto) run_under_schedules(const std::string& running, Work& work, const IsRight& is_right)
 {
     if constexpr (!kOnSimulator) {
         return work();
@@ -91,6 +93,8 @@ decltype(auto) run_under_schedules(const std::string& running, Work& work)
             work();
         } else {
             auto in_order = work();
+            if (!is_right(in_order))
+                return in_order;
             use_schedule(shuffled_schedule());
             if (!(work() == in_order)) {
                 // In order once more: the first result again means the schedule made the difference
@@ -105,14 +109,19 @@ decltype(auto) run_under_schedules(const std::string& running, Work& work)
     }
 }
 
+/// What run_case assumes of a result it cannot check itself: that it may be right.
+inline constexpr auto kUnchecked = [](const auto&) { return true; };
+
 /// Runs one case of a check (under both schedules on the simulator: run_under_schedules), so
-/// `work` must set up its own outputs. A CUDA error it raises (a faulting kernel) is thrown again
-/// with `running` ("reduce_x, n = 513, block = 64, seed 12") appended, so the report names the case.
-template <class Work>
-decltype(auto) run_case(const std::string& running, Work&& work)
+/// `work` must set up its own outputs. `is_right` tells a right result from a wrong one (a wrong
+/// one in order is a wrong result, not a race); without it, every result may be right. A CUDA
+/// error it raises (a faulting kernel) is thrown again with `running` ("reduce_x, n = 513,
+/// block = 64, seed 12") appended, so the report names the case.
+template <class Work, class IsRight = decltype(kUnchecked)>
+decltype(auto) run_case(const std::string& running, Work&& work, const IsRight& is_right = kUnchecked)
 {
     try {
-        return run_under_schedules(running, work);
+        return run_under_schedules(running, work, is_right);
     } catch (const CudaError& error) {
         throw CudaError(error, running);
     }

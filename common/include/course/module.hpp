@@ -26,17 +26,28 @@
 #include <cstddef>
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace course {
 
+/// The student's module is not what the lesson loads: a kernel missing or with other parameters,
+/// or module-scope state that would outlive a call. The message starts with "bad module:" and
+/// says what the file must hold instead; a grader reports it as the student's, not as its own.
+class StudentModuleError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 /// A loaded module (a CUDA library): unloaded when destroyed.
 class Module {
 public:
     /// Reads and loads `file`; throws std::runtime_error naming the file when it is missing or
-    /// unreadable, and course::CudaError when the runtime refuses its contents.
+    /// unreadable or carries no PTX to check, StudentModuleError when it defines module-scope
+    /// global-memory variables (`__device__`, `__managed__`: state that outlives a call, which no
+    /// lesson's interface declares), and course::CudaError when the runtime refuses its contents.
     explicit Module(std::filesystem::path file);
     ~Module();
     Module(const Module&) = delete;
@@ -45,16 +56,17 @@ public:
     [[nodiscard]] const std::filesystem::path& file() const { return file_; }
 
     /// The kernel `name`, after checking that it takes exactly the parameters whose sizes are
-    /// `parameter_sizes`; throws std::runtime_error saying what is missing or different.
+    /// `parameter_sizes`; throws StudentModuleError saying what is missing or different.
     [[nodiscard]] cudaKernel_t kernel(const std::string& name, const std::vector<std::size_t>& parameter_sizes) const;
 
     /// The bytes of the `__constant__` or `__device__` variable `name`, which must be `size`
-    /// bytes long; throws std::runtime_error when it is missing or of another size.
+    /// bytes long; throws StudentModuleError when it is missing or of another size.
     void read_variable(const std::string& name, void* into, std::size_t size) const;
 
 private:
     std::filesystem::path file_;
     cudaLibrary_t library_ = nullptr;
+    std::vector<std::string> kernels_;  ///< the kernels the module's PTX defines, for messages
 };
 
 /// The student's module for `lesson` ("03_neighbored_reduction") and `stem` (the exercise file's

@@ -3,8 +3,11 @@
 // The grader counts again on new contents written into the same array: the replayed count is
 // wrong.
 //
+// The judge reads the compiled module before running it and refuses it: its __device__ variables
+// would keep state from one call to the next.
+//
 // replaces: count_per_warp.cu
-// expect: ^fail: wrong result: (after the timed runs|after profiling|count_per_warp)
+// expect: ^fail: bad module: [a-z_]+\.fatbin defines module-scope global memory
 
 #include "warp_basics.cuh"
 

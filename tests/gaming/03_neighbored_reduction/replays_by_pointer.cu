@@ -2,8 +2,11 @@
 // called again on the same array, so that the timed runs cost almost nothing. The grader re-checks
 // after timing with new contents at the same address: the replayed sums are wrong.
 //
+// The judge reads the compiled module before running it and refuses it: its __device__ variables
+// would keep state from one call to the next.
+//
 // replaces: reduce_neighbored_less.cu
-// expect: ^fail: wrong result:
+// expect: ^fail: bad module: [a-z_]+\.fatbin defines module-scope global memory
 
 #include "neighbored_reduction.cuh"
 
