@@ -14,22 +14,41 @@
 
 set(_course_modules_script "${CMAKE_CURRENT_LIST_DIR}/compile_module.cmake")
 
-# nvcc's architecture flags for CMAKE_CUDA_ARCHITECTURES, as CMake gives them to compiled targets.
+# nvcc's architecture flags for CMAKE_CUDA_ARCHITECTURES, as CMake gives them to compiled targets,
+# with PTX always among them: the judge reads what a module declares from its PTX before it runs
+# it (course/module_ptx.hpp). "native" is the architectures CMake found on this machine (nvcc's own
+# -arch=native embeds none); a list of "-real" ones gets the PTX of the newest.
 function(_course_module_architecture_flags out)
+  set(architectures "${CMAKE_CUDA_ARCHITECTURES}")
+  if(architectures STREQUAL "native" AND CMAKE_CUDA_ARCHITECTURES_NATIVE)
+    set(architectures "${CMAKE_CUDA_ARCHITECTURES_NATIVE}")
+    list(TRANSFORM architectures REPLACE "-real$" "")
+  endif()
   set(flags "")
-  foreach(arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+  set(has_ptx OFF)
+  set(newest "")
+  foreach(arch IN LISTS architectures)
     if(arch MATCHES "^(native|all|all-major)$")
       list(APPEND flags "-arch=${arch}")
+      if(NOT arch STREQUAL "native")
+        set(has_ptx ON)
+      endif()
     elseif(arch MATCHES "^([0-9]+[a-z]?)-real$")
       list(APPEND flags "-gencode=arch=compute_${CMAKE_MATCH_1},code=sm_${CMAKE_MATCH_1}")
+      set(newest "${CMAKE_MATCH_1}")
     elseif(arch MATCHES "^([0-9]+[a-z]?)-virtual$")
       list(APPEND flags "-gencode=arch=compute_${CMAKE_MATCH_1},code=compute_${CMAKE_MATCH_1}")
+      set(has_ptx ON)
     elseif(arch MATCHES "^([0-9]+[a-z]?)$")
       list(APPEND flags "-gencode=arch=compute_${arch},code=[compute_${arch},sm_${arch}]")
+      set(has_ptx ON)
     else()
       message(FATAL_ERROR "CMAKE_CUDA_ARCHITECTURES: cannot compile modules for '${arch}'")
     endif()
   endforeach()
+  if(NOT has_ptx AND newest)
+    list(APPEND flags "-gencode=arch=compute_${newest},code=compute_${newest}")
+  endif()
   set(${out} "${flags}" PARENT_SCOPE)
 endfunction()
 

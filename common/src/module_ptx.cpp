@@ -47,33 +47,54 @@ std::size_t occurrences(std::string_view line, std::string_view name)
     return count;
 }
 
+// Whether a line of `chunk` starts with `start`.
+bool has_line(std::string_view chunk, std::string_view start)
+{
+    for (std::size_t at = chunk.find(start); at != std::string_view::npos; at = chunk.find(start, at + 1))
+        if (at == 0 || chunk[at - 1] == '\n')
+            return true;
+    return false;
+}
+
+// Whether `chunk` (text between NULs) is a PTX module: it has a .version and a .target line.
+bool is_ptx(std::string_view chunk)
+{
+    return has_line(chunk, ".version ") && has_line(chunk, ".target ");
+}
+
 }  // namespace
 
 ModulePtx read_module_ptx(std::string_view image)
 {
     ModulePtx result;
-    // PTX is text: the image's lines, read up to the NULs and binary data around the PTX.
+    // A PTX module is text without a NUL; the binary parts of a fat binary around it (an ELF's
+    // string table names the same variables) are never read as PTX.
     std::vector<std::string_view> lines;
     std::map<std::string, std::size_t, std::less<>> declarations;  // global variable -> declaring lines
-    std::size_t start = 0;
-    while (start < image.size()) {
-        std::size_t end = image.find_first_of(std::string_view("\n\0", 2), start);
+    for (std::size_t start = 0; start < image.size();) {
+        std::size_t end = image.find('\0', start);
         if (end == std::string_view::npos)
             end = image.size();
-        const std::string_view text = image.substr(start, end - start);
+        const std::string_view chunk = image.substr(start, end - start);
         start = end + 1;
-        if (text.empty())
+        if (!is_ptx(chunk))
             continue;
-        lines.push_back(text);
-        if (text.rfind(".version ", 0) == 0 || text.rfind(".target ", 0) == 0)
-            result.found = true;
-        const std::string line(text);
-        std::smatch match;
-        if (line.find(".entry") != std::string::npos && std::regex_search(line, match, kEntry))
-            add_once(result.kernels, match[1]);
-        else if (line.find(".global") != std::string::npos && std::regex_search(line, match, kGlobalVariable) &&
-                 match[1].str().rfind("$str", 0) != 0)  // printf's format strings
-            ++declarations[match[1]];
+        result.found = true;
+        for (std::size_t from = 0; from < chunk.size();) {
+            std::size_t to = chunk.find('\n', from);
+            if (to == std::string_view::npos)
+                to = chunk.size();
+            const std::string_view text = chunk.substr(from, to - from);
+            from = to + 1;
+            lines.push_back(text);
+            const std::string line(text);
+            std::smatch match;
+            if (line.find(".entry") != std::string::npos && std::regex_search(line, match, kEntry))
+                add_once(result.kernels, match[1]);
+            else if (line.find(".global") != std::string::npos && std::regex_search(line, match, kGlobalVariable) &&
+                     match[1].str().rfind("$str", 0) != 0)  // printf's format strings
+                ++declarations[match[1]];
+        }
     }
     // A variable is state only where code uses it: one that nothing reads, writes or takes the
     // address of (the libraries' empty function objects, such as cuda::std::ranges::swap) is not.

@@ -23,7 +23,8 @@ const std::string kPtx = std::string("\x50\xed\x55\xba\0\0binary", 12) +
                          "\t.reg .b32 %r<4>;\n\tld.global.u64 %rd1, [_ZN12_GLOBAL__N_18g_last_nE];\n"
                          "\tmov.u64 %rd2, g_saved;\n\tst.global.u32 [managed_count+4], %r1;\n\tret;\n}\n"
                          ".entry _Z4stepPi(\n\t.param .u64 _Z4stepPi_param_0\n)\n{\n\tret;\n}\n" +
-                         std::string("\0\0more binary", 13);
+                         // An ELF string table after it names the unused variable once more.
+                         std::string("\0\0.strtab\0_ZN4cuda3std3__45__cpo5beginE\0", 40);
 
 }  // namespace
 

@@ -151,10 +151,10 @@ uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const Ac
         why = "address is inside a freed allocation of " + std::to_string(f->size) + " bytes at " + hex(f->base) +
               " (use after cudaFree)";
     else if (isHostMemory(addr))
-        why = "address is not in or near any device allocation but is host memory (a host pointer passed to the "
+        why = "address is not in any device allocation nor near one, but is host memory (a host pointer passed to the "
               "kernel?)";
     else
-        why = "address is not in or near any device allocation (out of bounds, or an uninitialised pointer)";
+        why = "address is not in any device allocation nor near one (out of bounds, or an uninitialised pointer)";
     throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr, why, site);
 }
 
