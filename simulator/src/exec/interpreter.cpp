@@ -17,8 +17,10 @@
 #include <vector>
 
 #include "exec/arithmetic.hpp"
+#include "exec/device_heap.hpp"
 #include "exec/device_printf.hpp"
 #include "exec/lanes.hpp"
+#include "exec/memory_access.hpp"
 #include "exec/opcode_classes.hpp"
 #include "exec/warp_operations.hpp"
 #include "support/demangle.hpp"
@@ -348,7 +350,21 @@ void Interpreter::call(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
         uint64_t p0 = w.reg(in.ops[2].reg)[l];
         uint64_t p1 = in.numOps > 3 ? w.reg(in.ops[3].reg)[l] : 0;
         if (in.mode == ptx::CallVprintf) {
-            ret[l] = static_cast<uint64_t>(formatDevicePrintf(p0, p1, reader, b.printfOutput));
+            std::string text;
+            ret[l] = static_cast<uint64_t>(formatDevicePrintf(p0, p1, reader, text));
+            const auto bytes = static_cast<int64_t>(text.size());
+            if (launch_.printfBytesLeft.fetch_sub(bytes, std::memory_order_relaxed) >= bytes)
+                b.printfOutput += text;
+            else
+                launch_.printfBytesDropped.fetch_add(text.size(), std::memory_order_relaxed);
+        } else if (in.mode == ptx::CallMalloc) {
+            ret[l] = launch_.heap ? launch_.heap->allocate(p0) : 0;  // NULL when the heap is full
+        } else if (in.mode == ptx::CallFree) {
+            if (launch_.heap && !launch_.heap->release(p0))
+                throw DeviceFault(cudaErrorIllegalAddress, "free(" + hexAddress(p0) +
+                                                               "): not an address that malloc in a kernel returned "
+                                                               "(freed twice, or not the start of a block) in " +
+                                                               describeThread(s));
         } else {
             uint64_t line = in.numOps > 4 ? w.reg(in.ops[4].reg)[l] : 0;
             uint64_t func = in.numOps > 5 ? w.reg(in.ops[5].reg)[l] : 0;

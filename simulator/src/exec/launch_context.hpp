@@ -24,7 +24,8 @@ constexpr uint64_t kWindowMask = 0xF000'0000'0000'0000ull;
 constexpr uint64_t kSharedWindow = 0xA000'0000'0000'0000ull;
 constexpr uint64_t kLocalWindow = 0xB000'0000'0000'0000ull;
 
-class WarpTrace;  // exec/warp_trace.hpp
+class WarpTrace;   // exec/warp_trace.hpp
+class DeviceHeap;  // exec/device_heap.hpp
 
 struct LaunchContext {
     const ptx::Kernel* kernel = nullptr;
@@ -39,6 +40,11 @@ struct LaunchContext {
     bool raceCheck = true;       // the shared-memory race check (CUDASIM_RACECHECK=0 turns it off)
     bool initCheck = true;       // reads of global memory never written (CUDASIM_INITCHECK=0 turns it off)
     uint64_t schedule = 0;       // 0: warps run in order; else the seed of a shuffled order (exec/schedule.hpp)
+    // Device printf's FIFO (cudaLimitPrintfFifoSize): bytes this launch may still print; output
+    // past it is dropped, as a GPU drops it, so a printf in every thread cannot fill the host.
+    std::atomic<int64_t> printfBytesLeft{int64_t{1} << 20};
+    std::atomic<uint64_t> printfBytesDropped{0};
+    DeviceHeap* heap = nullptr;  // malloc and free in kernels (cudaLimitMallocHeapSize)
 };
 
 // Thrown by the interpreter when a thread does something a GPU would

@@ -10,14 +10,15 @@
 #include "support/demangle.hpp"
 
 namespace cudasim {
-namespace {
 
-std::string hex(uint64_t v)
+std::string hexAddress(uint64_t v)
 {
     char buf[32];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
     return buf;
 }
+
+namespace {
 
 // True if addr lies in a mapping of this process (host memory). Only used
 // to word fault messages, so reading /proc on each fault is fine.
@@ -56,18 +57,18 @@ void throwAccessFault(cudaError_t error, const char* space, bool write, uint32_t
 {
     std::string kind = error == cudaErrorMisalignedAddress ? "Misaligned" : "Invalid";
     throw DeviceFault(error, kind + " " + space + (write ? " write" : " read") + " of size " + std::to_string(size) +
-                                 " at address " + hex(addr) + " in " + describeThread(site) + ": " + why);
+                                 " at address " + hexAddress(addr) + " in " + describeThread(site) + ": " + why);
 }
 
 void throwUninitializedRead(uint32_t size, uint64_t addr, uint64_t unwritten, const AccessSite& site)
 {
     const Allocation* a = DeviceMemory::instance().find(addr);
     const std::string where = a ? "byte " + std::to_string(unwritten - a->base) + " of the " + std::to_string(a->size) +
-                                      "-byte allocation at " + hex(a->base)
-                                : "byte " + hex(unwritten);
+                                      "-byte allocation at " + hexAddress(a->base)
+                                : "byte " + hexAddress(unwritten);
     throw DeviceFault(cudaErrorLaunchFailure,
                       "Uninitialized __global__ memory read of size " + std::to_string(size) + " at address " +
-                          hex(addr) + " in " + describeThread(site) + ": " + where +
+                          hexAddress(addr) + " in " + describeThread(site) + ": " + where +
                           " was never written (by a copy or memset from the host, or by a kernel)");
 }
 
@@ -128,9 +129,10 @@ uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const Ac
             cachedWritten_ = a->written.get();
             return reinterpret_cast<uint8_t*>(addr);
         }
-        throwAccessFault(
-            cudaErrorIllegalAddress, "__global__", write, size, addr,
-            "access runs past the end of a " + std::to_string(a->size) + "-byte allocation at " + hex(a->base), site);
+        throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr,
+                         "access runs past the end of a " + std::to_string(a->size) + "-byte allocation at " +
+                             hexAddress(a->base),
+                         site);
     }
     // The live allocation nearest the address comes first: the same out-of-bounds access is then
     // described the same way in a grader, a demo and under `./course sanitize`, whatever was freed
@@ -143,13 +145,13 @@ uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const Ac
     std::string why;
     if (below && past < kNear && past <= before)
         why = "address is " + std::to_string(past) + " bytes past the end of the " + std::to_string(below->size) +
-              "-byte allocation at " + hex(below->base) + " (out of bounds)";
+              "-byte allocation at " + hexAddress(below->base) + " (out of bounds)";
     else if (above && before < kNear)
         why = "address is " + std::to_string(before) + " bytes before the start of the " + std::to_string(above->size) +
-              "-byte allocation at " + hex(above->base) + " (out of bounds)";
+              "-byte allocation at " + hexAddress(above->base) + " (out of bounds)";
     else if (const Allocation* f = mem.findFreed(addr))
-        why = "address is inside a freed allocation of " + std::to_string(f->size) + " bytes at " + hex(f->base) +
-              " (use after cudaFree)";
+        why = "address is inside a freed allocation of " + std::to_string(f->size) + " bytes at " +
+              hexAddress(f->base) + " (use after cudaFree)";
     else if (isHostMemory(addr))
         why = "address is not in any device allocation nor near one, but is host memory (a host pointer passed to the "
               "kernel?)";

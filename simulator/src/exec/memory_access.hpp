@@ -85,4 +85,7 @@ private:
 
 std::string describeThread(const AccessSite& site);
 
+// "0x7f3a5c001000": an address as the fault messages write it.
+std::string hexAddress(uint64_t v);
+
 }  // namespace cudasim

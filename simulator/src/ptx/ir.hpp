@@ -100,7 +100,7 @@ enum VoteMode : uint8_t { VoteAll, VoteAny, VoteUni, VoteBallot };
 enum MatchMode : uint8_t { MatchAny, MatchAll };
 enum AtomMode : uint8_t { AtomAdd, AtomMin, AtomMax, AtomInc, AtomDec, AtomAnd, AtomOr, AtomXor, AtomExch, AtomCas };
 enum BoolMode : uint8_t { BoolNone, BoolAnd, BoolOr, BoolXor };
-enum CallTarget : uint8_t { CallVprintf, CallAssertFail };
+enum CallTarget : uint8_t { CallVprintf, CallAssertFail, CallMalloc, CallFree };
 enum ShfMode : uint8_t { ShfRight = 0, ShfLeft = 1, ShfClamp = 2 };  // bit flags
 enum BfindMode : uint8_t { BfindIndex, BfindShiftAmount };
 enum BarMode : uint8_t { BarSync, BarRedPopc, BarRedAnd, BarRedOr };  // __syncthreads_count/_and/_or

@@ -709,8 +709,11 @@ private:
             }
         }
         expect(";");
-        if (callee == "vprintf" || callee == "__assertfail") {
-            in.mode = callee == "vprintf" ? CallVprintf : CallAssertFail;
+        if (callee == "vprintf" || callee == "__assertfail" || callee == "malloc" || callee == "free") {
+            in.mode = callee == "vprintf"  ? CallVprintf
+                      : callee == "malloc" ? CallMalloc
+                      : callee == "free"   ? CallFree
+                                           : CallAssertFail;
             if (!retKey.empty())
                 in.ops[0] = registerOperand(callParamRegister(retKey, 0));
             in.numOps = 2;

@@ -238,6 +238,7 @@ cudaError_t cudaThreadSynchronize(void)
 cudaError_t cudaDeviceReset(void)
 {
     std::lock_guard lock(runtime().mutex);
+    runtime().heap.reset();  // the device heap goes with the rest of device memory
     DeviceMemory::instance().releaseAll();
     discardAllCaptures();
     runtime().stickyError = cudaSuccess;
@@ -279,3 +280,44 @@ cudaError_t cudaDriverGetVersion(int* version)
 }
 
 }  // extern "C"
+
+// The limits a kernel's output and heap have, as on a GPU; the others are not modelled.
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    switch (limit) {
+    case cudaLimitPrintfFifoSize:
+        runtime().printfFifoBytes = value;
+        return cudaSuccess;
+    case cudaLimitMallocHeapSize:
+        // As on a GPU: the heap is laid out when the first kernel runs.
+        if (runtime().heap)
+            return failCall("cudaDeviceSetLimit", cudaErrorInvalidValue,
+                            "the device heap's size cannot change once a kernel has run");
+        runtime().mallocHeapBytes = value;
+        return cudaSuccess;
+    default:
+        return failCall("cudaDeviceSetLimit", cudaErrorNotSupported,
+                        "only cudaLimitPrintfFifoSize and cudaLimitMallocHeapSize are modelled");
+    }
+}
+
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (!value)
+        return failCall("cudaDeviceGetLimit", cudaErrorInvalidValue, "value is NULL");
+    switch (limit) {
+    case cudaLimitPrintfFifoSize:
+        *value = runtime().printfFifoBytes;
+        return cudaSuccess;
+    case cudaLimitMallocHeapSize:
+        *value = runtime().mallocHeapBytes;
+        return cudaSuccess;
+    default:
+        return failCall("cudaDeviceGetLimit", cudaErrorNotSupported,
+                        "only cudaLimitPrintfFifoSize and cudaLimitMallocHeapSize are modelled");
+    }
+}

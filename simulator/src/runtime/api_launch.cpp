@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -173,6 +174,10 @@ void runLaunch(const PreparedLaunch& prepared)
     launch.raceCheck = raceCheck;
     launch.initCheck = initCheck;
     launch.schedule = schedule();
+    launch.printfBytesLeft = static_cast<int64_t>(runtime().printfFifoBytes);  // the caller holds the lock
+    if (!runtime().heap)
+        runtime().heap = std::make_unique<DeviceHeap>(runtime().mallocHeapBytes);
+    launch.heap = runtime().heap.get();
     // CUDASIM_TRACE: the first launch of a matching kernel records one warp's active lanes.
     static const std::optional<WarpTraceRequest> traceRequest = warpTraceRequest();
     static bool traced = false;
@@ -190,6 +195,11 @@ void runLaunch(const PreparedLaunch& prepared)
         std::fwrite(result.printfOutput.data(), 1, result.printfOutput.size(), stdout);
         std::fflush(stdout);
     }
+    if (const uint64_t dropped = launch.printfBytesDropped.load())
+        std::fprintf(stderr,
+                     "cudasim: %s: %llu bytes of device printf output past the %zu-byte FIFO "
+                     "(cudaLimitPrintfFifoSize) dropped, as a GPU drops them\n",
+                     demangle(k->name).c_str(), static_cast<unsigned long long>(dropped), runtime().printfFifoBytes);
     LaunchCounters& c = runtime().lastLaunch;
     c.kernel = demangle(k->name);
     c.grid[0] = grid.x;

@@ -14,6 +14,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "exec/device_heap.hpp"
 #include "ptx/ir.hpp"
 
 namespace cudasim {
@@ -76,6 +77,11 @@ struct RuntimeState {
     std::unordered_map<const void*, FunctionEntry> functions;
     std::unordered_map<const void*, VariableEntry> variables;
     std::vector<std::unique_ptr<Library>> libraries;  // never freed: a graph may still launch them
+    // cudaDeviceSetLimit's values, with a GPU's defaults: device printf's FIFO per launch, and the
+    // device heap that malloc in kernels allocates from.
+    size_t printfFifoBytes = size_t{1} << 20;
+    size_t mallocHeapBytes = size_t{8} << 20;
+    std::unique_ptr<DeviceHeap> heap;  // made at the first launch; its size is fixed from then on
 };
 
 RuntimeState& runtime();
