@@ -5,6 +5,7 @@ by the course's own graders; reports.py writes what came of it."""
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import datetime
 import json
 import os
@@ -15,6 +16,7 @@ import shutil
 import subprocess
 import tarfile
 import threading
+import time
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,6 +122,7 @@ class Submission:
     problem: str = ""  # why it could not be prepared at all
     refused: dict[str, str] = field(default_factory=dict)  # lesson number -> why its files were refused
     outcomes: dict[str, verdict.Outcome] = field(default_factory=dict)
+    recorded: set[str] = field(default_factory=set)  # lesson numbers whose row is on disk
 
 
 def prepare(submission: Submission, work: Path) -> None:
@@ -202,9 +205,53 @@ def submitted_files(folder: Path, allowed: set[str]) -> list[str]:
     return files
 
 
+def clock(seconds: float) -> str:
+    """"4m05s", "37s": a duration for a progress line."""
+    seconds = int(seconds)
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+class RecordLog:
+    """The grading's rows, one JSON line per student and lesson, appended and flushed to disk as
+    each is known (records.jsonl in the reports' folder), so that a crash, a kill or Ctrl-C keeps
+    every finished row; the reports are made from it. A line cut short by a kill is ignored."""
+
+    NAME = "records.jsonl"
+
+    def __init__(self, out: Path):
+        self.path = out / self.NAME
+        self.lock = threading.Lock()
+
+    def read(self) -> list[dict]:
+        rows = []
+        if self.path.exists():
+            for line in self.path.read_text(errors="replace").splitlines():
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(row, dict):
+                    rows.append(row)
+        return rows
+
+    def append(self, row: dict) -> None:
+        line = json.dumps(row, sort_keys=True) + "\n"
+        with self.lock, open(self.path, "a") as log:
+            log.write(line)
+            log.flush()
+            os.fsync(log.fileno())
+
+
 class BatchGrader:
     def __init__(self, *, out: Path, work: Path, jobs: int, seed: int, timeout: float, thresholds_file: Path | None,
-                 only: list[str] | None, arch: str | None):
+                 only: list[str] | None, arch: str | None, on_simulator: bool = False, memory_limit: int | None = None,
+                 records: RecordLog | None = None, total: int = 0, quiet: bool = False):
+        self.memory_limit = memory_limit
+        self.records = records
+        self.total = total
+        self.done = 0
+        self.quiet = quiet
+        self.started = time.monotonic()
         self.out = out
         self.work = work
         self.jobs = jobs
@@ -218,13 +265,35 @@ class BatchGrader:
         self.trees: queue.Queue[Path] = queue.Queue()
         for i in range(jobs):
             self.trees.put(work / f"tree{i}")
-        self.gpu = threading.Lock()  # timings must not overlap: one grader on the GPU at a time
+        # GPU timings must not overlap: one grader on the GPU at a time. The simulator's times are
+        # modelled, so its graders run side by side, one per job.
+        self.gpu = contextlib.nullcontext() if on_simulator else threading.Lock()
         self.print_lock = threading.Lock()
         self.build_jobs = max(1, (os.cpu_count() or 2) // jobs)
 
     def say(self, text: str) -> None:
+        if self.quiet:
+            return
         with self.print_lock:
             print(f"course: {text}", flush=True)
+
+    def finished(self, submission: Submission, chosen: list[lessons.Lesson], text: str) -> None:
+        """One student done: the line, with done/total, the time so far and an estimate of the rest."""
+        with self.print_lock:
+            self.done += 1
+            elapsed = time.monotonic() - self.started
+            left = elapsed / self.done * (self.total - self.done)
+            line = (f"[{self.done}/{self.total}] {submission.name}: {text} ({clock(elapsed)} so far"
+                    + (f", about {clock(left)} left)" if self.done < self.total else ")"))
+        self.say(line)
+
+    def record(self, submission: Submission, lesson: lessons.Lesson) -> None:
+        """The lesson's row, on disk at once: an interrupted grading loses nothing finished."""
+        submission.recorded.add(lesson.number)
+        outcome = submission.outcomes[lesson.number]
+        if self.records is not None:
+            self.records.append(reports.outcome_record(submission, lesson, outcome, self.out))
+        outcome.output = ""  # in its log file now: a class of hundreds is not held in memory
 
     def configure(self, tree: Path, exercises: Path) -> tuple[bool, str]:
         command = ["cmake", "-S", str(common.ROOT), "-B", str(tree), "-G", "Ninja",
@@ -250,6 +319,19 @@ class BatchGrader:
         return result.returncode == 0 and modules.is_dir(), result.stdout + result.stderr
 
     def grade(self, submission: Submission, chosen: list[lessons.Lesson]) -> None:
+        """Grades one submission's lessons; each lesson's row is on disk as soon as it is known."""
+        summary = ""
+        try:
+            summary = self.grade_lessons(submission, chosen)
+        finally:
+            for lesson in chosen:
+                if lesson.number in submission.outcomes and lesson.number not in submission.recorded:
+                    self.record(submission, lesson)
+            self.finished(submission, chosen, summary or ", ".join(
+                f"{n}: {o.verdict}" for n, o in sorted(submission.outcomes.items())))
+
+    def grade_lessons(self, submission: Submission, chosen: list[lessons.Lesson]) -> str:
+        """Fills submission.outcomes; returns the progress line's text when it is not the verdicts."""
         logs = self.out / "logs" / submission.name
         logs.mkdir(parents=True, exist_ok=True)
         if not submission.problem:
@@ -257,8 +339,7 @@ class BatchGrader:
         if submission.problem:
             for lesson in chosen:
                 submission.outcomes[lesson.number] = verdict.Outcome("error", reason=submission.problem)
-            self.say(f"{submission.name}: {submission.problem}")
-            return
+            return submission.problem
         todo = [lesson for lesson in chosen if lesson.number in submission.submitted]
         for lesson in chosen:
             if lesson.number in submission.refused:
@@ -268,12 +349,9 @@ class BatchGrader:
                                                                      reason=f"no files in {lesson.folder}/")
         if not todo:
             if submission.refused:
-                self.say(f"{submission.name}: " + "; ".join(f"lesson {number}: {why}"
-                                                           for number, why in sorted(submission.refused.items())))
-            else:
-                self.say(f"{submission.name}: no lesson folders found (a lesson's files go in a folder named as in "
-                         f"exercises/, e.g. {chosen[0].folder}/)")
-            return
+                return "; ".join(f"lesson {number}: {why}" for number, why in sorted(submission.refused.items()))
+            return (f"no lesson folders found (a lesson's files go in a folder named as in exercises/, e.g. "
+                    f"{chosen[0].folder}/)")
         tree = self.trees.get()
         try:
             ok, log = self.configure(tree, submission.exercises)
@@ -297,13 +375,14 @@ class BatchGrader:
                     outcome = verdict.run_grader(building.build_dir() / "lessons" / f"{lesson.target}_grader",
                                                  self.out / "results" / submission.name / f"{lesson.target}.json",
                                                  modules=tree / "modules" / "exercise", seed=self.seed,
-                                                 thresholds=self.thresholds_file, timeout=self.timeout)
+                                                 thresholds=self.thresholds_file, timeout=self.timeout,
+                                                 memory_limit=self.memory_limit)
                 (logs / f"{lesson.target}.log").write_text(outcome.output)
                 submission.outcomes[lesson.number] = outcome
+                self.record(submission, lesson)
         finally:
             self.trees.put(tree)
-        verdicts = ", ".join(f"{n}: {o.verdict}" for n, o in sorted(submission.outcomes.items()))
-        self.say(f"{submission.name}: {verdicts}")
+        return ""
 
 
 def find_submissions(folder: Path) -> list[Submission]:
@@ -328,10 +407,15 @@ def find_submissions(folder: Path) -> list[Submission]:
     return found
 
 
+GRADING_FILE = "grading.json"  # what a grading was started with, for --resume
+
+
 def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | None, work_text: str | None, jobs: int,
                 seed: int | None, timeout: int, thresholds_file: Path | None, arch: str | None,
-                on_simulator: bool) -> int:
-    """./course grade --submissions DIR: grades every submission in DIR and writes the reports."""
+                on_simulator: bool, resume: bool = False, quiet: bool = False, memory_limit: int | None = None) -> int:
+    """./course grade --submissions DIR: grades every submission in DIR and writes the reports.
+    Each row is on disk as soon as it is known (RecordLog); --resume continues an interrupted
+    grading in the same --out with what it was started with, and grades only what is missing."""
     source = Path(folder).expanduser().resolve()
     if not source.is_dir():
         common.fail(f"--submissions {folder}: not a folder", common.BAD_USAGE)
@@ -348,42 +432,78 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
             what = "exists and is not a folder" if where.exists() and not where.is_dir() else \
                 f"cannot be made ({error.strerror})"
             common.fail(f"{option} {where}: {what}", common.BAD_USAGE)
-    if seed is None:
-        seed = secrets.randbelow(2**32)
+    settings = {"course": reports.course_revision(), "submissions": str(source),
+                "lessons": [lesson.folder for lesson in chosen], "backend": "sim" if on_simulator else "gpu",
+                "timeout_s": timeout, "thresholds_file": str(thresholds_file) if thresholds_file else None}
+    records = RecordLog(out)
+    if resume:
+        seed, started = resumed_settings(out, settings, seed)
+    else:
+        if (out / GRADING_FILE).exists() or records.path.exists():
+            common.fail(f"--out {out} already holds a grading: --resume continues it, or choose another folder",
+                        common.BAD_USAGE)
+        seed = secrets.randbelow(2**32) if seed is None else seed
+        started = common.now_text()
+        (out / GRADING_FILE).write_text(json.dumps(dict(settings, seed=seed, started=started), indent=2) + "\n")
     environment.ensure_environment(verbose=False)
     submissions = find_submissions(source)
     if not submissions:
         common.fail(f"no submissions in {source} (folders shaped like exercises/, or .tar.gz/.tgz/.tar/.zip archives)")
+    done = {(row.get("student"), row.get("lesson")) for row in records.read()}
+    todo = [(s, [lesson for lesson in chosen if (s.name, lesson.number) not in done]) for s in submissions]
+    todo = [(s, left) for s, left in todo if left]
     building.say_backend("grading a class", on_simulator)
     numbers = ", ".join(lesson.number for lesson in chosen)
-    common.say(f"grading {len(submissions)} submissions, lessons {numbers}, seed {seed}, "
+    resumed = f", {len(submissions) - len(todo)} already graded" if resume else ""
+    common.say(f"grading {len(submissions)} submissions{resumed}, lessons {numbers}, seed {seed}, "
                f"{jobs} build tree(s) in {work}")
     # The graders and the reference modules: built once, from the course's own tree; each
     # submission's tree builds only the student's code.
     building.build([f"{lesson.target}_grader" for lesson in chosen]
                    + [f"{lesson.target}_solution_modules" for lesson in chosen if (common.ROOT / "solutions").is_dir()])
     thresholds.check_thresholds(thresholds_file)
-    started = common.now_text()
     grader = BatchGrader(out=out, work=work, jobs=jobs, seed=seed, timeout=timeout, thresholds_file=thresholds_file,
-                         only=[lesson.number for lesson in chosen], arch=arch)
+                         only=[lesson.number for lesson in chosen], arch=arch, on_simulator=on_simulator,
+                         memory_limit=memory_limit,
+                         records=records, total=len(todo), quiet=quiet)
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for future in [pool.submit(grader.grade, s, chosen) for s in submissions]:
+        for future in [pool.submit(grader.grade, s, left) for s, left in todo]:
             future.result()
 
-    records = [reports.outcome_record(s, lesson, s.outcomes[lesson.number], out) for s in submissions
-               for lesson in chosen]
+    # The reports, from the rows on disk: the same whether the grading ran at once or was resumed.
+    latest = {(row["student"], row["lesson"]): row for row in records.read()}
+    rows = [latest[(s.name, lesson.number)] for s in submissions for lesson in chosen
+            if (s.name, lesson.number) in latest]
     device = "none found (GPU graders skipped)"
-    for record in records:
-        results = verdict.read_results(out / "results" / record["student"] / f"lesson{record['lesson']}.json")
+    for row in rows:
+        results = verdict.read_results(out / "results" / row["student"] / f"lesson{row['lesson']}.json")
         if results and results.get("device"):
             device = results["device"]
             break
-    meta = {"course": reports.course_revision(), "started": started, "finished": common.now_text(), "seed": seed,
-            "timeout_s": timeout, "thresholds_file": str(thresholds_file) if thresholds_file else None,
+    meta = {"course": settings["course"], "started": started, "finished": common.now_text(), "seed": seed,
+            "timeout_s": timeout, "thresholds_file": settings["thresholds_file"],
             "thresholds": json.loads(thresholds_file.read_text()) if thresholds_file else None,
-            "thresholds_applied": reports.applied_overrides(records, "sim" if on_simulator else "gpu"),
-            "device": device, "lessons": [lesson.folder for lesson in chosen], "submissions": str(source)}
-    reports.write_reports(out, meta, records, chosen, [s.name for s in submissions])
-    print((out / "summary.md").read_text())
+            "thresholds_applied": reports.applied_overrides(rows, settings["backend"]),
+            "device": device, "lessons": settings["lessons"], "submissions": str(source)}
+    reports.write_reports(out, meta, rows, chosen, [s.name for s in submissions])
+    if not quiet:
+        print((out / "summary.md").read_text())
     common.say(f"reports: {out / 'summary.md'}, {out / 'results.csv'}, {out / 'results.json'}")
     return 0
+
+
+def resumed_settings(out: Path, settings: dict, seed: int | None) -> tuple[int, str]:
+    """The seed and start time of the grading in `out` that --resume continues; stops when there
+    is none, or when this command differs from the one that started it."""
+    try:
+        earlier = json.loads((out / GRADING_FILE).read_text())
+    except (OSError, ValueError):
+        common.fail(f"--resume: {out} holds no grading to continue ({GRADING_FILE} is missing or damaged)",
+                    common.BAD_USAGE)
+    if seed is not None and seed != earlier.get("seed"):
+        common.fail(f"--resume: the grading in {out} used --seed {earlier.get('seed')}, not {seed}", common.BAD_USAGE)
+    differ = [f"{key} was {earlier.get(key)!r}, now {value!r}" for key, value in settings.items()
+              if earlier.get(key) != value]
+    if differ:
+        common.fail(f"--resume: this is not the grading in {out}: " + "; ".join(differ), common.BAD_USAGE)
+    return int(earlier["seed"]), str(earlier.get("started", ""))

@@ -58,7 +58,8 @@ Students:
     ./course reset NN                             restore lesson NN's starter (yours is backed up)
 
 Instructors:
-    ./course grade --submissions DIR [--jobs N] [--out DIR] [--seed N] [--timeout S] [--lessons NN,..] [--sim|--gpu]
+    ./course grade --submissions DIR [--jobs N] [--out DIR [--resume]] [--seed N] [--timeout S] [--lessons NN,..]
+                   [--memory-limit GIB] [--quiet] [--sim|--gpu]
                                                   grade every student's folder or archive in DIR
                                                   (on the CPU simulator where there is no GPU)
     ./course release DIR [--force] [--check]      a student copy of the course, without solutions
@@ -96,8 +97,9 @@ USAGE = {
     "watch": "usage: ./course watch [NN] [--once] [--max-rounds N] [--poll SECONDS] [--seed N] [--thresholds FILE] "
              "[--sim | --gpu]",
     "grade": "usage: ./course grade [NN ...] [--sim | --gpu] [--seed N] [--thresholds FILE]\n"
-             "       ./course grade --submissions DIR [--jobs N] [--out DIR] [--seed N] [--timeout S] "
-             "[--lessons NN,NN] [--thresholds FILE] [--work DIR] [--arch CUDA_ARCHS] [--sim | --gpu]",
+             "       ./course grade --submissions DIR [--jobs N] [--out DIR [--resume]] [--seed N] [--timeout S] "
+             "[--lessons NN,NN] [--thresholds FILE] [--work DIR] [--arch CUDA_ARCHS] [--memory-limit GIB] [--quiet] "
+             "[--sim | --gpu]",
     "hint": "usage: ./course hint NN [--all | --reset]",
     "status": "usage: ./course status (takes no arguments)",
     "reset": "usage: ./course reset NN",
@@ -258,6 +260,13 @@ def add_parsers(commands) -> None:
     class_options.add_argument("--lessons", metavar="NN,NN", dest="lesson_list", help="only these lessons")
     class_options.add_argument("--arch", metavar="CUDA_ARCHS", help="CMAKE_CUDA_ARCHITECTURES of the students' "
                                                                     "builds")
+    class_options.add_argument("--resume", action="store_true", help="continue the grading in --out that was "
+                               "interrupted: same seed and options, what is done is kept")
+    class_options.add_argument("--quiet", action="store_true", help="no line per student, no summary: only errors "
+                               "and where the reports are")
+    class_options.add_argument("--memory-limit", metavar="GIB", dest="memory_limit",
+                               help="address space each grader may use on the CPU simulator, in GiB (default 16; "
+                                    "0: none)")
 
     hint = add("hint", "Shows the next hint for lesson NN, one more each time (remembered in .course/state.json).")
     hint.add_argument("lesson", metavar="NN", help="the lesson")
@@ -393,7 +402,7 @@ def watch_command(parser: CommandParser, args: list[str]) -> int:
                        on_simulator=on_simulator)
 
 
-CLASS_ONLY = ("jobs", "out", "work", "timeout", "lesson_list", "arch")
+CLASS_ONLY = ("jobs", "out", "work", "timeout", "lesson_list", "arch", "memory_limit")
 
 
 def grade_command(parser: CommandParser, args: list[str]) -> int:
@@ -402,7 +411,7 @@ def grade_command(parser: CommandParser, args: list[str]) -> int:
     parser.bad_usage = "usage: " + a_class.strip() if grading_a_class else one_student
     options = parser.parse_intermixed_args(args)
     if not grading_a_class:
-        if any(getattr(options, name) is not None for name in CLASS_ONLY):
+        if any(getattr(options, name) is not None for name in CLASS_ONLY) or options.resume or options.quiet:
             parser.error("an option of --submissions without it")
         thresholds_file = thresholds.read_thresholds(options.thresholds)
         seed = whole_number("--seed", options.seed, None, maximum=MAX_SEED)
@@ -417,10 +426,15 @@ def grade_command(parser: CommandParser, args: list[str]) -> int:
     on_simulator = building.choose_backend(options.sim, options.gpu)
     if options.lessons or not options.submissions:
         parser.error("lessons are chosen with --lessons")
+    memory_gib = whole_number("--memory-limit", options.memory_limit, 16, minimum=0, maximum=4096)
+    if options.resume and not options.out:
+        parser.error("--resume continues the grading in --out DIR: name it")
     return batch.grade_class(options.submissions,
                              lesson_names=options.lesson_list.split(",") if options.lesson_list else None,
                              out_text=options.out, work_text=options.work, jobs=jobs, seed=seed, timeout=timeout,
-                             thresholds_file=thresholds_file, arch=options.arch, on_simulator=on_simulator)
+                             thresholds_file=thresholds_file, arch=options.arch, on_simulator=on_simulator,
+                             resume=options.resume, quiet=options.quiet,
+                             memory_limit=memory_gib << 30 if on_simulator and memory_gib else None)
 
 
 def hint_command(parser: CommandParser, args: list[str]) -> int:

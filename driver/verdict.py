@@ -169,11 +169,64 @@ def last_record(data: bytes) -> dict | None:
     return None
 
 
+class CappedOutput:
+    """A program's output kept within a bound, whatever it prints: the first and the last `keep`
+    bytes, and how many in between were dropped. A kernel that prints from every thread cannot
+    fill the driver's memory."""
+
+    def __init__(self, keep: int = 256 << 10):
+        self.keep = keep
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        room = self.keep - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if not chunk:
+            return
+        self.tail += chunk
+        if len(self.tail) > self.keep:
+            self.dropped += len(self.tail) - self.keep
+            del self.tail[: len(self.tail) - self.keep]
+
+    def text(self) -> str:
+        middle = (f"\n[... {self.dropped} bytes of output dropped here: the log keeps the first and the last "
+                  f"{self.keep >> 10} KB ...]\n").encode() if self.dropped else b""
+        return (bytes(self.head) + middle + bytes(self.tail)).decode("utf-8", errors="replace")
+
+
+def read_capped(stream, into: CappedOutput) -> None:
+    while chunk := stream.read(65536):
+        into.add(chunk)
+
+
+def limit_memory(limit_bytes: int | None):
+    """A preexec_fn that caps the child's address space (the simulator's device memory is host
+    memory, so a grader on it is bounded like any CPU program); None where there is no limit."""
+    if not limit_bytes:
+        return None
+
+    def apply() -> None:
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+
+    return apply
+
+
+MEMORY_SIGNS = ("std::bad_alloc", "cudaErrorMemoryAllocation", "out of memory")
+
+
 def run_grader(grader: Path, results_file: Path, *, modules: Path | str | None = None, seed: int | None = None,
-               thresholds: Path | None = None, timeout: float | None = None) -> Outcome:
+               thresholds: Path | None = None, timeout: float | None = None,
+               memory_limit: int | None = None) -> Outcome:
     """Runs one grader (killed with its children after `timeout` + 30 s; its own watchdog stops it
-    at `timeout`) and classifies what happened. The grader reports through a pipe that only it
-    holds (--results-fd); the record is saved to `results_file` for ./course status."""
+    at `timeout`), with at most `memory_limit` bytes of address space where one is given, and
+    classifies what happened. The grader reports through a pipe that only it holds (--results-fd);
+    the record is saved to `results_file` for ./course status. Its output is kept within a bound
+    (CappedOutput)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
     if timeout:
         env["COURSE_GRADER_TIMEOUT"] = str(int(timeout))
@@ -187,26 +240,35 @@ def run_grader(grader: Path, results_file: Path, *, modules: Path | str | None =
     try:
         process = subprocess.Popen(command, cwd=common.ROOT, env=env, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
-                                   pass_fds=(write_end,))
+                                   pass_fds=(write_end,), preexec_fn=limit_memory(memory_limit))
     finally:
         os.close(write_end)
     channel: list[bytes] = []
     reader = threading.Thread(target=lambda: channel.append(read_all(read_end)), daemon=True)
     reader.start()
+    output = CappedOutput()
+    printer = threading.Thread(target=read_capped, args=(process.stdout, output), daemon=True)
+    printer.start()
     timed_out = False
     try:
-        raw, _ = process.communicate(timeout=timeout + 30 if timeout else None)
+        process.wait(timeout=timeout + 30 if timeout else None)
     except subprocess.TimeoutExpired:
         timed_out = True
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-        raw, _ = process.communicate()
+        process.wait()
+    printer.join(timeout=30)
     reader.join(timeout=30)
     record = last_record(channel[0]) if channel else None
     if record is not None:
         results_file.write_text(json.dumps(record, indent=2) + "\n")
-    output = raw.decode("utf-8", errors="replace")
-    return classify(None if timed_out else process.returncode, output, record, timed_out, timeout)
+    text = output.text()
+    outcome = classify(None if timed_out else process.returncode, text, record, timed_out, timeout)
+    if memory_limit and outcome.verdict in ("error", "fault") and any(sign in text for sign in MEMORY_SIGNS):
+        outcome.verdict = "error"
+        outcome.reason = (f"the grader ran out of its {memory_limit / 2**30:.1f} GiB of memory (--memory-limit); "
+                          f"{outcome.reason}")
+    return outcome
 
 
 def read_all(fd: int) -> bytes:

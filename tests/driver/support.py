@@ -62,3 +62,23 @@ def build_dir() -> Path | None:
     """The configured build tree CTest runs in (COURSE_BUILD_DIR), if any."""
     value = os.environ.get("COURSE_BUILD_DIR")
     return Path(value) if value and (Path(value) / "CMakeCache.txt").exists() else None
+
+
+# Lesson 03 as students change it: the starter's two lines that its hint 2 asks to change, and a
+# student's fix of them in six (the pairs handed out to threads 0, 1, 2, ... through a named index
+# and partner).
+STARTER03_LINES = ("        if (tid % (2 * stride) == 0 && tid + stride < count)\n"
+                   "            block_data[tid] += block_data[tid + stride];\n")
+SOLVED03_LINES = ("        const unsigned index = 2 * stride * tid;\n"
+                  "        const unsigned partner = index + stride;\n"
+                  "        if (partner < count) {\n"
+                  "            const int right = block_data[partner];\n"
+                  "            block_data[index] += right;\n"
+                  "        }\n")
+
+
+def solved03(starter: str) -> str:
+    """A correct lesson 03 kernel made from its starter's text, as a student following the hints writes it."""
+    if STARTER03_LINES not in starter:
+        raise AssertionError("lesson 03's starter changed: update STARTER03_LINES in tests/driver/support.py")
+    return starter.replace(STARTER03_LINES, SOLVED03_LINES)

@@ -350,13 +350,18 @@ void Interpreter::call(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
         uint64_t p0 = w.reg(in.ops[2].reg)[l];
         uint64_t p1 = in.numOps > 3 ? w.reg(in.ops[3].reg)[l] : 0;
         if (in.mode == ptx::CallVprintf) {
+            // A full FIFO drops the call unformatted: a flood costs no more than counting it.
+            if (launch_.printfBytesLeft.load(std::memory_order_relaxed) <= 0) {
+                launch_.printfCallsDropped.fetch_add(1, std::memory_order_relaxed);
+                continue;
+            }
             std::string text;
             ret[l] = static_cast<uint64_t>(formatDevicePrintf(p0, p1, reader, text));
             const auto bytes = static_cast<int64_t>(text.size());
             if (launch_.printfBytesLeft.fetch_sub(bytes, std::memory_order_relaxed) >= bytes)
                 b.printfOutput += text;
             else
-                launch_.printfBytesDropped.fetch_add(text.size(), std::memory_order_relaxed);
+                launch_.printfCallsDropped.fetch_add(1, std::memory_order_relaxed);
         } else if (in.mode == ptx::CallMalloc) {
             ret[l] = launch_.heap ? launch_.heap->allocate(p0) : 0;  // NULL when the heap is full
         } else if (in.mode == ptx::CallFree) {

@@ -43,7 +43,7 @@ struct LaunchContext {
     // Device printf's FIFO (cudaLimitPrintfFifoSize): bytes this launch may still print; output
     // past it is dropped, as a GPU drops it, so a printf in every thread cannot fill the host.
     std::atomic<int64_t> printfBytesLeft{int64_t{1} << 20};
-    std::atomic<uint64_t> printfBytesDropped{0};
+    std::atomic<uint64_t> printfCallsDropped{0};
     DeviceHeap* heap = nullptr;  // malloc and free in kernels (cudaLimitMallocHeapSize)
 };
 

@@ -195,10 +195,10 @@ void runLaunch(const PreparedLaunch& prepared)
         std::fwrite(result.printfOutput.data(), 1, result.printfOutput.size(), stdout);
         std::fflush(stdout);
     }
-    if (const uint64_t dropped = launch.printfBytesDropped.load())
+    if (const uint64_t dropped = launch.printfCallsDropped.load())
         std::fprintf(stderr,
-                     "cudasim: %s: %llu bytes of device printf output past the %zu-byte FIFO "
-                     "(cudaLimitPrintfFifoSize) dropped, as a GPU drops them\n",
+                     "cudasim: %s: %llu device printf calls past the %zu-byte FIFO (cudaLimitPrintfFifoSize) "
+                     "dropped, as a GPU drops them\n",
                      demangle(k->name).c_str(), static_cast<unsigned long long>(dropped), runtime().printfFifoBytes);
     LaunchCounters& c = runtime().lastLaunch;
     c.kernel = demangle(k->name);

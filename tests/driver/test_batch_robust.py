@@ -1,0 +1,161 @@
+"""One student cannot take down a class's grading, and an interrupted grading loses nothing: a class
+of lesson 03 submissions graded on the CPU simulator, with a printf in every thread, a kernel that
+allocates past the device heap, a kernel that never ends and a correct one. Every student gets a
+verdict with its reason, the driver's memory stays small, and a grading killed part-way and resumed
+gives the same reports as one that ran at once."""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+from support import COURSE, load_driver, solved03
+from test_student_path import simulator_tree
+
+LESSON03 = "03_neighbored_reduction"
+FILE03 = "reduce_neighbored_less.cu"
+TIMEOUT_S = 10  # what a grader may run: the endless kernel's cost
+DRIVER_MEMORY_LIMIT = 500 << 20
+
+
+def starter03() -> str:
+    driver = load_driver()
+    return driver.lessons.starter_files(driver.lessons.find_lesson("03"))[FILE03].decode()
+
+
+def make_class(folder: Path) -> None:
+    solved = solved03(starter03())
+    first_line = "    const unsigned tid = threadIdx.x;\n"
+    kernels = {
+        "ada_correct": solved,
+        # A line from every thread of every launch: far more than the 1 MB FIFO per launch.
+        "ben_printf_flood": "#include <cstdio>\n" + solved.replace(
+            first_line, first_line + '    printf("block %u thread %u was here\\n", blockIdx.x, tid);\n'),
+        # 16 MB from a heap of 8 MB: malloc returns NULL, and the kernel writes through it.
+        "cat_heap_overflow": solved.replace(
+            first_line, first_line + "    if (tid == 0) {\n"
+                                     "        int* scratch = static_cast<int*>(malloc(std::size_t{16} << 20));\n"
+                                     "        scratch[0] = 1;\n"
+                                     "        free(scratch);\n"
+                                     "    }\n"),
+        "dan_never_ends": starter03().replace("stride *= 2", "stride *= 1"),
+    }
+    for student, text in kernels.items():
+        (folder / student / LESSON03).mkdir(parents=True)
+        (folder / student / LESSON03 / FILE03).write_text(text)
+
+
+def start_grading(submissions: Path, out: Path, work: Path, *extra: str) -> subprocess.Popen:
+    command = [sys.executable, str(COURSE), "grade", "--submissions", str(submissions), "--lessons", "03", "--sim",
+               "--jobs", "2", "--seed", "20261126", "--timeout", str(TIMEOUT_S), "--out", str(out), "--work",
+               str(work), *extra]
+    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_BUILD_DIR", "COURSE_PRESET")}
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            stdin=subprocess.DEVNULL)
+
+
+def peak_memory(pid: int) -> int:
+    """The process's peak resident memory so far (VmHWM), in bytes; 0 once it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def finish(process: subprocess.Popen, limit_s: float) -> tuple[str, int]:
+    """Waits for the grading within `limit_s`; its output and the driver's peak memory."""
+    peak = 0
+    deadline = time.monotonic() + limit_s
+    while process.poll() is None and time.monotonic() < deadline:
+        peak = max(peak, peak_memory(process.pid))
+        time.sleep(0.2)
+    if process.poll() is None:
+        process.kill()
+        raise AssertionError(f"the grading did not finish within {limit_s} s")
+    return process.stdout.read(), peak
+
+
+def rows(out: Path) -> list[dict]:
+    with open(out / "results.csv", newline="") as file:
+        return list(csv.DictReader(file))
+
+
+@unittest.skipUnless(simulator_tree(), "needs the simulator's tree (preset sim), built")
+class ClassOfTroubles(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.root = Path(cls.tmp.name)
+        cls.submissions = cls.root / "class"
+        make_class(cls.submissions)
+        cls.work = cls.root / "work"
+        cls.whole = cls.root / "whole"
+        process = start_grading(cls.submissions, cls.whole, cls.work)
+        cls.output, cls.peak = finish(process, 600)
+        cls.code = process.returncode
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_every_student_gets_a_verdict_with_its_reason(self):
+        self.assertEqual(self.code, 0, self.output)
+        verdicts = {row["student"]: row for row in rows(self.whole)}
+        self.assertEqual(verdicts["ada_correct"]["verdict"], "pass", verdicts["ada_correct"])
+        self.assertIn(verdicts["ben_printf_flood"]["verdict"], ("pass", "fail"), verdicts["ben_printf_flood"])
+        self.assertEqual(verdicts["cat_heap_overflow"]["verdict"], "fault")
+        self.assertRegex(verdicts["cat_heap_overflow"]["reason"], r"cudaErrorIllegalAddress.*at address 0x0 ")
+        self.assertEqual(verdicts["dan_never_ends"]["verdict"], "timeout")
+        self.assertIn(f"still running after {TIMEOUT_S} s", verdicts["dan_never_ends"]["reason"])
+
+    def test_the_flood_is_bounded(self):
+        log = self.whole / "logs" / "ben_printf_flood" / "lesson03.log"
+        self.assertLess(log.stat().st_size, 600 << 10)  # the first and the last 256 KB, and a note
+        self.assertRegex(log.read_text(), r"\[\.\.\. \d+ bytes of output dropped here: the log keeps the first and the "
+                                          r"last 256 KB \.\.\.\]")
+        self.assertLess(self.peak, DRIVER_MEMORY_LIMIT, f"the driver's peak memory: {self.peak} bytes")
+
+    def test_progress_lines(self):
+        self.assertRegex(self.output, r"\[1/4\] \w+: 03: \w+ \(\d+s so far, about \d+")
+        self.assertRegex(self.output, r"\[4/4\] \w+: 03: \w+ \(\d+(m\d\d)?s so far\)")
+
+    def test_killed_and_resumed_gives_the_same_reports(self):
+        out = self.root / "interrupted"
+        process = start_grading(self.submissions, out, self.root / "work2")
+        records = out / "records.jsonl"
+        deadline = time.monotonic() + 300
+        while process.poll() is None and time.monotonic() < deadline:
+            if records.exists() and records.read_text().count("\n") >= 1:
+                break
+            time.sleep(0.1)
+        process.send_signal(signal.SIGKILL)  # no chance to clean up
+        process.wait()
+        kept = records.read_text().count("\n")
+        self.assertGreaterEqual(kept, 1)
+        self.assertLess(kept, 4, "the grading finished before it could be killed")
+        self.assertFalse((out / "results.csv").exists())
+
+        again = start_grading(self.submissions, out, self.root / "work2", "--resume", "--seed", "1")
+        output, _ = finish(again, 60)
+        self.assertEqual(again.returncode, 2, output)  # another seed is another grading
+        self.assertIn("used --seed 20261126, not 1", output)
+
+        resumed = start_grading(self.submissions, out, self.root / "work2", "--resume")
+        output, _ = finish(resumed, 600)
+        self.assertEqual(resumed.returncode, 0, output)
+        self.assertIn(f"{kept} already graded", output)
+        self.assertEqual(rows(out), rows(self.whole))
+
+
+if __name__ == "__main__":
+    unittest.main()
