@@ -13,6 +13,7 @@ exercises and classes, release the course to students, test the course itself.
     watch.py         watch: regrade on save
     demos.py         run and trace: a lesson's demo
     nvidia_tools.py  profile and sanitize: Nsight Compute and compute-sanitizer over a demo
+    sanitizer.py     the GPU grading's compute-sanitizer pass over a passed lesson
     batch.py         grading a class of submissions
     reports.py       a graded class's reports
     release.py       the students' copy of the course

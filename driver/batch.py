@@ -21,7 +21,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import building, common, environment, lessons, reports, thresholds, verdict
+from . import building, common, environment, lessons, reports, sanitizer, thresholds, verdict
 
 ARCHIVES = (".tar.gz", ".tgz", ".tar", ".zip")
 
@@ -371,12 +371,16 @@ class BatchGrader:
                     submission.outcomes[lesson.number] = verdict.Outcome("compile error", reason=reason,
                                                                          correctness="fail", output=lesson_log)
             for lesson in built:
+                grader = building.build_dir() / "lessons" / f"{lesson.target}_grader"
+                results = self.out / "results" / submission.name / f"{lesson.target}.json"
                 with self.gpu:
-                    outcome = verdict.run_grader(building.build_dir() / "lessons" / f"{lesson.target}_grader",
-                                                 self.out / "results" / submission.name / f"{lesson.target}.json",
-                                                 modules=tree / "modules" / "exercise", seed=self.seed,
-                                                 thresholds=self.thresholds_file, timeout=self.timeout,
+                    outcome = verdict.run_grader(grader, results, modules=tree / "modules" / "exercise",
+                                                 seed=self.seed, thresholds=self.thresholds_file, timeout=self.timeout,
                                                  memory_limit=self.memory_limit)
+                    if outcome.verdict == "pass" and outcome.backend == "gpu":
+                        checked = sanitizer.run(grader, verdict.read_results(results),
+                                                modules=tree / "modules" / "exercise", seed=self.seed)
+                        outcome.apply_sanitizer(checked.finding, checked.note)
                 (logs / f"{lesson.target}.log").write_text(outcome.output)
                 submission.outcomes[lesson.number] = outcome
                 self.record(submission, lesson)

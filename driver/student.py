@@ -6,7 +6,7 @@ import datetime
 import shutil
 from pathlib import Path
 
-from . import building, common, environment, lessons, state, thresholds, verdict
+from . import building, common, environment, lessons, sanitizer, state, thresholds, verdict
 
 
 def grade_lesson(lesson: lessons.Lesson, *, seed: int | None = None,
@@ -38,8 +38,11 @@ def grade_lesson(lesson: lessons.Lesson, *, seed: int | None = None,
                                       "./course doctor, then grade again (a build tree deleted while it was used "
                                       "is configured again)", output=log)
     else:
-        outcome = verdict.run_grader(building.build_dir() / "lessons" / f"{lesson.target}_grader", results_file,
-                                     seed=seed, thresholds=thresholds_file)
+        grader = building.build_dir() / "lessons" / f"{lesson.target}_grader"
+        outcome = verdict.run_grader(grader, results_file, seed=seed, thresholds=thresholds_file)
+        if outcome.verdict == "pass" and outcome.backend == "gpu":
+            checked = sanitizer.run(grader, verdict.read_results(results_file), modules=None, seed=outcome.seed)
+            outcome.apply_sanitizer(checked.finding, checked.note)
     return remember(lesson, outcome, thresholds_file)
 
 
@@ -61,7 +64,8 @@ def describe(outcome: verdict.Outcome) -> str:
     if outcome.verdict == "pass":
         ratios = ", ".join(f"{s['check']} {s['ratio']:.2f}{verdict.unit(s)} "
                            f"(threshold {s['threshold']:.2f}{verdict.unit(s)})" for s in outcome.speed)
-        return "PASS" + (f": {ratios}" if ratios else "")
+        checked = f" ({outcome.sanitizer})" if outcome.sanitizer else ""
+        return "PASS" + (f": {ratios}" if ratios else "") + checked
     if outcome.verdict == "skipped":
         return (f"cannot grade here: {outcome.reason}. Your code compiled, but grading needs an NVIDIA GPU: "
                 "this is not a pass (run it where there is a GPU).")

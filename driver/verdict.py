@@ -66,6 +66,15 @@ class Outcome:
     output: str = ""
     overrides: list = field(default_factory=list)  # the thresholds file's entries for the lesson, applied or not
     backend: str | None = None  # where the grader ran: "gpu" or "sim"
+    sanitizer: str = ""  # the GPU's compute-sanitizer pass: what ran and took how long, or why it did not
+
+    def apply_sanitizer(self, finding: str, note: str) -> None:
+        """The sanitizer pass's result: a finding fails a lesson that passed its grader."""
+        self.sanitizer = note
+        if finding:
+            self.verdict = "fail"
+            self.correctness = "fail"
+            self.reason = f"unsafe: {finding}"
 
     @property
     def passed(self) -> bool:

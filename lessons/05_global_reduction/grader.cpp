@@ -75,7 +75,7 @@ const std::vector<std::size_t>& exact_sizes()
                                         1'048'573, 1'048'576, 1'048'583, 16'777'213, 16'777'216, 16'777'259};
         if (!course::kOnSimulator)
             all.push_back(268'435'399);  // the largest prime below 2^28
-        return all;
+        return course::grading::for_this_run(std::move(all));
     }();
     return sizes;
 }
@@ -205,6 +205,11 @@ TEST_SUITE("lesson05")
         // the zeros cost no memory there, but it interprets every instruction over all of them.
         constexpr std::size_t n = (std::size_t{1} << 31) + 65'539;
         constexpr std::size_t window = std::size_t{1} << 20;  // the values before index 2^31
+        if (course::grading::under_sanitizer()) {
+            MESSAGE("not run under compute-sanitizer: its tools would shadow 8.6 GB; the sanitizer pass checks the "
+                    "small cases");
+            return;
+        }
         if constexpr (course::kOnSimulator) {
             if (!lean_enough_to_interpret(n))
                 return;

@@ -96,7 +96,7 @@ const std::vector<std::size_t>& exact_sizes()
             all.push_back((std::size_t{1} << 20) + 7);
             all.push_back((std::size_t{1} << 24) + 3);
         }
-        return all;
+        return course::grading::for_this_run(std::move(all));
     }();
     return sizes;
 }

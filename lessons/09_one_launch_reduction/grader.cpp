@@ -65,7 +65,7 @@ const std::vector<std::size_t>& exact_sizes()
                                         65'537, 1'048'573, 1'048'576, 1'048'583, 16'777'213, 16'777'216, 16'777'259};
         if (!course::kOnSimulator)
             all.push_back(268'435'399);  // the largest prime below 2^28
-        return all;
+        return course::grading::for_this_run(std::move(all));
     }();
     return sizes;
 }

@@ -34,6 +34,14 @@ void set_run_seed(std::uint64_t seed);
 [[nodiscard]] const DeviceInfo& device();
 void set_device(const DeviceInfo& device);
 
+/// Whether this grader runs under compute-sanitizer (COURSE_SANITIZE=1, set by ./course for its
+/// sanitizer pass): its tools slow kernels down a hundredfold, so the correctness cases keep their
+/// small sizes only (for_this_run).
+[[nodiscard]] bool under_sanitizer();
+/// `sizes`, or under compute-sanitizer those up to 65,537: the awkward small ones, which find the
+/// same out-of-bounds accesses, races and barrier misuse as the large ones.
+[[nodiscard]] std::vector<std::size_t> for_this_run(std::vector<std::size_t> sizes);
+
 /// Sizes that catch the usual indexing bugs: 1, around warp and block multiples, primes, large
 /// (up to 2^24 on a GPU, 10^6 on the simulator).
 [[nodiscard]] std::vector<std::size_t> awkward_sizes();
