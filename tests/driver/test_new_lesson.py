@@ -20,8 +20,8 @@ from pathlib import Path
 from support import ROOT
 
 LESSON = "42_throwaway"
-TARGETS = ["lesson42_grader", "lesson42_demo", "lesson42_exercise_modules", "lesson42_solution_modules",
-           "lesson42_planted_last_element_skipped_modules"]
+TARGETS = ["lesson42_grader", "lesson42_demo", "lesson42_exercise_modules", "lesson42_starter_modules",
+           "lesson42_solution_modules", "lesson42_planted_last_element_skipped_modules"]
 
 
 def course_files() -> list[str]:

@@ -73,7 +73,9 @@ void BlockRunner::fillConstantRegisters()
         fill(ptx::SrWarpid, i);
         fill(ptx::SrNwarpid, 64);
         fill(ptx::SrNsmid, device_model::kMultiprocessors);
-        fill(ptx::SrGridid, 1);
+        // As on a GPU, each launch has its own grid id: a kernel cannot tell the simulator by a
+        // constant one.
+        fill(ptx::SrGridid, launch_.epoch);
         fill(ptx::SrDynamicSmemSize, launch_.dynamicSmem);
         fill(ptx::SrTotalSmemSize, block_.shared.size());
         fill(ptx::SrEnvreg, 0);
