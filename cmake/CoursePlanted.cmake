@@ -15,6 +15,11 @@ set(COURSE_RACE_MESSAGE "CUDA error.*race.*(read-after-write|write-after-read|wr
 # Planted kernels and gaming attempts given as patches are applied by cmake/apply_patch.py.
 find_package(Python3 COMPONENTS Interpreter)
 
+# A GPU tree grades the planted kernels and gaming attempts on its GPU. A tree for machines without
+# one (preset "ci") leaves them out, modules and tests: they would only report skipped there, and
+# the simulator's tree compiles and grades every one of them.
+option(COURSE_GPU_SUBMISSION_TESTS "Build and register the planted kernels and gaming attempts graded on a GPU" ON)
+
 # course_header_field(<file> <key> <out>): the value of the header line "<key>: <value>" (or
 # "// <key>: <value>" in a source file), ON for a line that is the key alone, empty without one.
 # @RACE@ in the value stands for COURSE_RACE_MESSAGE.
@@ -129,6 +134,9 @@ function(_course_add_planted_kernels lesson)
     endif()
     if(field_simulator_only AND NOT COURSE_SIMULATOR)
       continue()  # only the simulator's checks can see this mistake
+    endif()
+    if(NOT field_refused_by_the_build AND NOT COURSE_SIMULATOR AND NOT COURSE_GPU_SUBMISSION_TESTS)
+      continue()  # graded on a GPU only, and this tree is for machines without one
     endif()
     if(file MATCHES "\\.patch$")
       _course_patch_paths("${file}" replaces original source)  # applied by _course_apply_patches()

@@ -10,6 +10,7 @@ namespace cudasim::device_model {
 
 constexpr int kMultiprocessors = 132;
 constexpr uint64_t kL2Bytes = 50ull * 1024 * 1024;
+constexpr uint64_t kGlobalMemoryBytes = 80ull << 30;  // an H100 SXM's 80 GB
 constexpr int kMaxThreadsPerSm = 2048;
 constexpr int kMaxThreadsPerBlock = 1024;
 constexpr int kMaxWarpsPerSm = 64;

@@ -16,8 +16,6 @@ using namespace cudasim::device_model;
 
 namespace {
 
-constexpr size_t kGlobalMemoryBytes = 80ull << 30;
-
 cudaDeviceProp makeProperties()
 {
     cudaDeviceProp p;

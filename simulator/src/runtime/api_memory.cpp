@@ -12,6 +12,7 @@
 #include <cuda_runtime_api.h>
 
 #include "exec/device_memory.hpp"
+#include "exec/device_model.hpp"
 #include "exec/sector_footprint.hpp"
 #include "runtime/capture.hpp"
 #include "runtime/state.hpp"
@@ -23,7 +24,6 @@ using namespace cudasim;
 
 namespace {
 
-constexpr uint64_t kGlobalMemoryBytes = 80ull << 30;
 constexpr size_t kPitchAlignment = 512;  // row alignment of cudaMallocPitch
 
 // The free device memory: the modelled GPU's, but never more than this machine can still give,
@@ -32,7 +32,7 @@ constexpr size_t kPitchAlignment = 512;  // row alignment of cudaMallocPitch
 uint64_t freeDeviceBytes()
 {
     const uint64_t used = DeviceMemory::instance().bytesInUse();
-    const uint64_t modelled = kGlobalMemoryBytes - std::min(used, kGlobalMemoryBytes);
+    const uint64_t modelled = device_model::kGlobalMemoryBytes - std::min(used, device_model::kGlobalMemoryBytes);
     const auto host = hostAvailableBytes();
     return host ? std::min(modelled, *host) : modelled;
 }
@@ -399,7 +399,7 @@ cudaError_t cudaMemGetInfo(size_t* freeBytes, size_t* totalBytes)
     if (freeBytes)
         *freeBytes = freeDeviceBytes();
     if (totalBytes)
-        *totalBytes = kGlobalMemoryBytes;
+        *totalBytes = device_model::kGlobalMemoryBytes;
     return cudaSuccess;
 }
 
