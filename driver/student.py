@@ -23,6 +23,7 @@ def grade_lesson(lesson: lessons.Lesson, *, seed: int | None = None,
     # The course's own programs first: a failure there is not the student's (a build tree deleted
     # or broken meanwhile, a missing tool), and is reported as such.
     ok, log = building.build_quietly([f"{lesson.target}_grader"], f"building lesson {lesson.number}'s grader")
+    theirs = False
     if ok:
         ok, more = building.build_quietly([f"{lesson.target}_exercise_modules"],
                                           f"compiling your lesson {lesson.number} kernels")

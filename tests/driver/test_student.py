@@ -601,6 +601,34 @@ class BadInput(unittest.TestCase):
             self.assertEqual(driver.cli.main(["doctor"]), 0)
         self.assertIn("build/sim", output.getvalue())
 
+    def test_a_build_that_fails_outside_the_students_files_is_the_courses(self):
+        # The course's grader does not build (a build tree deleted while it was used, a missing
+        # tool): an error of the course's, never a compile error of the student's.
+        driver = load_driver()
+        driver.building.build_quietly = lambda targets, label=None: (
+            False, "CMake Error in lessons/CMakeLists.txt:\n  No such file or directory\n")
+        with tempfile.TemporaryDirectory() as tmp, mock_env(COURSE_STATE_DIR=tmp):
+            outcome = driver.student.grade_lesson(driver.lessons.find_lesson("03"))
+        self.assertEqual(outcome.verdict, "error")
+        self.assertIn("the course's build failed, not your code", outcome.reason)
+
+    def test_a_speed_figure_only_beside_right_results(self):
+        driver = load_driver()
+        lesson = driver.lessons.find_lesson("03")
+        check = {"check": "reduce_neighbored_less", "ratio": 1.9, "threshold": 1.4, "kind": "speedup"}
+        record = {"student": "ann", "lesson": "03", "verdict": "fail", "correctness": "fail", "ratio": 1.9,
+                  "threshold": 1.4, "deciding_check": check, "speed_checks": [check], "messages": ["wrong result: x"],
+                  "reason": "wrong result: x", "seed": 1, "check": "reduce_neighbored_less", "log": None,
+                  "submitted": True, "threshold_source": "grader", "sanitizer": ""}
+        meta = {"course": "x", "started": "a", "finished": "b", "seed": 1, "timeout_s": 60, "thresholds_file": None,
+                "device": "d"}
+        with tempfile.TemporaryDirectory() as tmp:
+            driver.reports.write_reports(Path(tmp), meta, [record, dict(record, student="bob", correctness="pass")],
+                                         [lesson], ["ann", "bob"])
+            summary = (Path(tmp) / "summary.md").read_text()
+        self.assertIn("| ann | fail |", summary)
+        self.assertIn("| bob | fail (reduce_neighbored_less: 1.90x", summary)
+
     def test_the_readme_names_where_grading_logs_are(self):
         driver = load_driver()
         readme = (ROOT / "README.md").read_text()
