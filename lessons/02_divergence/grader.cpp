@@ -144,8 +144,8 @@ constexpr std::size_t kLarge = course::size_for_backend(1'000'003, 200'003);
 
 std::vector<std::size_t> sizes()
 {
-    return course::grading::for_this_run({1, 31, 32, 33, 63, 64, 65, 511, 512, 513, 1023, 1024, 1025, 4097, 65'537,
-                                          kLarge});
+    return course::grading::for_this_run(
+        {1, 31, 32, 33, 63, 64, 65, 511, 512, 513, 1023, 1024, 1025, 4097, 65'537, kLarge});
 }
 
 void check_map(lesson02::MapLauncher launch, std::string_view kernel, lesson02::Output output,
