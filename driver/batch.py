@@ -247,6 +247,7 @@ class BatchGrader:
                  only: list[str] | None, arch: str | None, on_simulator: bool = False, memory_limit: int | None = None,
                  records: RecordLog | None = None, total: int = 0, quiet: bool = False):
         self.memory_limit = memory_limit
+        self.on_simulator = on_simulator
         self.records = records
         self.total = total
         self.done = 0
@@ -376,7 +377,7 @@ class BatchGrader:
                 with self.gpu:
                     outcome = verdict.run_grader(grader, results, modules=tree / "modules" / "exercise",
                                                  seed=self.seed, thresholds=self.thresholds_file, timeout=self.timeout,
-                                                 memory_limit=self.memory_limit)
+                                                 memory_limit=self.memory_limit, on_gpu=not self.on_simulator)
                     if outcome.verdict == "pass" and outcome.backend == "gpu":
                         checked = sanitizer.run(grader, verdict.read_results(results),
                                                 modules=tree / "modules" / "exercise", seed=self.seed)

@@ -265,8 +265,8 @@ def add_parsers(commands) -> None:
     class_options.add_argument("--quiet", action="store_true", help="no line per student, no summary: only errors "
                                "and where the reports are")
     class_options.add_argument("--memory-limit", metavar="GIB", dest="memory_limit",
-                               help="address space each grader may use on the CPU simulator, in GiB (default 16; "
-                                    "0: none)")
+                               help="memory each grader may use, in GiB (default 16; 0: none): its address space "
+                                    "on the CPU simulator, the data it writes with a GPU")
 
     hint = add("hint", "Shows the next hint for lesson NN, one more each time (remembered in .course/state.json).")
     hint.add_argument("lesson", metavar="NN", help="the lesson")
@@ -434,7 +434,7 @@ def grade_command(parser: CommandParser, args: list[str]) -> int:
                              out_text=options.out, work_text=options.work, jobs=jobs, seed=seed, timeout=timeout,
                              thresholds_file=thresholds_file, arch=options.arch, on_simulator=on_simulator,
                              resume=options.resume, quiet=options.quiet,
-                             memory_limit=memory_gib << 30 if on_simulator and memory_gib else None)
+                             memory_limit=memory_gib << 30 if memory_gib else None)
 
 
 def hint_command(parser: CommandParser, args: list[str]) -> int:

@@ -212,15 +212,17 @@ def read_capped(stream, into: CappedOutput) -> None:
         into.add(chunk)
 
 
-def limit_memory(limit_bytes: int | None):
-    """A preexec_fn that caps the child's address space (the simulator's device memory is host
-    memory, so a grader on it is bounded like any CPU program); None where there is no limit."""
+def limit_memory(limit_bytes: int | None, on_gpu: bool):
+    """A preexec_fn that caps the child's memory, None where there is no limit. On the simulator,
+    whose device memory is host memory, the whole address space (RLIMIT_AS); with a GPU, the data
+    the process writes (RLIMIT_DATA), since the CUDA driver reserves address space it never uses."""
     if not limit_bytes:
         return None
 
     def apply() -> None:
         import resource
-        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+        which = resource.RLIMIT_DATA if on_gpu else resource.RLIMIT_AS
+        resource.setrlimit(which, (limit_bytes, limit_bytes))
 
     return apply
 
@@ -230,7 +232,7 @@ MEMORY_SIGNS = ("std::bad_alloc", "cudaErrorMemoryAllocation", "out of memory")
 
 def run_grader(grader: Path, results_file: Path, *, modules: Path | str | None = None, seed: int | None = None,
                thresholds: Path | None = None, timeout: float | None = None,
-               memory_limit: int | None = None) -> Outcome:
+               memory_limit: int | None = None, on_gpu: bool = False) -> Outcome:
     """Runs one grader (killed with its children after `timeout` + 30 s; its own watchdog stops it
     at `timeout`), with at most `memory_limit` bytes of address space where one is given, and
     classifies what happened. The grader reports through a pipe that only it holds (--results-fd);
@@ -249,7 +251,7 @@ def run_grader(grader: Path, results_file: Path, *, modules: Path | str | None =
     try:
         process = subprocess.Popen(command, cwd=common.ROOT, env=env, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
-                                   pass_fds=(write_end,), preexec_fn=limit_memory(memory_limit))
+                                   pass_fds=(write_end,), preexec_fn=limit_memory(memory_limit, on_gpu))
     finally:
         os.close(write_end)
     channel: list[bytes] = []
