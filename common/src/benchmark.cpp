@@ -42,7 +42,10 @@ float time_one_run(const BenchmarkCase& item, cudaStream_t stream, L2Flusher* fl
     COURSE_CHECK_LAUNCH();
     COURSE_CUDA_CHECK(cudaEventRecord(stop.get(), stream));
     COURSE_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    return stop.milliseconds_since(start);
+    const float milliseconds = stop.milliseconds_since(start);
+    if (item.check)
+        item.check(stream);
+    return milliseconds;
 }
 
 }  // namespace

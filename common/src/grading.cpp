@@ -14,8 +14,11 @@
 #include <cudasim/schedule.hpp>
 #endif
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <random>
 #include <span>
 #include <sstream>
 #include <string>
@@ -34,6 +37,9 @@ DeviceInfo g_device;
 constexpr int kInputMagnitude = 1 << 16;
 
 constexpr std::size_t kProfiledSize = std::size_t{1} << 20;
+
+/// Elements changed before each timed run of a candidate (compare_block_reductions).
+constexpr int kChangesPerTimedRun = 4;
 
 std::string case_text(std::size_t n, unsigned block, std::uint64_t seed)
 {
@@ -182,8 +188,50 @@ Comparison compare_block_reductions(BlockReduceLauncher baseline, BlockReduceLau
     const auto input = random_ints(n, seed, -kInputMagnitude, kInputMagnitude);
     BlockReductionBench bench(input, block);
     const auto restore = [&bench](cudaStream_t s) { bench.restore(s); };
-    const auto comparison = compare_cases({"baseline", restore, [&](cudaStream_t s) { bench.launch(baseline, s); }},
-                                          {"candidate", restore, [&](cudaStream_t s) { bench.launch(candidate, s); }});
+    // Every timed run of the candidate is checked, on an input changed at a few random places
+    // before the run (outside the timed region): an answer remembered from an earlier run is
+    // caught at the first repeat, not only by the recheck afterwards.
+    const unsigned per_partial = candidate_data_blocks * block;
+    const auto base = expected_block_sums(input, per_partial);
+    std::mt19937_64 random(derive_seed(seed, 0xC4A2));
+    std::vector<std::size_t> positions;
+    std::vector<int> values;
+    std::vector<std::int64_t> expected;
+    int run = 0;
+    bool failed = false;
+    const auto change = [&](cudaStream_t s) {
+        bench.restore(s);
+        bench.poison(s);
+        positions.clear();
+        values.clear();
+        expected = base;
+        for (int k = 0; k < kChangesPerTimedRun; ++k) {
+            const std::size_t at = random() % bench.n();
+            if (std::find(positions.begin(), positions.end(), at) != positions.end())
+                continue;
+            const int value = int(random() % (2 * kInputMagnitude + 1)) - kInputMagnitude;
+            expected[at / per_partial] += std::int64_t{value} - input[at];
+            positions.push_back(at);
+            values.push_back(value);
+        }
+        bench.change(positions, values, s);
+    };
+    const auto check = [&](cudaStream_t) {
+        ++run;
+        if (failed)
+            return;
+        if (const auto mismatch = compare_partials(bench.partials(), expected, per_partial, bench.n())) {
+            failed = true;
+            FAIL_CHECK(failure_text("during the timed runs",
+                                    "timed run " + std::to_string(run) + ", " +
+                                        case_text(bench.n(), bench.block(), seed) + ", " +
+                                        std::to_string(positions.size()) + " elements changed before it",
+                                    *mismatch));
+        }
+    };
+    const auto comparison =
+        compare_cases({"baseline", restore, [&](cudaStream_t s) { bench.launch(baseline, s); }},
+                      {"candidate", change, [&](cudaStream_t s) { bench.launch(candidate, s); }, check});
 
     // A fast kernel only counts if it is still right after all those runs, on new contents at
     // the same addresses (an answer remembered from an earlier call is wrong now).
@@ -202,8 +250,15 @@ ProfiledPair profile_block_reductions(BlockReduceLauncher baseline, BlockReduceL
     for (const auto& [launcher, into] : {std::pair{baseline, &pair.baseline}, std::pair{candidate, &pair.candidate}}) {
         bench.restore(stream.get());
         const BlockReduceLauncher launch = launcher;  // a structured binding cannot be captured before C++20's clang 16
+        bench.poison(stream.get());
         *into = profile([&](cudaStream_t s) { bench.launch(launch, s); }, stream.get());
     }
+    // The profiled launch's own result counts: a kernel fast and wrong when profiled, right
+    // afterwards, fails here.
+    const unsigned per_partial = candidate_data_blocks * block;
+    if (const auto mismatch =
+            compare_partials(bench.partials(), expected_block_sums(input, per_partial), per_partial, bench.n()))
+        FAIL_CHECK(failure_text("the profiled launch", case_text(n, block, seed), *mismatch));
     recheck_on_new_input(bench, candidate, "after profiling", seed, candidate_data_blocks);
     pair.n = n;
     pair.block = block;

@@ -65,6 +65,21 @@ void BlockReductionBench::replace_input(std::span<const int> input)
     pristine_.upload(std::span<const int>(with_guard(input)));
 }
 
+void BlockReductionBench::change(std::span<const std::size_t> positions, std::span<const int> values,
+                                 cudaStream_t stream)
+{
+    if (positions.size() != values.size())
+        throw std::invalid_argument("BlockReductionBench::change: a value for every position");
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        if (positions[i] >= n_)
+            throw std::invalid_argument("BlockReductionBench::change: a position past the input");
+        COURSE_CUDA_CHECK(
+            cudaMemcpyAsync(working_.data() + positions[i], &values[i], sizeof(int), cudaMemcpyHostToDevice, stream));
+    }
+    // The values live in the caller's memory: the copies finish before it may change them.
+    COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
 void BlockReductionBench::launch(BlockReduceLauncher launch, cudaStream_t stream)
 {
     launch(working_.data(), partials_.data(), n(), block_, stream);

@@ -2,9 +2,9 @@
 /// @file benchmark.hpp
 /// @brief Timing kernels side by side with CUDA events, the way the course's graders compare them.
 ///
-/// Each case has a setup (restoring an in-place input, for instance) and a run. For every timed
-/// run the harness does, on one stream: setup, L2 flush, start event, run, stop event. Only the
-/// run lies between the events. Cases are interleaved (A B A B ...) so that a clock or thermal
+/// Each case has a setup (restoring an in-place input, for instance), a run and a check. For every
+/// timed run the harness does, on one stream: setup, L2 flush, start event, run, stop event, wait,
+/// check. Only the run lies between the events. Cases are interleaved (A B A B ...) so that a clock or thermal
 /// drift hits them alike, and the loop stops once every case's timings are stable.
 
 #include "course/backend.hpp"
@@ -25,6 +25,8 @@ struct BenchmarkCase {
     std::string name;
     std::function<void(cudaStream_t)> setup;  ///< untimed, before each run; may be empty
     std::function<void(cudaStream_t)> run;    ///< timed; must enqueue its work on the stream
+    /// untimed, after each run has finished (its result checked); may be empty
+    std::function<void(cudaStream_t)> check = {};
 };
 
 struct BenchmarkOptions {

@@ -84,6 +84,9 @@ public:
     void replace_input(std::span<const int> input);
     /// Copies the original input (and guard) back over the working array: in-place kernels destroy it.
     void restore(cudaStream_t stream) { working_.copy_from(pristine_, stream); }
+    /// After restore: writes `values[i]` at index `positions[i]` of the working array (a few
+    /// changed elements, so that no two runs see the same input).
+    void change(std::span<const std::size_t> positions, std::span<const int> values, cudaStream_t stream);
     /// Fills the partials with the poison pattern.
     void poison(cudaStream_t stream) { partials_.fill_bytes(kPoisonByte, stream); }
     /// Launches `launch` on the working array; checks the launch.
