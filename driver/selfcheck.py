@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
+from xml.etree import ElementTree
 
 from . import building, common, docs, environment
 
@@ -18,7 +20,7 @@ def test() -> int:
     # overlap, so with a GPU the tests run one at a time; without one its graders are skipped, and
     # the driver's tests run beside each other where they do not share the build tree.
     parallel = [] if environment.has_gpu() else ["--parallel", "2"]
-    code = common.run(["ctest", "--preset", building.preset(), "--label-exclude", "^exercise$", *parallel]).returncode
+    code = run_ctest(building.build_dir(), ["--preset", building.preset(), "--label-exclude", "^exercise$", *parallel])
     code = max(code, test_on_simulator())
     if code == 0 and shutil.which("doxygen"):
         code = docs.docs(with_solutions=False)
@@ -35,8 +37,32 @@ def test_on_simulator() -> int:
                         ["cmake", "--preset", "sim", f"-DCOURSE_EXERCISES_DIR={common.exercises_dir()}"],
                         ["cmake", "--build", "--preset", "sim"], "build/sim (preset 'sim')")
     # The driver's own tests ran in the first tree; the simulator runs CPU work, so two at a time.
-    return common.run(["ctest", "--preset", "sim", "--label-exclude", "^(exercise|driver)$",
-                       "--parallel", str(max(os.cpu_count() or 1, 1))]).returncode
+    return run_ctest(common.ROOT / "build" / "sim", ["--preset", "sim", "--label-exclude", "^(exercise|driver)$",
+                                                    "--parallel", str(max(os.cpu_count() or 1, 1))])
+
+
+def run_ctest(tree: Path, arguments: list[str]) -> int:
+    """ctest with `arguments` (its own line per test and time per label), then the five slowest
+    tests: where the suite's time goes. Returns ctest's exit code."""
+    junit = tree / "logs" / "ctest.xml"
+    junit.parent.mkdir(parents=True, exist_ok=True)
+    junit.unlink(missing_ok=True)
+    code = common.run(["ctest", *arguments, "--output-junit", str(junit)]).returncode
+    slowest = slowest_tests(junit)
+    if slowest:
+        common.say(f"the slowest tests of {common.shown(tree)}: " +
+                   ", ".join(f"{name} {seconds:.0f} s" for seconds, name in slowest))
+    return code
+
+
+def slowest_tests(junit: Path, count: int = 5) -> list[tuple[float, str]]:
+    """The `count` slowest tests of a ctest JUnit report, slowest first; none where it is missing."""
+    try:
+        cases = ElementTree.parse(junit).getroot().iter("testcase")
+    except (OSError, ElementTree.ParseError):
+        return []
+    timed = [(float(case.get("time") or 0), case.get("name") or "?") for case in cases]
+    return sorted(timed, reverse=True)[:count]
 
 
 def doctor() -> int:

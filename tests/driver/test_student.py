@@ -629,6 +629,15 @@ class BadInput(unittest.TestCase):
         self.assertIn("| ann | fail |", summary)
         self.assertIn("| bob | fail (reduce_neighbored_less: 1.90x", summary)
 
+    def test_the_slowest_tests_from_ctests_report(self):
+        driver = load_driver()
+        with tempfile.TemporaryDirectory() as tmp:
+            report = Path(tmp) / "ctest.xml"
+            report.write_text('<testsuite><testcase name="a" time="3.5"/><testcase name="b" time="10.25"/>'
+                              '<testcase name="c"/></testsuite>')
+            self.assertEqual(driver.selfcheck.slowest_tests(report, 2), [(10.25, "b"), (3.5, "a")])
+            self.assertEqual(driver.selfcheck.slowest_tests(Path(tmp) / "missing.xml"), [])
+
     def test_the_readme_names_where_grading_logs_are(self):
         driver = load_driver()
         readme = (ROOT / "README.md").read_text()
