@@ -176,7 +176,7 @@ class BatchRun(unittest.TestCase):
             thresholds.write_text(json.dumps({"_comment": "a class on other GPUs", "03": {
                 "gpu": {"reduce_neighbored_less": 1.3}, "sim": {"reduce_neighbored_less": 1.6}}}))
             args = ["grade", "--submissions", str(tmp / "class"), "--out", str(tmp / "out"), "--work", str(work),
-                    "--seed", "2024", "--timeout", "60", "--jobs", "1", "--lessons", "03",
+                    "--seed", "2024", "--timeout", "45", "--jobs", "2", "--lessons", "03",
                     "--thresholds", str(thresholds)]
             if not has_gpu():
                 args += ["--sim"]
