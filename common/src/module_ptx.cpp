@@ -57,6 +57,19 @@ bool has_line(std::string_view chunk, std::string_view start)
     return false;
 }
 
+// The pieces of `text` between `separator`s (a NUL between the parts of an image, a newline
+// between the lines of a PTX).
+std::vector<std::string_view> split(std::string_view text, char separator)
+{
+    std::vector<std::string_view> pieces;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find(separator, start), text.size());
+        pieces.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return pieces;
+}
+
 // Whether `chunk` (text between NULs) is a PTX module: it has a .version and a .target line.
 bool is_ptx(std::string_view chunk)
 {
@@ -72,21 +85,11 @@ ModulePtx read_module_ptx(std::string_view image)
     // string table names the same variables) are never read as PTX.
     std::vector<std::string_view> lines;
     std::map<std::string, std::size_t, std::less<>> declarations;  // global variable -> declaring lines
-    for (std::size_t start = 0; start < image.size();) {
-        std::size_t end = image.find('\0', start);
-        if (end == std::string_view::npos)
-            end = image.size();
-        const std::string_view chunk = image.substr(start, end - start);
-        start = end + 1;
+    for (const std::string_view chunk : split(image, '\0')) {
         if (!is_ptx(chunk))
             continue;
         result.found = true;
-        for (std::size_t from = 0; from < chunk.size();) {
-            std::size_t to = chunk.find('\n', from);
-            if (to == std::string_view::npos)
-                to = chunk.size();
-            const std::string_view text = chunk.substr(from, to - from);
-            from = to + 1;
+        for (const std::string_view text : split(chunk, '\n')) {
             lines.push_back(text);
             const std::string line(text);
             std::smatch match;
