@@ -62,7 +62,7 @@ Instructors:
                    [--memory-limit GIB] [--quiet] [--sim|--gpu]
                                                   grade every student's folder or archive in DIR
                                                   (on the CPU simulator where there is no GPU)
-    ./course release DIR [--force] [--check]      a student copy of the course, without solutions
+    ./course release DIR [--through NN] [--force] a student copy of the course, without solutions
     --thresholds FILE (or COURSE_THRESHOLDS)      speed thresholds per lesson, back end and check,
                                                   for grade and watch (lessonNN_grader --list-checks
                                                   names the checks; see docs/driver.md)
@@ -103,7 +103,7 @@ USAGE = {
     "hint": "usage: ./course hint NN [--all | --reset]",
     "status": "usage: ./course status (takes no arguments)",
     "reset": "usage: ./course reset NN",
-    "release": "usage: ./course release DIR [--force] [--check | --check-target TARGET]",
+    "release": "usage: ./course release DIR [--through NN] [--force] [--check | --check-target TARGET]",
     "test": "usage: ./course test (takes no arguments)",
     "doctor": "usage: ./course doctor (takes no arguments)",
     "docs": "usage: ./course docs [--with-solutions]",
@@ -282,6 +282,8 @@ def add_parsers(commands) -> None:
     release_parser = add("release", "Copies the course for students into DIR: without solutions/, the planted "
                                     "kernels and gaming attempts, with the starters also in starters/.")
     release_parser.add_argument("target", metavar="DIR", help="a new or empty folder")
+    release_parser.add_argument("--through", metavar="NN", help="lessons 01..NN only (release a lesson once the "
+                                                                "lessons before it are due: it carries their answers)")
     release_parser.add_argument("--force", action="store_true", help="replace an earlier release in DIR")
     release_parser.add_argument("--check", action="store_true", help="then configure and build the copy")
     release_parser.add_argument("--check-target", metavar="TARGET", help="then configure it and build TARGET")
@@ -454,8 +456,9 @@ def reset_command(parser: CommandParser, args: list[str]) -> int:
 
 def release_command(parser: CommandParser, args: list[str]) -> int:
     options = parser.parse_args(args)
+    through = lessons.find_lesson(options.through) if options.through else None
     return release.release(Path(options.target).expanduser().resolve(), force=options.force, check=options.check,
-                           check_target=options.check_target)
+                           check_target=options.check_target, through=through)
 
 
 def test_command(parser: CommandParser, args: list[str]) -> int:

@@ -132,6 +132,57 @@ class Release(unittest.TestCase):
             self.assertFalse((copy / "stale.txt").exists())
 
 
+class ReleaseThrough(unittest.TestCase):
+    """--through NN: a lesson is released once the lessons whose answers it carries are due."""
+
+    def test_later_lessons_and_their_references_stay_behind(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = Path(tmp) / "week-two"
+            result = run_course("release", str(copy), "--through", "4")
+            self.assertEqual(result.returncode, 0, result.stdout)
+            self.assertIn("released lessons 01..04", result.stdout)
+            for folder in ("lessons", "exercises", "starters"):
+                shipped = sorted(p.name for p in (copy / folder).iterdir() if p.is_dir())
+                self.assertEqual([name[:2] for name in shipped], ["01", "02", "03", "04"], folder)
+            if (ROOT / "solutions").is_dir():
+                self.assertEqual(sorted(p.name for p in (copy / "references").iterdir()), ["03_neighbored_reduction"])
+                self.assertIn("references/03_neighbored_reduction/ holds lesson 03's answer, compiled (lesson 04 "
+                              "measures against it): release this copy once lesson 03 is due", result.stdout)
+            rows = re.findall(r"^\| (\d\d) \|", (copy / "README.md").read_text(), re.MULTILINE)
+            self.assertEqual(rows, ["01", "02", "03", "04"])
+            listed = run_course("help", course=copy / "course", env={"COURSE_STATE_DIR": tmp})
+            self.assertIn("04 (interleaved reduction)", listed.stdout)
+            self.assertNotIn("05 (", listed.stdout)
+
+    def test_too_early_a_release_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            refused = run_course("release", str(Path(tmp) / "copy"), "--through", "02")
+            self.assertEqual(refused.returncode, 2)
+            self.assertIn("release at least through 03", refused.stdout)
+            unknown = run_course("release", str(Path(tmp) / "copy"), "--through", "42")
+            self.assertEqual(unknown.returncode, 2)
+            self.assertIn("no lesson '42'", unknown.stdout)
+
+    @unittest.skipUnless((ROOT / "solutions").is_dir(), "needs the reference solutions")
+    def test_an_answer_outside_its_lessons_code_is_refused(self):
+        driver = load_driver()
+        answer = ROOT / "solutions" / "09_one_launch_reduction" / "reduce_once.cu"
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("common/src/helpers.cu", "lessons/05_global_reduction/sweep.cu",
+                         "lessons/09_one_launch_reduction/designs.cu"):
+                (Path(tmp) / name).parent.mkdir(parents=True, exist_ok=True)
+                (Path(tmp) / name).write_text(answer.read_text())
+            (Path(tmp) / "common/src/fine.cu").write_text((ROOT / "exercises/09_one_launch_reduction/reduce_once.cu")
+                                                          .read_text())
+            found = driver.release.answers_in(["common/src/helpers.cu", "common/src/fine.cu",
+                                               "lessons/05_global_reduction/sweep.cu",
+                                               "lessons/09_one_launch_reduction/designs.cu"], Path(tmp))
+        self.assertEqual(sorted({line.split(":")[0] for line in found}),
+                         ["common/src/helpers.cu", "lessons/05_global_reduction/sweep.cu"])
+        self.assertIn("common/src/helpers.cu: 100% of the lines solutions/09_one_launch_reduction/reduce_once.cu adds "
+                      "to its starter", found)
+
+
 @unittest.skipUnless(os.environ.get("COURSE_SLOW_TESTS"), "slow (configures and builds a copy): COURSE_SLOW_TESTS=1")
 class ReleaseBuilds(unittest.TestCase):
     def test_configures_and_builds_without_solutions(self):
