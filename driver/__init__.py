@@ -14,6 +14,7 @@ exercises and classes, release the course to students, test the course itself.
     demos.py         run and trace: a lesson's demo
     nvidia_tools.py  profile and sanitize: Nsight Compute and compute-sanitizer over a demo
     sanitizer.py     the GPU grading's compute-sanitizer pass over a passed lesson
+    simulator_pass.py  the GPU grading's simulator pass: what only the simulator sees, on the same modules
     batch.py         grading a class of submissions
     reports.py       a graded class's reports
     release.py       the students' copy of the course

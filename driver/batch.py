@@ -21,7 +21,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import building, common, environment, lessons, reports, sanitizer, thresholds, verdict
+from . import building, common, environment, lessons, reports, sanitizer, simulator_pass, thresholds, verdict
 
 ARCHIVES = (".tar.gz", ".tgz", ".tar", ".zip")
 
@@ -378,6 +378,9 @@ class BatchGrader:
                     outcome = verdict.run_grader(grader, results, modules=tree / "modules" / "exercise",
                                                  seed=self.seed, thresholds=self.thresholds_file, timeout=self.timeout,
                                                  memory_limit=self.memory_limit, on_gpu=not self.on_simulator)
+                    if outcome.verdict == "pass" and outcome.backend == "gpu" and simulator_pass.wanted(lesson):
+                        passed = simulator_pass.check(lesson, tree / "modules" / "exercise", self.seed)
+                        outcome.apply_simulator_pass(passed.finding, passed.note, passed.error)
                     if outcome.verdict == "pass" and outcome.backend == "gpu":
                         checked = sanitizer.run(grader, verdict.read_results(results),
                                                 modules=tree / "modules" / "exercise", seed=self.seed)
@@ -466,6 +469,10 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
     # submission's tree builds only the student's code.
     building.build([f"{lesson.target}_grader" for lesson in chosen]
                    + [f"{lesson.target}_solution_modules" for lesson in chosen if (common.ROOT / "solutions").is_dir()])
+    if not on_simulator:
+        for lesson in chosen:
+            if simulator_pass.wanted(lesson):
+                simulator_pass.prepare(lesson)  # once, before the class: each student's pass only runs it
     thresholds.check_thresholds(thresholds_file)
     grader = BatchGrader(out=out, work=work, jobs=jobs, seed=seed, timeout=timeout, thresholds_file=thresholds_file,
                          only=[lesson.number for lesson in chosen], arch=arch, on_simulator=on_simulator,

@@ -47,6 +47,7 @@ def outcome_record(submission: Submission, lesson: lessons.Lesson, outcome: verd
         "speed_checks": outcome.speed,
         "reason": outcome.reason,
         "sanitizer": outcome.sanitizer,
+        "simulator_pass": outcome.simulator,
         "messages": messages,
         "cases": [{"name": c.get("name"), "verdict": c.get("verdict")} for c in outcome.cases],
         "seed": outcome.seed,
@@ -78,7 +79,8 @@ def write_reports(out: Path, meta: dict, records: list[dict], chosen: list[lesso
     # check ... unit: the check that decided; checks: every check the grader measured, each with its
     # figure, direction and threshold.
     columns = ["student", "lesson", "submitted", "verdict", "correctness", "check", "ratio", "direction", "threshold",
-               "unit", "threshold_source", "checks", "seed", "reason", "sanitizer", "messages"]
+               "unit", "threshold_source", "checks", "seed", "reason", "sanitizer", "simulator_pass",
+               "messages"]
     with open(out / "results.csv", "w", newline="") as file:
         writer = csv.DictWriter(file, fieldnames=columns, extrasaction="ignore")
         writer.writeheader()

@@ -6,7 +6,7 @@ import datetime
 import shutil
 from pathlib import Path
 
-from . import building, common, environment, lessons, sanitizer, state, thresholds, verdict
+from . import building, common, environment, lessons, sanitizer, simulator_pass, state, thresholds, verdict
 
 
 def grade_lesson(lesson: lessons.Lesson, *, seed: int | None = None,
@@ -41,6 +41,9 @@ def grade_lesson(lesson: lessons.Lesson, *, seed: int | None = None,
     else:
         grader = building.build_dir() / "lessons" / f"{lesson.target}_grader"
         outcome = verdict.run_grader(grader, results_file, seed=seed, thresholds=thresholds_file)
+        if outcome.verdict == "pass" and outcome.backend == "gpu" and simulator_pass.wanted(lesson):
+            checked = simulator_pass.check(lesson, building.build_dir() / "modules" / "exercise", outcome.seed)
+            outcome.apply_simulator_pass(checked.finding, checked.note, checked.error)
         if outcome.verdict == "pass" and outcome.backend == "gpu":
             checked = sanitizer.run(grader, verdict.read_results(results_file), modules=None, seed=outcome.seed)
             outcome.apply_sanitizer(checked.finding, checked.note)
@@ -65,7 +68,8 @@ def describe(outcome: verdict.Outcome) -> str:
     if outcome.verdict == "pass":
         ratios = ", ".join(f"{s['check']} {s['ratio']:.2f}{verdict.unit(s)} "
                            f"(threshold {s['threshold']:.2f}{verdict.unit(s)})" for s in outcome.speed)
-        checked = f" ({outcome.sanitizer})" if outcome.sanitizer else ""
+        notes = "; ".join(note for note in (outcome.simulator, outcome.sanitizer) if note)
+        checked = f" ({notes})" if notes else ""
         return "PASS" + (f": {ratios}" if ratios else "") + checked
     if outcome.verdict == "skipped":
         return (f"cannot grade here: {outcome.reason}. Your code compiled, but grading needs an NVIDIA GPU: "

@@ -67,6 +67,7 @@ class Outcome:
     overrides: list = field(default_factory=list)  # the thresholds file's entries for the lesson, applied or not
     backend: str | None = None  # where the grader ran: "gpu" or "sim"
     sanitizer: str = ""  # the GPU's compute-sanitizer pass: what ran and took how long, or why it did not
+    simulator: str = ""  # the GPU's simulator pass (driver/simulator_pass.py): what it checked, or why it did not
 
     def apply_sanitizer(self, finding: str, note: str) -> None:
         """The sanitizer pass's result: a finding fails a lesson that passed its grader."""
@@ -75,6 +76,18 @@ class Outcome:
             self.verdict = "fail"
             self.correctness = "fail"
             self.reason = f"unsafe: {finding}"
+
+    def apply_simulator_pass(self, finding: str, note: str, error: str) -> None:
+        """The simulator pass's result: a finding fails a lesson that passed its grader; a pass that
+        could not run leaves it without a verdict (a pass needs the whole evidence)."""
+        self.simulator = note or error
+        if finding:
+            self.verdict = "fail"
+            self.correctness = "fail"
+            self.reason = finding
+        elif error:
+            self.verdict = "error"
+            self.reason = error
 
     @property
     def passed(self) -> bool:

@@ -78,20 +78,6 @@ private:
 /// aligned.
 void reduce_once(const int* data, std::size_t n, long long* result, Workspace& workspace, cudaStream_t stream);
 
-/// What the lesson found in the PTX of the student's reduce_once about memory ordering.
-struct OrderingReport {
-    bool readable = false;      ///< the module holds the kernel's PTX as text (a simulator build)
-    bool ordered = false;       ///< a device-scope fence, or a release/acq_rel atomic, is there
-    bool uses_atomics = false;  ///< an atom or red on global memory (a ticket, say) is there
-    std::string found;          ///< the ordering instructions found, or what was looked for
-};
-
-/// Looks for the instructions that order the partials' stores before the ticket (and the last
-/// block's loads after it): `__threadfence()` (membar.gl, fence.sc.gpu), a `fence.acq_rel.gpu`, or
-/// an atomic with release or acq_rel semantics at device scope (cuda::atomic_ref). A static check:
-/// it finds the instruction, not whether it is in the right place.
-[[nodiscard]] OrderingReport reduce_once_ordering();
-
 /// Lesson 05's reference reduction (two launches: phase_one, then phase_two), from the course's
 /// reference module whatever the student's lesson 05 holds: the baseline of the grader's speed
 /// check and a row of the demo.

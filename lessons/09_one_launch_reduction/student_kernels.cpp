@@ -1,7 +1,7 @@
 // Lesson 09's host side of the student's reduction: reduce_once and its launch choices
 // (reduce_once_launch) found in the student's module, checked once, then launched once per call on
-// the caller's stream; the workspace it works in; the static look at its memory ordering; and the
-// baseline, lesson 05's two-launch reference, from the course's reference module.
+// the caller's stream; the workspace it works in; and the baseline, lesson 05's two-launch
+// reference, from the course's reference module.
 //
 //   ./course grade 09
 
@@ -17,10 +17,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
-#include <iterator>
-#include <regex>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -153,40 +149,6 @@ void reduce_once(const int* data, std::size_t n, long long* result, Workspace& w
     std::array<void*, 5> arguments{&data, &n, &result, &partials, &ticket};
     COURSE_CUDA_CHECK(cudaLaunchCooperativeKernel(loaded.kernel.function(), dim3(grid), dim3(loaded.plan.launch.block),
                                                   arguments.data(), 0, stream));
-}
-
-OrderingReport reduce_once_ordering()
-{
-    (void)student();  // the module's checks first
-    const course::Module& module = course::student_module(kLesson, "reduce_once");
-    std::ifstream file(module.file(), std::ios::binary);
-    const std::string bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-    OrderingReport report;
-    // A module built for the simulator holds its PTX as text; a GPU build compresses it.
-    const std::size_t entry = bytes.find(".entry reduce_once(");
-    if (entry == std::string::npos) {
-        report.found = "the module holds no PTX text of reduce_once";
-        return report;
-    }
-    std::size_t end = bytes.find(".entry ", entry + 1);
-    end = std::min(end == std::string::npos ? bytes.size() : end, bytes.find('\0', entry));
-    const std::string body = bytes.substr(entry, end - entry);
-    report.readable = true;
-    // __threadfence() is membar.gl (fence.sc.gpu on sm_70 and later); cuda::atomic_ref's
-    // acquire/release orders are fences or atom.acq_rel / atom.release; system scope is stronger.
-    static const std::regex ordering(
-        R"((membar\.(gl|sys))|(fence\.(sc|acq_rel)\.(gpu|sys))|((atom|red)(\.[a-z0-9]+)*\.(release|acq_rel)(\.[a-z0-9]+)*))");
-    std::set<std::string> found;
-    for (auto it = std::sregex_iterator(body.begin(), body.end(), ordering); it != std::sregex_iterator(); ++it)
-        found.insert(it->str());
-    report.ordered = !found.empty();
-    static const std::regex atomic(R"(\b(atom|red)\.)");
-    report.uses_atomics = std::regex_search(body, atomic);
-    for (const auto& instruction : found)
-        report.found += (report.found.empty() ? "" : ", ") + instruction;
-    if (found.empty())
-        report.found = "none of membar.gl, fence.sc.gpu, fence.acq_rel.gpu, or an atom/red with .release or .acq_rel";
-    return report;
 }
 
 // ---- lesson 05's reference, two launches ----

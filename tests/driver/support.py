@@ -64,6 +64,14 @@ def build_dir() -> Path | None:
     return Path(value) if value and (Path(value) / "CMakeCache.txt").exists() else None
 
 
+def simulator_tree() -> Path | None:
+    """The build tree CTest runs in, where it is a simulator tree (preset sim)."""
+    tree = build_dir()
+    if tree is None or "COURSE_SIMULATOR:BOOL=ON" not in (tree / "CMakeCache.txt").read_text(errors="replace"):
+        return None
+    return tree
+
+
 # Lesson 03 as students change it: the starter's two lines that its hint 2 asks to change, and a
 # student's fix of them in six (the pairs handed out to threads 0, 1, 2, ... through a named index
 # and partner).

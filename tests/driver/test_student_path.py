@@ -10,17 +10,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import build_dir, load_driver, run_course, solved03
+from support import load_driver, run_course, simulator_tree, solved03
 
 LESSON03 = "03_neighbored_reduction"
 FILE03 = "reduce_neighbored_less.cu"
-
-
-def simulator_tree() -> Path | None:
-    tree = build_dir()
-    if tree is None or "COURSE_SIMULATOR:BOOL=ON" not in (tree / "CMakeCache.txt").read_text(errors="replace"):
-        return None
-    return tree
 
 
 @unittest.skipUnless(simulator_tree(), "needs a configured simulator tree (COURSE_BUILD_DIR, preset sim)")

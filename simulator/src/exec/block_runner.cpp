@@ -28,10 +28,16 @@ BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts) : launch_(launch
     block_.local.assign(threads * k.localBytes, 0);
     uint32_t dynamicBase = (k.staticSmem + 15) / 16 * 16;
     block_.shared.resize(dynamicBase + launch.dynamicSmem);
+    for (const ptx::SharedVariable& v : k.sharedVariables)
+        block_.sharedExtents.push_back({v.offset, v.offset + v.size, &v.name});
+    if (launch.dynamicSmem != 0)
+        block_.sharedExtents.push_back({dynamicBase, dynamicBase + launch.dynamicSmem, nullptr});
     if (launch.raceCheck) {
         block_.sharedShadow.resize((block_.shared.size() + 3) / 4);
         block_.globalWrites.resize(kGlobalWriteSlots);
     }
+    if (launch.ordering)
+        block_.ordering.resize(threads);
     fillConstantRegisters();
 }
 
@@ -172,8 +178,11 @@ void BlockRunner::run(uint64_t linearIndex)
     const Dim3& g = launch_.grid;
     block_.ctaid = {static_cast<uint32_t>(linearIndex % g.x), static_cast<uint32_t>(linearIndex / g.x % g.y),
                     static_cast<uint32_t>(linearIndex / (uint64_t{g.x} * g.y))};
+    block_.linearIndex = linearIndex;
     block_.clock = 0;
     block_.printfOutput.clear();
+    if (launch_.ordering)
+        block_.ordering.startBlock();
     // Shared memory starts with the same non-zero pattern in every block: on a
     // GPU it holds whatever an earlier block left, so a kernel that reads
     // words it never wrote gets a wrong result here too, and the same one
@@ -200,6 +209,7 @@ void BlockRunner::run(uint64_t linearIndex)
         checkBarrier();
         finishBarrierReduction();
         block_.newRaceInterval();  // the barrier orders every access before it before every one after
+        ++block_.ordering.interval;
         for (Warp& w : warps_) {
             w.resetSyncs();
             if (w.status != Warp::Status::AtBarrier)

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "exec/launch_context.hpp"
+#include "exec/ordering_check.hpp"
 
 namespace cudasim {
 
@@ -53,10 +54,55 @@ struct GlobalWriteSlot {
     RaceAccess write{};
 };
 
+// The bytes of one shared variable (static, or the dynamic array) in the block's shared memory.
+struct SharedExtent {
+    uint32_t begin = 0;
+    uint32_t end = 0;
+    const std::string* name = nullptr;  // the PTX name; null for the dynamic (extern) array
+};
+
 struct BlockState {
     Dim3 ctaid;
+    uint64_t linearIndex = 0;
     std::vector<uint8_t> shared;  // static + dynamic shared memory
-    std::vector<uint8_t> local;   // localBytes per thread, thread-major
+    // Its variables: the static ones by their index in the kernel (ptx::Kernel::sharedVariables), then
+    // the dynamic array. An access must stay within the variable its address comes from, where the
+    // kernel's arithmetic tells (ptx/shared_provenance.hpp), else within some variable: out of one
+    // array and into the next, or into the padding between them, is out of bounds on a GPU too.
+    std::vector<SharedExtent> sharedExtents;
+    mutable size_t lastExtent = 0;  // where the last look-up found its variable
+    const SharedExtent* sharedVariable(uint8_t symbol) const
+    {
+        if (symbol == ptx::kDynamicSharedSymbol)
+            return sharedExtents.empty() || sharedExtents.back().name ? nullptr : &sharedExtents.back();
+        return symbol < sharedExtents.size() && sharedExtents[symbol].name ? &sharedExtents[symbol] : nullptr;
+    }
+    // Whether [begin, end) is inside the variable `symbol` names, or inside some variable when it
+    // names none.
+    bool sharedAccessInBounds(uint8_t symbol, uint64_t begin, uint64_t end) const
+    {
+        if (const SharedExtent* e = sharedVariable(symbol))
+            return begin >= e->begin && end <= e->end;
+        return sharedVariableHolding(begin, end) != nullptr;
+    }
+    // The variable that holds all of [begin, end), or null.
+    const SharedExtent* sharedVariableHolding(uint64_t begin, uint64_t end) const
+    {
+        if (lastExtent < sharedExtents.size()) {
+            const SharedExtent& e = sharedExtents[lastExtent];
+            if (begin >= e.begin && end <= e.end)
+                return &e;
+        }
+        for (size_t i = 0; i < sharedExtents.size(); ++i) {
+            const SharedExtent& e = sharedExtents[i];
+            if (begin >= e.begin && end <= e.end) {
+                lastExtent = i;
+                return &e;
+            }
+        }
+        return nullptr;
+    }
+    std::vector<uint8_t> local;  // localBytes per thread, thread-major
     uint32_t localBytes = 0;
     uint64_t clock = 0;        // warp instructions issued by this block
     std::string printfOutput;  // flushed in block order after the launch
@@ -71,6 +117,7 @@ struct BlockState {
     std::vector<GlobalWriteSlot> globalWrites;
     bool globalWritten = false;  // the interval has written global memory
     uint32_t raceEpoch = 0;
+    BlockOrdering ordering;  // the ordering check across blocks, where the launch has one
     void newRaceInterval()
     {
         globalWritten = false;

@@ -22,6 +22,7 @@
 #include "exec/lanes.hpp"
 #include "exec/memory_access.hpp"
 #include "exec/opcode_classes.hpp"
+#include "exec/ordering_check.hpp"
 #include "exec/warp_operations.hpp"
 #include "support/demangle.hpp"
 
@@ -267,6 +268,10 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
             warpSync(w, b, in, exec);
             break;
         case Executor::NoEffect:
+            if (ordering_ && in.op == Op::Membar)
+                for (uint32_t lanes = exec; lanes; lanes &= lanes - 1)
+                    ordering::fence(b.ordering, w.index * kWarpSize + static_cast<uint32_t>(std::countr_zero(lanes)),
+                                    in.order);
             break;
         case Executor::WarpOperation:
             if (in.op != Op::Activemask)

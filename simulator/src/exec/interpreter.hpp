@@ -23,7 +23,7 @@ class Interpreter {
 public:
     Interpreter(LaunchContext& launch, Counts& counts)
         : launch_(launch), counters_(counts, launch.epoch), memory_(launch.params, launch.kernel->paramBytes),
-          raceCheck_(launch.raceCheck), initCheck_(launch.initCheck)
+          raceCheck_(launch.raceCheck), initCheck_(launch.initCheck), ordering_(launch.ordering)
     {
     }
 
@@ -76,6 +76,10 @@ private:
     void markWritten(const uint64_t* addrs, uint32_t exec, uint32_t size);
     void checkGlobalReads(Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
                           uint32_t size);
+    void orderLoads(const Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
+                    uint32_t size);
+    void orderStores(const Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
+                     uint32_t size);
     uint32_t pcOf(const ptx::Instr& in) const { return static_cast<uint32_t>(&in - launch_.kernel->code.data()); }
 
     AccessSite site(const Warp& w, const BlockState& b, int lane, const ptx::Instr& in) const
@@ -90,6 +94,7 @@ private:
     ScheduleRandom* shuffle_ = nullptr;
     bool raceCheck_;
     bool initCheck_;
+    OrderingCheck* ordering_;  // the ordering check across blocks, or none
 };
 
 }  // namespace cudasim

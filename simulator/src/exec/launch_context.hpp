@@ -27,6 +27,8 @@ constexpr uint64_t kLocalWindow = 0xB000'0000'0000'0000ull;
 class WarpTrace;   // exec/warp_trace.hpp
 class DeviceHeap;  // exec/device_heap.hpp
 
+class OrderingCheck;
+
 struct LaunchContext {
     const ptx::Kernel* kernel = nullptr;
     Dim3 grid, block;
@@ -44,7 +46,8 @@ struct LaunchContext {
     // past it is dropped, as a GPU drops it, so a printf in every thread cannot fill the host.
     std::atomic<int64_t> printfBytesLeft{int64_t{1} << 20};
     std::atomic<uint64_t> printfCallsDropped{0};
-    DeviceHeap* heap = nullptr;  // malloc and free in kernels (cudaLimitMallocHeapSize)
+    DeviceHeap* heap = nullptr;         // malloc and free in kernels (cudaLimitMallocHeapSize)
+    OrderingCheck* ordering = nullptr;  // the ordering check across blocks (exec/ordering_check.hpp), or none
 };
 
 // Thrown by the interpreter when a thread does something a GPU would

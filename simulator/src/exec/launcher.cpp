@@ -4,10 +4,12 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 
 #include "exec/block_runner.hpp"
+#include "exec/ordering_check.hpp"
 #include "exec/thread_pool.hpp"
 
 namespace cudasim {
@@ -21,6 +23,11 @@ LaunchResult executeKernel(LaunchContext& launch)
     uint64_t faultBlock = ~0ull;
     std::map<uint64_t, std::string> printfByBlock;
     std::unordered_map<uint64_t, uint64_t> atomicTargets;
+    std::unique_ptr<OrderingCheck> ordering;
+    if (launch.raceCheck && blocks > 1 && kernelOrdersBlocks(*launch.kernel)) {
+        ordering = std::make_unique<OrderingCheck>();
+        launch.ordering = ordering.get();
+    }
 
     auto worker = [&](unsigned) {
         Counts counts;

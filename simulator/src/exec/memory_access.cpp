@@ -86,14 +86,16 @@ bool MemoryAccess::cachedAllocationHolds(uint64_t begin, uint64_t end)
 }
 
 bool MemoryAccess::translateRange(ptx::Space space, uint64_t lowest, uint64_t highest, uint64_t addressBits,
-                                  uint32_t size, BlockState& block, int64_t& offset, ResolvedSpace& where)
+                                  uint32_t size, BlockState& block, int64_t& offset, ResolvedSpace& where,
+                                  uint8_t symbol)
 {
     if ((addressBits & (size - 1)) != 0)
         return false;
     uint64_t window = lowest & kWindowMask;
     if (space == ptx::Space::Shared || (space == ptx::Space::Generic && window == kSharedWindow)) {
         uint64_t base = space == ptx::Space::Shared ? 0 : kSharedWindow;
-        if ((highest & kWindowMask) != window || highest - base + size > block.shared.size() || lowest < base)
+        if ((highest & kWindowMask) != window || highest - base + size > block.shared.size() || lowest < base ||
+            !block.sharedAccessInBounds(symbol, lowest - base, highest - base + size))
             return false;
         offset = reinterpret_cast<int64_t>(block.shared.data()) - static_cast<int64_t>(base);
         where = ResolvedSpace::Shared;
@@ -160,6 +162,28 @@ uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const Ac
     throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr, why, site);
 }
 
+namespace {
+
+// Why an access inside the block's shared memory is out of bounds: outside `variable`, the one its
+// address comes from, or else past the end of the variable before it.
+std::string outsideSharedVariables(const BlockState& block, uint64_t addr, const SharedExtent* variable)
+{
+    if (variable == nullptr)
+        for (const SharedExtent& e : block.sharedExtents)
+            if (e.begin <= addr && (variable == nullptr || e.begin >= variable->begin))
+                variable = &e;
+    if (variable == nullptr)
+        return "before the block's first shared variable";
+    const std::string name = variable->name ? "__shared__ variable " + demangle(*variable->name)
+                                            : std::string("the dynamic shared memory (extern __shared__)");
+    return std::string(addr < variable->begin ? "before the start of " : "past the end of ") + name + " (" +
+           std::to_string(variable->end - variable->begin) + " bytes at offset " + std::to_string(variable->begin) +
+           "): out of bounds, though inside the block's " + std::to_string(block.shared.size()) +
+           " bytes of shared memory";
+}
+
+}  // namespace
+
 uint8_t* MemoryAccess::resolveSlow(ptx::Space space, uint64_t addr, uint32_t size, bool write, const AccessSite& site,
                                    BlockState& block, ResolvedSpace& where)
 {
@@ -187,6 +211,10 @@ uint8_t* MemoryAccess::resolveSlow(ptx::Space space, uint64_t addr, uint32_t siz
             throwAccessFault(cudaErrorIllegalAddress, "__shared__", write, size, addr,
                              "outside the block's " + std::to_string(block.shared.size()) + " bytes of shared memory",
                              site);
+        if (const uint8_t symbol = site.instr ? site.instr->sharedSymbol : ptx::kNoSharedSymbol;
+            !block.sharedAccessInBounds(symbol, addr, addr + size))
+            throwAccessFault(cudaErrorIllegalAddress, "__shared__", write, size, addr,
+                             outsideSharedVariables(block, addr, block.sharedVariable(symbol)), site);
         return block.shared.data() + addr;
     case ptx::Space::Local: {
         where = ResolvedSpace::Local;

@@ -37,8 +37,10 @@ public:
     // [lowest, highest + size) is aligned (`addressBits` is the OR of all
     // addresses) and falls in one allocation or in shared memory, returns
     // true and the offset that turns an address into a host pointer.
+    // A shared access must also stay within the variable `symbol` names (ptx::Instr::sharedSymbol).
     bool translateRange(ptx::Space space, uint64_t lowest, uint64_t highest, uint64_t addressBits, uint32_t size,
-                        BlockState& block, int64_t& offset, ResolvedSpace& where);
+                        BlockState& block, int64_t& offset, ResolvedSpace& where,
+                        uint8_t symbol = ptx::kNoSharedSymbol);
 
     uint8_t* resolve(ptx::Space space, uint64_t addr, uint32_t size, bool write, const AccessSite& site,
                      BlockState& block, ResolvedSpace& where)

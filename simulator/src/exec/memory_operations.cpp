@@ -15,6 +15,7 @@
 #include "exec/interpreter.hpp"
 #include "exec/lanes.hpp"
 #include "exec/listener.hpp"
+#include "exec/ordering_check.hpp"
 #include "exec/race_check.hpp"
 
 namespace cudasim {
@@ -121,7 +122,8 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
     const Operand& d = in.ops[0];
     ResolvedSpace where = ResolvedSpace::Global;
     int64_t offset = 0;
-    bool direct = memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where);
+    bool direct =
+        memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where, in.sharedSymbol);
     if (direct && d.kind == Operand::Kind::Reg && bytes == 4 && !ptx::isSigned(in.type)) {
         // The most common load, without per-lane size dispatch. `shift` is a copy of `offset`, whose
         // address escaped: the loop would reload that after every store to a register.
@@ -140,6 +142,8 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
             checkGlobalReads(w, b, in, a.addr, exec, total);
         if (initCheck_ && where == ResolvedSpace::Global)
             checkReadsWritten(w, b, in, a.addr, exec, total, a.lowest, a.highest);
+        if (ordering_ && where == ResolvedSpace::Global)
+            orderLoads(w, b, in, a.addr, exec, total);
         return;
     }
     for (uint32_t m = exec; m; m &= m - 1) {
@@ -161,6 +165,8 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
         checkGlobalReads(w, b, in, a.addr, exec, total);
     if (initCheck_ && where == ResolvedSpace::Global)
         checkReadsWritten(w, b, in, a.addr, exec, total, a.lowest, a.highest);
+    if (ordering_ && where == ResolvedSpace::Global)
+        orderLoads(w, b, in, a.addr, exec, total);
 }
 
 // The initcheck: a global read of bytes nothing wrote. A warp whose whole address range was written
@@ -191,6 +197,48 @@ void Interpreter::markWritten(const uint64_t* addrs, uint32_t exec, uint32_t siz
         int l = std::countr_zero(m);
         if ((addrs[l] & kWindowMask) == 0 && memory_.writtenBytes(addrs[l], size, record, base) && record)
             record->mark(addrs[l] - base, size);
+    }
+}
+
+// The ordering check across blocks (exec/ordering_check.hpp): a strong load reads a flag; a plain one
+// must be ordered after any other block's write of its words.
+void Interpreter::orderLoads(const Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
+                             uint32_t size)
+{
+    const uint32_t pc = pcOf(in);
+    const bool strong = (in.order & ptx::OrderStrong) != 0;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        if ((addrs[l] & kWindowMask) != 0)
+            continue;
+        const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(l);
+        if (strong) {
+            ordering::afterFlagRead(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
+            continue;
+        }
+        for (uint64_t word = addrs[l] / 4; word <= (addrs[l] + size - 1) / 4; ++word)
+            ordering::plainRead(launch_, *ordering_, b.ordering, b.linearIndex, thread, pc, word);
+    }
+}
+
+// The ordering check across blocks: a strong store writes a flag (after any release); a plain one
+// is remembered with what it is ordered before. Lanes in the shared or local window are skipped.
+void Interpreter::orderStores(const Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
+                              uint32_t size)
+{
+    const uint32_t pc = pcOf(in);
+    const bool strong = (in.order & ptx::OrderStrong) != 0;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        if (in.space == ptx::Space::Generic && (addrs[l] & kWindowMask) != 0)
+            continue;
+        const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(l);
+        if (strong) {
+            ordering::beforeFlagWrite(*ordering_, b.ordering, b.linearIndex, thread, addrs[l] / 4, in.order);
+            continue;
+        }
+        for (uint64_t word = addrs[l] / 4; word <= (addrs[l] + size - 1) / 4; ++word)
+            ordering::plainWrite(*ordering_, b.ordering, b.linearIndex, thread, pc, word);
     }
 }
 
@@ -245,7 +293,8 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
     const uint64_t* values = v.kind == Operand::Kind::Vec ? nullptr : source(w, v, scratch, b.clock);
     ResolvedSpace where = ResolvedSpace::Global;
     int64_t offset = 0;
-    bool direct = memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where);
+    bool direct =
+        memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where, in.sharedSymbol);
     const uint32_t pc = pcOf(in);
     if (raceCheck_ && direct && where == ResolvedSpace::Shared && values && bytes == 4) {
         // The most common shared store, checked before each lane writes: a store that leaves the word
@@ -264,6 +313,8 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
         listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total});
         return;
     }
+    if (ordering_ && (in.space == ptx::Space::Global || in.space == ptx::Space::Generic))
+        orderStores(w, b, in, a.addr, exec, total);
     for (uint32_t m = exec; m; m &= m - 1) {
         int l = std::countr_zero(m);
         uint8_t* p = direct ? reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
@@ -397,6 +448,10 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
         addrs[l] = (bp ? bp[l] : 0) + static_cast<uint64_t>(a.imm);
         uint8_t* p =
             memory_.resolve(in.space, addrs[l], static_cast<uint32_t>(bytes), true, site(w, b, l, in), b, where);
+        const bool ordered = ordering_ && where == ResolvedSpace::Global;
+        const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(l);
+        if (ordered)
+            ordering::beforeFlagWrite(*ordering_, b.ordering, b.linearIndex, thread, addrs[l] / 4, in.order);
         uint64_t operand = v[l];
         // CAS: the PTX operands are (compare, new).
         uint64_t compare = c ? v[l] : 0;
@@ -437,6 +492,8 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
             throwUnsupported(in, *launch_.kernel, "atomic type");
         }
         result[l] = old;
+        if (ordered)
+            ordering::afterFlagRead(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
     }
     listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Atomic, where, addrs, exec, static_cast<uint32_t>(bytes)});
     if (raceCheck_ && where == ResolvedSpace::Shared)

@@ -99,6 +99,20 @@ enum ShflMode : uint8_t { ShflUp, ShflDown, ShflBfly, ShflIdx };
 enum VoteMode : uint8_t { VoteAll, VoteAny, VoteUni, VoteBallot };
 enum MatchMode : uint8_t { MatchAny, MatchAll };
 enum AtomMode : uint8_t { AtomAdd, AtomMin, AtomMax, AtomInc, AtomDec, AtomAnd, AtomOr, AtomXor, AtomExch, AtomCas };
+
+// Memory-model semantics of a fence, an atomic or a load or store (Instr::order, a bit set). A
+// fence (membar, fence.sc, fence.acq_rel) is OrderAcquire | OrderRelease; ld/st/atom/red are
+// OrderStrong when .relaxed, .volatile, .acquire, .release or .acq_rel (an atomic always is).
+// OrderBlockScope: .cta or .cluster scope, which orders nothing between the blocks of a grid;
+// without it the scope is .gpu or .sys (an atomic's default). OrderProxy: a proxy fence, which
+// orders no generic accesses.
+enum MemoryOrder : uint8_t {
+    OrderAcquire = 1,
+    OrderRelease = 2,
+    OrderStrong = 4,
+    OrderBlockScope = 8,
+    OrderProxy = 16,
+};
 enum BoolMode : uint8_t { BoolNone, BoolAnd, BoolOr, BoolXor };
 enum CallTarget : uint8_t { CallVprintf, CallAssertFail, CallMalloc, CallFree };
 enum ShfMode : uint8_t { ShfRight = 0, ShfLeft = 1, ShfClamp = 2 };  // bit flags
@@ -142,14 +156,20 @@ enum SpecialReg : uint32_t {
     kNumSpecialRegs
 };
 
+// A __shared__ variable named by an operand or an access (ptx/shared_provenance.hpp): its index in
+// Kernel::sharedVariables, the dynamic (extern) array, or none known.
+inline constexpr uint8_t kDynamicSharedSymbol = 0xfe;
+inline constexpr uint8_t kNoSharedSymbol = 0xff;
+
 struct Operand {
     enum class Kind : uint8_t { None, Reg, Imm, Vec, Addr, Clock32, Clock64, GlobalTimer, Sink };
     static constexpr uint32_t kNoReg = 0xffffffffu;
     Kind kind = Kind::None;
-    uint8_t count = 0;                 // Vec: number of registers
-    bool addsDynamicSmemBase = false;  // patched after decoding (extern .shared)
-    uint32_t reg = kNoReg;             // Reg, or base register of Addr
-    int64_t imm = 0;                   // Imm bits, or byte offset of Addr
+    uint8_t count = 0;                       // Vec: number of registers
+    bool addsDynamicSmemBase = false;        // patched after decoding (extern .shared)
+    uint8_t sharedSymbol = kNoSharedSymbol;  // Imm or Addr: the shared variable whose address it is
+    uint32_t reg = kNoReg;                   // Reg, or base register of Addr
+    int64_t imm = 0;                         // Imm bits, or byte offset of Addr
     uint32_t vec[4] = {0, 0, 0, 0};
 };
 
@@ -161,6 +181,8 @@ struct Instr {
     uint8_t mode = 0;
     uint8_t boolMode = BoolNone;
     uint8_t vecWidth = 1;
+    uint8_t order = 0;                       // MemoryOrder bits
+    uint8_t sharedSymbol = kNoSharedSymbol;  // ld/st/atom/red: the shared variable its address comes from
     bool sat = false;
     bool guardNeg = false;
     bool carryIn = false;      // addc, subc, madc
@@ -184,6 +206,14 @@ struct Param {
     uint32_t size = 0;
 };
 
+// A static __shared__ variable of a kernel: its bytes [offset, offset + size) of the block's shared
+// memory. The dynamic (extern) array starts at staticSmem rounded up to 16 bytes.
+struct SharedVariable {
+    std::string name;
+    uint32_t offset = 0;
+    uint32_t size = 0;
+};
+
 struct Kernel {
     std::string name;
     std::vector<Param> params;
@@ -191,6 +221,7 @@ struct Kernel {
     std::vector<Instr> code;
     uint32_t numRegs = kNumSpecialRegs;
     uint32_t staticSmem = 0;
+    std::vector<SharedVariable> sharedVariables;  // by offset
     uint32_t localBytes = 0;
     uint32_t maxThreads = 0;               // .maxntid / .reqntid product, 0 if absent
     std::vector<std::string> sourceFiles;  // the module's .file names (without folders), by number

@@ -17,6 +17,7 @@
 
 #include "ptx/cfg.hpp"
 #include "ptx/lexer.hpp"
+#include "ptx/shared_provenance.hpp"
 #include "ptx/syntax.hpp"
 #include "support/demangle.hpp"
 
@@ -575,6 +576,14 @@ private:
         return it->second;
     }
 
+    static uint8_t sharedSymbolOf(const Kernel& k, const std::string& name)
+    {
+        for (size_t i = 0; i < k.sharedVariables.size() && i < kDynamicSharedSymbol; ++i)
+            if (k.sharedVariables[i].name == name)
+                return static_cast<uint8_t>(i);
+        return kNoSharedSymbol;
+    }
+
     uint32_t sharedOffset(Kernel& k, const std::string& name, bool& isDynamic)
     {
         const ModuleShared& s = moduleShared_.at(name);
@@ -587,6 +596,7 @@ private:
         uint32_t offset = static_cast<uint32_t>(alignUp(k.staticSmem, s.align));
         k.staticSmem = offset + static_cast<uint32_t>(s.size);
         sharedOffsets_[name] = offset;
+        k.sharedVariables.push_back({name, offset, static_cast<uint32_t>(s.size)});
         return offset;
     }
 
@@ -622,6 +632,10 @@ private:
             if (std::string problem = applyModifier(in, m, types); !problem.empty())
                 kernelFail(problem, opTok.line);
         }
+        if (in.op == Op::Membar)  // membar, fence.sc and fence.acq_rel order both ways; a proxy fence neither
+            in.order = (in.order & OrderProxy) ? OrderProxy : (in.order | OrderAcquire | OrderRelease);
+        if (in.op == Op::Atom || in.op == Op::Red)
+            in.order |= OrderStrong;
         if (!types.empty())
             in.type = types[0];
         if (types.size() > 1) {
@@ -921,6 +935,7 @@ private:
             bool dynamic = false;
             address = sharedOffset(k, name, dynamic);
             o.addsDynamicSmemBase = dynamic;
+            o.sharedSymbol = dynamic ? kDynamicSharedSymbol : sharedSymbolOf(k, name);
         } else if (const Variable* v = module_.findVariable(name)) {
             address = static_cast<int64_t>(reinterpret_cast<uintptr_t>(v->storage));
         } else {
@@ -988,6 +1003,7 @@ private:
         ret.line = k.code.empty() ? 0 : k.code.back().line;
         k.code.push_back(ret);
         computeReconvergencePoints(k.code);
+        attributeSharedAccesses(k);
     }
 
     struct BranchFixup {

@@ -106,6 +106,35 @@ bool parseNumberBits(std::string_view text, uint64_t& bits, bool& isFloatBits)
     return ec == std::errc() && ptr == digits.data() + digits.size();
 }
 
+namespace {
+
+// The memory-model modifiers of membar/fence, ld, st, atom and red; "no" where `m` is none of them.
+std::string applyOrderModifier(Instr& in, std::string_view m)
+{
+    const bool ordered =
+        in.op == Op::Membar || in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;
+    if (!ordered)
+        return "no";
+    if (m == ".cta" || m == ".cluster") {
+        in.order |= OrderBlockScope;
+    } else if (m == ".gl" || m == ".gpu" || m == ".sys") {
+        in.order &= static_cast<uint8_t>(~OrderBlockScope);
+    } else if (in.op == Op::Membar && (m == ".proxy" || m == ".mbarrier_init")) {
+        in.order |= OrderProxy;
+    } else if (in.op == Op::Membar && (m == ".sc" || m == ".acq_rel")) {
+        in.order |= OrderAcquire | OrderRelease;
+    } else if (in.op != Op::Membar && (m == ".relaxed" || m == ".volatile")) {
+        in.order |= OrderStrong;
+    } else if (in.op != Op::Membar && (m == ".acquire" || m == ".release" || m == ".acq_rel")) {
+        in.order |= OrderStrong | (m == ".release" ? 0 : OrderAcquire) | (m == ".acquire" ? 0 : OrderRelease);
+    } else {
+        return "no";
+    }
+    return {};
+}
+
+}  // namespace
+
 std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& types)
 {
     if (auto t = typeNames().find(m); t != typeNames().end()) {
@@ -151,6 +180,8 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
         in.carryOut = true;
         return {};
     }
+    if (std::string problem = applyOrderModifier(in, m); problem != "no")
+        return problem;
     switch (in.op) {
     case Op::Mul:
     case Op::Mad:
