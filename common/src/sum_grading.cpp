@@ -17,7 +17,7 @@ SumInput::SumInput(std::size_t capacity) : buffer_(capacity + kMaxMisalignment +
 {
 }
 
-const int* SumInput::put(const std::vector<int>& values, std::size_t offset)
+int* SumInput::put(const std::vector<int>& values, std::size_t offset)
 {
     int* start = buffer_.data() + offset;
     COURSE_CUDA_CHECK(cudaMemcpy(start, values.data(), values.size() * sizeof(int), cudaMemcpyHostToDevice));
@@ -61,6 +61,44 @@ bool check_sum(long long got, const SumCase& input, std::size_t offset, std::str
              << " (off by " << input.expected - got << ")";
     FAIL_CHECK(text.str());
     return false;
+}
+
+CheckedSumRuns::CheckedSumRuns(int* data, SumCase input, long long* result, std::string kernel)
+    : data_(data), input_(std::move(input)), result_(result), kernel_(std::move(kernel)),
+      random_(derive_seed(input_.seed, 0x5E7C))
+{
+}
+
+std::function<void(cudaStream_t)> CheckedSumRuns::setup()
+{
+    return [this](cudaStream_t stream) {
+        for (int k = 0; k < kChangesPerRun; ++k) {
+            const std::size_t at = random_() % input_.n;
+            const auto span = static_cast<std::uint64_t>(std::int64_t{input_.hi} - input_.lo + 1);
+            const int value = static_cast<int>(std::int64_t{input_.lo} + static_cast<std::int64_t>(random_() % span));
+            input_.expected += std::int64_t{value} - input_.values[at];
+            input_.values[at] = value;
+            // Pageable host memory: the copy is staged before the call returns, so `value` may go.
+            COURSE_CUDA_CHECK(
+                cudaMemcpyAsync(data_ + at, &input_.values[at], sizeof(int), cudaMemcpyHostToDevice, stream));
+        }
+        COURSE_CUDA_CHECK(cudaMemsetAsync(result_, kPoisonByte, sizeof(long long), stream));
+    };
+}
+
+std::function<void(cudaStream_t)> CheckedSumRuns::check()
+{
+    return [this](cudaStream_t stream) {
+        ++runs_;
+        if (failed_)
+            return;
+        long long got = 0;
+        COURSE_CUDA_CHECK(cudaMemcpyAsync(&got, result_, sizeof got, cudaMemcpyDeviceToHost, stream));
+        COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
+        failed_ = !check_sum(got, input_, 0, kernel_,
+                             " (timed run " + std::to_string(runs_) + ", " + std::to_string(kChangesPerRun) +
+                                 " elements changed before it)");
+    };
 }
 
 }  // namespace course::grading

@@ -243,10 +243,12 @@ TEST_SUITE("lesson05")
     {
         const auto one = course::grading::make_sum_case(kTimedSize, -kMagnitude, kMagnitude, 300);
         SumInput input(one.n);
-        const int* data = input.put(one.values, 0);
+        int* data = input.put(one.values, 0);
         course::DeviceBuffer<int> copy_target(one.n);
         lesson05::Workspace workspace(one.n);
         course::DeviceBuffer<long long> result(1);
+        // Each timed run's sum checked, on an input changed at a few places before it.
+        course::grading::CheckedSumRuns checked(data, one, result.data(), "reduce_sum");
         course::DeviceBuffer<long long> cub_result(1);
         lesson05::CubSum cub(one.n);
         const std::size_t bytes = one.n * sizeof(int);
@@ -257,7 +259,8 @@ TEST_SUITE("lesson05")
              [&](cudaStream_t s) {
                  COURSE_CUDA_CHECK(cudaMemcpyAsync(copy_target.data(), data, bytes, cudaMemcpyDeviceToDevice, s));
              }},
-            {"reduce_sum", {}, [&](cudaStream_t s) { lesson05::reduce_sum(data, one.n, result.data(), workspace, s); }},
+            {"reduce_sum", checked.setup(),
+             [&](cudaStream_t s) { lesson05::reduce_sum(data, one.n, result.data(), workspace, s); }, checked.check()},
             {"cub", {}, [&](cudaStream_t s) { cub.run(data, one.n, cub_result.data(), s); }},
         };
         course::BenchmarkOptions options;

@@ -326,18 +326,20 @@ TEST_SUITE("lesson09")
     {
         const auto one = course::grading::make_sum_case(kTimedSize, -kMagnitude, kMagnitude, 300);
         SumInput input(one.n);
-        const int* data = input.put(one.values, 0);
+        int* data = input.put(one.values, 0);
         lesson09::Workspace workspace(one.n);
         lesson09::TwoLaunchReference two_launches(one.n);
         course::DeviceBuffer<long long> result(1);
         course::DeviceBuffer<long long> baseline_result(1);
+        // Each timed run's sum checked, on an input changed at a few places before it.
+        course::grading::CheckedSumRuns checked(data, one, result.data(), "reduce_once");
         const auto comparison = course::grading::compare_cases(
             {"lesson 05's reference (two launches)",
              {},
              [&](cudaStream_t s) { two_launches.run(data, one.n, baseline_result.data(), s); }},
-            {"reduce_once", {}, [&](cudaStream_t s) {
-                 lesson09::reduce_once(data, one.n, result.data(), workspace, s);
-             }});
+            {"reduce_once", checked.setup(),
+             [&](cudaStream_t s) { lesson09::reduce_once(data, one.n, result.data(), workspace, s); },
+             checked.check()});
 
         // Still right after the timed runs, on new contents at the same address.
         Stream stream;

@@ -6,8 +6,12 @@
 
 #include "course/device_buffer.hpp"
 
+#include <cuda_runtime_api.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,7 +30,7 @@ public:
     explicit SumInput(std::size_t capacity);
     /// Copies `values` to the array at `offset` elements, poisons the guard after them, and waits
     /// until the device has both; returns the input's address.
-    const int* put(const std::vector<int>& values, std::size_t offset);
+    int* put(const std::vector<int>& values, std::size_t offset);
 
 private:
     DeviceBuffer<int> buffer_;
@@ -52,5 +56,30 @@ struct SumCase {
 /// still holds the poison) or "wrong result:", naming `kernel`, `when` and the case.
 bool check_sum(long long got, const SumCase& input, std::size_t offset, std::string_view kernel,
                std::string_view when = "", std::string_view extra = "");
+
+/// Every timed run of a whole-array sum checked: before each run (untimed) a few elements of the
+/// input change at random positions and the result is poisoned, after it the result must be the
+/// new exact sum. A kernel that remembers an answer and replays it while timed fails here, not only
+/// on the recheck after the timed runs. The first wrong run fails the test case, once.
+class CheckedSumRuns {
+public:
+    /// `input` at `data` (its first `input.n` elements, already on the device); `result` is where the
+    /// timed kernel writes the sum; `kernel` names it in a failure.
+    CheckedSumRuns(int* data, SumCase input, long long* result, std::string kernel);
+    /// A BenchmarkCase's setup and check for the timed case.
+    [[nodiscard]] std::function<void(cudaStream_t)> setup();
+    [[nodiscard]] std::function<void(cudaStream_t)> check();
+    [[nodiscard]] int runs() const { return runs_; }
+
+private:
+    static constexpr int kChangesPerRun = 4;
+    int* data_;
+    SumCase input_;
+    long long* result_;
+    std::string kernel_;
+    std::mt19937_64 random_;
+    int runs_ = 0;
+    bool failed_ = false;
+};
 
 }  // namespace course::grading
