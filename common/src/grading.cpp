@@ -361,6 +361,20 @@ void check_at_least(double measured, double threshold, std::string_view check, s
     }
 }
 
+bool check_physically_possible(double share_of_copy, std::string_view kernel, std::string_view measured)
+{
+    if (share_of_copy <= kMostPossibleShareOfCopy)
+        return true;
+    FAIL_CHECK(
+        failure::impossible.with(std::string(kernel) + " would read at " + fixed(100 * share_of_copy, 1) +
+                                 "% of the device-to-device copy bandwidth measured in the same run, beyond the " +
+                                 fixed(100 * kMostPossibleShareOfCopy, 0) +
+                                 "% any kernel reaches over an array this size: the timed runs did not do "
+                                 "the work (" +
+                                 std::string(measured) + ")"));
+    return false;
+}
+
 bool check_technique(const Technique& t, std::string_view hint)
 {
     const auto [applied, note] = applied_threshold(t.threshold, t.at_most, key(t.name, t.check), t.unit);

@@ -323,6 +323,8 @@ TEST_SUITE("lesson05")
                  << " GB/s = " << course::fixed(100 * cub_gbs / copy_gbs, 1) << "% (reduce_sum at "
                  << course::fixed(100 * reduce_gbs / cub_gbs, 1) << "% of CUB)";
         MESSAGE("reduce_sum " << measured.str());
+        if (!course::grading::check_physically_possible(fraction, "reduce_sum", measured.str()))
+            return;
         // check_at_least: the threshold a thresholds file may override ("reduce_sum" on the GPU).
         course::grading::check_at_least(100 * fraction, 100 * kBandwidthFraction, "reduce_sum",
                                         "% of the device-to-device copy bandwidth",

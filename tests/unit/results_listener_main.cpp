@@ -1,6 +1,7 @@
-// The graders' results file, end to end without a GPU: doctest runs three made-up grader cases
-// (one passes, one reports a wrong result, one is too slow against an overridden threshold)
-// through the same listener and check_speedup the graders use; then the recorded JSON is checked.
+// The graders' results file, end to end without a GPU: doctest runs made-up grader cases (one
+// passes, one reports a wrong result, one is too slow against an overridden threshold, one figure
+// below its threshold, a possible and an impossible time) through the same listener and checks the
+// graders use; then the recorded JSON is checked.
 //
 //   build/ci/tests/course_results_listener_test    (registered with CTest)
 
@@ -67,6 +68,14 @@ TEST_SUITE("fake_grader")
     {
         course::grading::check_at_least(0.62, 0.7, "bandwidth", "of the copy bandwidth", "read more per thread");
     }
+    TEST_CASE("a time the device can give")
+    {
+        CHECK(course::grading::check_physically_possible(0.99, "honest_kernel", "2^28 ints, 21 runs"));
+    }
+    TEST_CASE("a time faster than the device")
+    {
+        course::grading::check_physically_possible(3.0, "replaying_kernel", "2^28 ints, 21 runs");
+    }
 }
 
 int main(int argc, char** argv)
@@ -117,8 +126,8 @@ int main(int argc, char** argv)
                entry("fast_kernel")["backend"] == other && entry("fast_kernel")["applied"] == false,
            "the record says which overrides applied: " + overrides.dump());
     const auto& cases = json["cases"];
-    expect(cases.size() == 5, "five cases recorded");
-    if (cases.size() == 5) {
+    expect(cases.size() == 7, "seven cases recorded");
+    if (cases.size() == 7) {
         expect(cases[0]["verdict"] == "pass" && cases[0]["failures"].empty(), "the correct kernel passes");
         expect(cases[1]["verdict"] == "fail" && cases[1]["failures"].size() == 1 &&
                    cases[1]["failures"][0].get<std::string>().starts_with("wrong result: my_kernel, n = 33"),
@@ -145,6 +154,13 @@ int main(int argc, char** argv)
         expect(cases[4]["failures"][0].get<std::string>().starts_with(
                    "too slow: bandwidth: 0.62 of the copy bandwidth, threshold 0.70, on"),
                "check_at_least's message: " + cases[4]["failures"][0].get<std::string>());
+        expect(cases[5]["verdict"] == "pass", "a read at 99% of the copy is possible");
+        const auto impossible = cases[6]["failures"][0].get<std::string>();
+        expect(cases[6]["verdict"] == "fail" &&
+                   impossible.starts_with("impossible time: replaying_kernel would read at 300.0% of the "
+                                          "device-to-device copy bandwidth") &&
+                   impossible.find("(2^28 ints, 21 runs)") != std::string::npos,
+               "an impossible time fails as such: " + impossible);
     }
     std::cout << (g_failures == 0 ? "results file: all checks passed\n" : "results file: checks failed\n");
     return g_failures == 0 ? 0 : 1;

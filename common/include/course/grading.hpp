@@ -189,6 +189,16 @@ void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLaunch
 void check_speedup(const Comparison& comparison, double threshold, std::string_view candidate,
                    std::string_view baseline, std::string_view hint, std::string_view name = {});
 
+/// The most a kernel can read, as a share of the device-to-device copy's bandwidth measured in the
+/// same run (reads + writes), over an array several times the L2: the reference kernels read at 99%.
+inline constexpr double kMostPossibleShareOfCopy = 1.25;
+
+/// Fails the test case with "impossible time:" when `share_of_copy` (a kernel's read bandwidth over
+/// the copy's) is beyond what the device can do: the timed runs did not do the work they claim
+/// (an answer kept from an earlier call, work skipped while timed). `measured` says how it was timed.
+/// Returns whether the time is possible.
+bool check_physically_possible(double share_of_copy, std::string_view kernel, std::string_view measured);
+
 /// The general form of check_speedup, for a figure that must reach a threshold but is not a
 /// ratio of two kernels' times (a fraction of the device's copy bandwidth, say): passes when
 /// `measured` >= `threshold` (or the override for `check`, as in check_speedup), prints
