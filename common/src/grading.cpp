@@ -47,6 +47,26 @@ std::string case_text(std::size_t n, unsigned block, std::uint64_t seed)
            ")";
 }
 
+/// The first counter two profiles of one launch disagree on, as "NAME A then B", if any.
+std::optional<std::string> differing_counters(const KernelProfile& a, const KernelProfile& b)
+{
+    const std::pair<const char*, std::uint64_t KernelProfile::*> counters[] = {
+        {"warp instructions", &KernelProfile::warp_instructions},
+        {"issue slots", &KernelProfile::issue_slots},
+        {"global load sectors", &KernelProfile::global_load_sectors},
+        {"global store sectors", &KernelProfile::global_store_sectors},
+        {"shared-memory requests", &KernelProfile::shared_requests},
+        {"barriers", &KernelProfile::barriers},
+        {"shuffles", &KernelProfile::shuffles},
+        {"warp reductions", &KernelProfile::warp_reductions},
+        {"memory round trips", &KernelProfile::memory_round_trips},
+    };
+    for (const auto& [name, member] : counters)
+        if (a.*member != b.*member)
+            return std::string(name) + " " + std::to_string(a.*member) + " then " + std::to_string(b.*member);
+    return std::nullopt;
+}
+
 /// "wrong result: ..." or "not written: ..." for a mismatch found by compare_partials.
 std::string failure_text(std::string_view kernel, const std::string& where, const std::string& mismatch)
 {
@@ -259,6 +279,14 @@ ProfiledPair profile_block_reductions(BlockReduceLauncher baseline, BlockReduceL
     if (const auto mismatch =
             compare_partials(bench.partials(), expected_block_sums(input, per_partial), per_partial, bench.n()))
         FAIL_CHECK(failure_text("the profiled launch", case_text(n, block, seed), *mismatch));
+    // And the same launch again does the same work: counters that change from one launch to the next
+    // (a kernel that keeps state in its buffers and takes a shortcut once) describe no technique.
+    bench.restore(stream.get());
+    bench.poison(stream.get());
+    const KernelProfile again = profile([&](cudaStream_t s) { bench.launch(candidate, s); }, stream.get());
+    if (const auto differs = differing_counters(pair.candidate, again))
+        FAIL_CHECK(failure::inconsistent.with("two launches of the same kernel on the same input, " +
+                                              case_text(n, block, seed) + ", did different work: " + *differs));
     recheck_on_new_input(bench, candidate, "after profiling", seed, candidate_data_blocks);
     pair.n = n;
     pair.block = block;

@@ -49,6 +49,7 @@ inline constexpr Word exception{"exception:", Kind::correctness};               
 inline constexpr Word bad_module{"bad module:", Kind::correctness};              ///< lacks a kernel, or keeps state
 inline constexpr Word unsafe{"unsafe:", Kind::correctness};                      ///< compute-sanitizer found a bug
 inline constexpr Word impossible{"impossible time:", Kind::correctness};         ///< faster than the device can be
+inline constexpr Word inconsistent{"inconsistent:", Kind::correctness};          ///< two same launches, other work
 inline constexpr Word cuda_error{"CUDA error", Kind::fault};                     ///< a CUDA call or a kernel failed
 inline constexpr Word crash{"crash:", Kind::fault};                              ///< the grader caught a fatal signal
 inline constexpr Word too_slow{"too slow:", Kind::speed};                        ///< right, below the threshold
