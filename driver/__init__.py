@@ -15,6 +15,7 @@ exercises and classes, release the course to students, test the course itself.
     nvidia_tools.py  profile and sanitize: Nsight Compute and compute-sanitizer over a demo
     sanitizer.py     the GPU grading's compute-sanitizer pass over a passed lesson
     simulator_pass.py  the GPU grading's simulator pass: what only the simulator sees, on the same modules
+    submission.py    one student's submission to a class's grading
     batch.py         grading a class of submissions
     reports.py       a graded class's reports
     release.py       the students' copy of the course

@@ -18,10 +18,10 @@ import tarfile
 import threading
 import time
 import zipfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import building, common, environment, lessons, reports, sanitizer, simulator_pass, thresholds, verdict
+from .submission import Submission
 
 ARCHIVES = (".tar.gz", ".tgz", ".tar", ".zip")
 
@@ -110,19 +110,6 @@ def exercises_root(folder: Path) -> Path:
         else:
             break
     return current
-
-
-@dataclass
-class Submission:
-    name: str
-    source: Path
-    exercises: Path | None = None  # the composed folder the build uses
-    submitted: dict[str, list[str]] = field(default_factory=dict)  # lesson number -> files submitted
-    filled: dict[str, list[str]] = field(default_factory=dict)  # lesson number -> starter files added
-    problem: str = ""  # why it could not be prepared at all
-    refused: dict[str, str] = field(default_factory=dict)  # lesson number -> why its files were refused
-    outcomes: dict[str, verdict.Outcome] = field(default_factory=dict)
-    recorded: set[str] = field(default_factory=set)  # lesson numbers whose row is on disk
 
 
 def prepare(submission: Submission, work: Path) -> None:

@@ -7,12 +7,9 @@ import csv
 import json
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from . import common, lessons, verdict
-
-if TYPE_CHECKING:
-    from .batch import Submission
+from .submission import Submission
 
 
 def course_revision() -> str:

@@ -103,7 +103,7 @@ class Preparing(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             archive = self.tar(tmp / "eve.tar.gz", [(f"eve/{LESSON}/{STUDENT_FILE}", b"mine\n")])
-            submission = driver.batch.Submission("eve", archive)
+            submission = driver.submission.Submission("eve", archive)
             driver.batch.prepare(submission, tmp / "work")
             self.assertFalse(submission.problem)
             composed = submission.exercises
@@ -126,7 +126,7 @@ class Preparing(unittest.TestCase):
         for name, (members, link, reason) in cases.items():
             with self.subTest(name), tempfile.TemporaryDirectory() as tmp:
                 tmp = Path(tmp)
-                submission = driver.batch.Submission(name, self.tar(tmp / f"{name}.tar.gz", members, link))
+                submission = driver.submission.Submission(name, self.tar(tmp / f"{name}.tar.gz", members, link))
                 driver.batch.prepare(submission, tmp / "work")
                 self.assertIn("refused: ", submission.problem)
                 self.assertIn(reason, submission.problem)
@@ -148,7 +148,7 @@ class Preparing(unittest.TestCase):
             for name, reason in (("linked", "is a link"), ("extra", "is not a file of the exercise"),
                                  ("linked_folder", f"{LESSON}/ is a link")):
                 with self.subTest(name):
-                    submission = driver.batch.Submission(name, tmp / name)
+                    submission = driver.submission.Submission(name, tmp / name)
                     driver.batch.prepare(submission, tmp / "work")
                     self.assertIn(reason, submission.refused.get("03", ""))
                     self.assertNotIn("03", submission.submitted)
@@ -158,7 +158,7 @@ class Preparing(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             bad = Path(tmp) / "mallory.zip"
             bad.write_bytes(b"not a zip")
-            submission = driver.batch.Submission("mallory", bad)
+            submission = driver.submission.Submission("mallory", bad)
             driver.batch.prepare(submission, Path(tmp) / "work")
             self.assertIn("cannot unpack mallory.zip", submission.problem)
 
