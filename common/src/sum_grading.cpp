@@ -64,8 +64,25 @@ bool check_sum(long long got, const SumCase& input, std::size_t offset, std::str
 }
 
 CheckedSumRuns::CheckedSumRuns(int* data, SumCase input, long long* result, std::string kernel)
-    : data_(data), input_(std::move(input)), result_(result), kernel_(std::move(kernel)),
-      random_(derive_seed(input_.seed, 0x5E7C))
+    : CheckedSumRuns(
+          data, std::move(input),
+          [result](cudaStream_t stream) {
+              COURSE_CUDA_CHECK(cudaMemsetAsync(result, kPoisonByte, sizeof(long long), stream));
+          },
+          [result](cudaStream_t stream) {
+              long long got = 0;
+              COURSE_CUDA_CHECK(cudaMemcpyAsync(&got, result, sizeof got, cudaMemcpyDeviceToHost, stream));
+              COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
+              return got;
+          },
+          std::move(kernel))
+{
+}
+
+CheckedSumRuns::CheckedSumRuns(int* data, SumCase input, std::function<void(cudaStream_t)> poison,
+                               std::function<long long(cudaStream_t)> read, std::string kernel)
+    : data_(data), input_(std::move(input)), poison_(std::move(poison)), read_(std::move(read)),
+      kernel_(std::move(kernel)), random_(derive_seed(input_.seed, 0x5E7C))
 {
 }
 
@@ -82,7 +99,7 @@ std::function<void(cudaStream_t)> CheckedSumRuns::setup()
             COURSE_CUDA_CHECK(
                 cudaMemcpyAsync(data_ + at, &input_.values[at], sizeof(int), cudaMemcpyHostToDevice, stream));
         }
-        COURSE_CUDA_CHECK(cudaMemsetAsync(result_, kPoisonByte, sizeof(long long), stream));
+        poison_(stream);
     };
 }
 
@@ -92,10 +109,7 @@ std::function<void(cudaStream_t)> CheckedSumRuns::check()
         ++runs_;
         if (failed_)
             return;
-        long long got = 0;
-        COURSE_CUDA_CHECK(cudaMemcpyAsync(&got, result_, sizeof got, cudaMemcpyDeviceToHost, stream));
-        COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
-        failed_ = !check_sum(got, input_, 0, kernel_,
+        failed_ = !check_sum(read_(stream), input_, 0, kernel_,
                              " (timed run " + std::to_string(runs_) + ", " + std::to_string(kChangesPerRun) +
                                  " elements changed before it)");
     };

@@ -21,6 +21,7 @@
 #include "course/kernel_profile.hpp"
 #include "course/reduction.hpp"
 #include "course/results.hpp"
+#include "course/sum_grading.hpp"
 #include "course/table.hpp"
 
 #include <doctest/doctest.h>
@@ -184,7 +185,7 @@ class DeviceInput {
 public:
     explicit DeviceInput(std::size_t capacity) : buffer_(capacity + kMaxOffset + course::kGuardElements) {}
 
-    const T* put(const std::vector<T>& values, std::size_t offset)
+    T* put(const std::vector<T>& values, std::size_t offset)
     {
         T* start = buffer_.data() + offset;
         COURSE_CUDA_CHECK(cudaMemcpy(start, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
@@ -351,7 +352,7 @@ struct TimedInputs {
     Case<float> floats;
     DeviceInput<int> int_data;
     DeviceInput<float> float_data;
-    const int* int_pointer;
+    int* int_pointer;
     const float* float_pointer;
 
     explicit TimedInputs(std::size_t n, std::uint64_t stream)
@@ -460,6 +461,22 @@ TEST_SUITE("lesson08")
         const auto run_int = [&](cudaStream_t s) {
             lesson08::launch_shuffle_sum(inputs.int_pointer, n, int_partials.data(), int_grid, block, s);
         };
+        // Each timed run of shuffle_sum checked: its partials must add up to the sum of an input
+        // changed at a few places before the run.
+        course::grading::CheckedSumRuns checked(
+            inputs.int_pointer,
+            {n, -kMagnitude, kMagnitude, course::derive_seed(course::grading::run_seed(), 500), inputs.ints.values,
+             inputs.ints.exact},
+            [&](cudaStream_t s) { int_partials.fill_bytes(course::kPoisonByte, s); },
+            [&](cudaStream_t s) {
+                COURSE_CUDA_CHECK(cudaStreamSynchronize(s));
+                const auto partials = int_partials.download();
+                long long total = 0;
+                for (const long long partial : partials)
+                    total += partial;
+                return total;
+            },
+            "shuffle_sum (its partials added up)");
         const auto run_float = [&](cudaStream_t s) {
             lesson08::launch_shuffle_sum_float(inputs.float_pointer, n, float_partials.data(), float_grid, block, s);
         };
@@ -473,7 +490,7 @@ TEST_SUITE("lesson08")
                  COURSE_CUDA_CHECK(
                      cudaMemcpyAsync(copy_target.data(), inputs.int_pointer, bytes, cudaMemcpyDeviceToDevice, s));
              }},
-            {"shuffle_sum", {}, run_int},
+            {"shuffle_sum", checked.setup(), run_int, checked.check()},
             {"shuffle_sum_float", {}, run_float},
         };
         course::BenchmarkOptions options;

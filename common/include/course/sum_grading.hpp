@@ -66,6 +66,10 @@ public:
     /// `input` at `data` (its first `input.n` elements, already on the device); `result` is where the
     /// timed kernel writes the sum; `kernel` names it in a failure.
     CheckedSumRuns(int* data, SumCase input, long long* result, std::string kernel);
+    /// The same where the kernel leaves its sum in pieces: `poison` marks them unwritten before a
+    /// run, `read` adds them up after it (on `stream`, waiting for it).
+    CheckedSumRuns(int* data, SumCase input, std::function<void(cudaStream_t)> poison,
+                   std::function<long long(cudaStream_t)> read, std::string kernel);
     /// A BenchmarkCase's setup and check for the timed case.
     [[nodiscard]] std::function<void(cudaStream_t)> setup();
     [[nodiscard]] std::function<void(cudaStream_t)> check();
@@ -75,7 +79,8 @@ private:
     static constexpr int kChangesPerRun = 4;
     int* data_;
     SumCase input_;
-    long long* result_;
+    std::function<void(cudaStream_t)> poison_;
+    std::function<long long(cudaStream_t)> read_;
     std::string kernel_;
     std::mt19937_64 random_;
     int runs_ = 0;
