@@ -232,8 +232,10 @@ class RecordLog:
 class BatchGrader:
     def __init__(self, *, out: Path, work: Path, jobs: int, seed: int, timeout: float, thresholds_file: Path | None,
                  only: list[str] | None, arch: str | None, on_simulator: bool = False, memory_limit: int | None = None,
+                 simulator_graders: dict[str, tuple[Path | None, str]] | None = None,
                  records: RecordLog | None = None, total: int = 0, quiet: bool = False):
         self.memory_limit = memory_limit
+        self.simulator_graders = simulator_graders or {}  # lesson number -> (grader, why not built)
         self.on_simulator = on_simulator
         self.records = records
         self.total = total
@@ -366,7 +368,7 @@ class BatchGrader:
                                                  seed=self.seed, thresholds=self.thresholds_file, timeout=self.timeout,
                                                  memory_limit=self.memory_limit, on_gpu=not self.on_simulator)
                     if outcome.verdict == "pass" and outcome.backend == "gpu" and simulator_pass.wanted(lesson):
-                        passed = simulator_pass.check(lesson, tree / "modules" / "exercise", self.seed)
+                        passed = self.run_simulator_pass(lesson, tree / "modules" / "exercise")
                         outcome.apply_simulator_pass(passed.finding, passed.note, passed.error)
                     if outcome.verdict == "pass" and outcome.backend == "gpu":
                         checked = sanitizer.run(grader, verdict.read_results(results),
@@ -378,6 +380,14 @@ class BatchGrader:
         finally:
             self.trees.put(tree)
         return ""
+
+
+    def run_simulator_pass(self, lesson: lessons.Lesson, modules: Path) -> simulator_pass.SimulatorPass:
+        sim_grader, why = self.simulator_graders.get(lesson.number, (None, "not built"))
+        if sim_grader is None:
+            return simulator_pass.SimulatorPass(
+                error=f"the simulator's grader of lesson {lesson.number} did not build: {why}")
+        return simulator_pass.run(lesson, sim_grader, modules, self.seed)
 
 
 def find_submissions(folder: Path) -> list[Submission]:
@@ -456,14 +466,14 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
     # submission's tree builds only the student's code.
     building.build([f"{lesson.target}_grader" for lesson in chosen]
                    + [f"{lesson.target}_solution_modules" for lesson in chosen if (common.ROOT / "solutions").is_dir()])
-    if not on_simulator:
-        for lesson in chosen:
-            if simulator_pass.wanted(lesson):
-                simulator_pass.prepare(lesson)  # once, before the class: each student's pass only runs it
+    # The simulator passes' graders, built once before the class (the build switches the driver's
+    # tree for its duration, which the class's grading threads must not see).
+    simulator_graders = {lesson.number: simulator_pass.prepare(lesson) for lesson in chosen
+                         if not on_simulator and simulator_pass.wanted(lesson)}
     thresholds.check_thresholds(thresholds_file)
     grader = BatchGrader(out=out, work=work, jobs=jobs, seed=seed, timeout=timeout, thresholds_file=thresholds_file,
                          only=[lesson.number for lesson in chosen], arch=arch, on_simulator=on_simulator,
-                         memory_limit=memory_limit,
+                         memory_limit=memory_limit, simulator_graders=simulator_graders,
                          records=records, total=len(todo), quiet=quiet)
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         for future in [pool.submit(grader.grade, s, left) for s, left in todo]:
