@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import subprocess
-import threading
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,40 +75,23 @@ def run(lesson: lessons.Lesson, grader: Path, modules: Path, seed: int | None) -
     the test cases the manifest names; every one selected must run to its end and pass."""
     entry = wanted(lesson) or {}
     checks = entry.get("checks", "the simulator's checks")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
-    env["COURSE_GRADER_TIMEOUT"] = str(TIMEOUT_S)
     started = time.monotonic()
-    read_end, write_end = os.pipe()
-    command = [str(grader), f"--results-fd={write_end}", f"--modules={modules}",
-               f"--test-case={entry['test_cases']}"] + ([f"--seed={seed}"] if seed is not None else [])
-    try:
-        process = subprocess.Popen(command, cwd=common.ROOT, env=env, stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, pass_fds=(write_end,),
-                                   start_new_session=True)
-    except OSError as error:
-        os.close(read_end)
-        return SimulatorPass(error=f"the simulator's check of {checks} could not start: {error.strerror}")
-    finally:
-        os.close(write_end)
-    channel: list[bytes] = []
-    reader = threading.Thread(target=lambda: channel.append(verdict.read_all(read_end)), daemon=True)
-    reader.start()
-    try:
-        output, _ = process.communicate(timeout=TIMEOUT_S + 30)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
+    with tempfile.TemporaryDirectory(prefix="course-simulator-pass-") as tmp:
+        results = Path(tmp) / "results.json"
+        try:
+            outcome = verdict.run_grader(grader, results, modules=modules, seed=seed, timeout=TIMEOUT_S,
+                                         test_cases=entry["test_cases"])
+        except OSError as error:
+            return SimulatorPass(error=f"the simulator's check of {checks} could not start: {error.strerror}")
+        record = verdict.read_results(results)
+    if outcome.verdict == "timeout":
         return SimulatorPass(error=f"the simulator's check of {checks} did not finish in {TIMEOUT_S} s")
-    finally:
-        reader.join(timeout=30)
-    record = verdict.last_record(channel[0]) if channel else None
     seconds = time.monotonic() - started
     cases = (record or {}).get("cases") or []
     failures = [f for case in cases for f in case.get("failures", [])]
     if failures:
         return SimulatorPass(finding=failures[0], note=f"{checks} on the CPU simulator: {seconds:.1f} s")
     if not cases or record.get("status") != "finished" or any(c.get("verdict") != "pass" for c in cases):
-        tail = output.decode(errors="replace").strip().splitlines()[-3:]
+        tail = outcome.output.strip().splitlines()[-3:]
         return SimulatorPass(error=f"the simulator's check of {checks} did not run to its end: {' | '.join(tail)}")
     return SimulatorPass(note=f"{checks}: checked on the CPU simulator ({seconds:.1f} s)")

@@ -245,12 +245,13 @@ MEMORY_SIGNS = ("std::bad_alloc", "cudaErrorMemoryAllocation", "out of memory")
 
 def run_grader(grader: Path, results_file: Path, *, modules: Path | str | None = None, seed: int | None = None,
                thresholds: Path | None = None, timeout: float | None = None,
-               memory_limit: int | None = None, on_gpu: bool = False) -> Outcome:
+               memory_limit: int | None = None, on_gpu: bool = False, test_cases: str | None = None) -> Outcome:
     """Runs one grader (killed with its children after `timeout` + 30 s; its own watchdog stops it
     at `timeout`), with at most `memory_limit` bytes of address space where one is given, and
     classifies what happened. The grader reports through a pipe that only it holds (--results-fd);
     the record is saved to `results_file` for ./course status. Its output is kept within a bound
-    (CappedOutput)."""
+    (CappedOutput). `test_cases` (a doctest filter) runs only those: the record then tells what ran,
+    and no such run is a pass."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
     if timeout:
         env["COURSE_GRADER_TIMEOUT"] = str(int(timeout))
@@ -261,6 +262,7 @@ def run_grader(grader: Path, results_file: Path, *, modules: Path | str | None =
     command += [f"--modules={modules}"] if modules else []
     command += [f"--seed={seed}"] if seed is not None else []
     command += [f"--thresholds={thresholds}"] if thresholds else []
+    command += [f"--test-case={test_cases}"] if test_cases else []
     try:
         process = subprocess.Popen(command, cwd=common.ROOT, env=env, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
