@@ -101,6 +101,7 @@ void BlockRunner::startWarps(uint64_t linearIndex)
         std::fill(w.loadRound.begin(), w.loadRound.end(), 0);
         w.round = 1;
         w.roundOpen = false;
+        w.roundUsed = false;
         w.roundSource = kRoundCached;
         std::fill(std::begin(w.phaseRounds), std::end(w.phaseRounds), 0u);
         w.resetSyncs();

@@ -30,8 +30,8 @@ public:
     {
         ++counts_.warpInstructions;
         counts_.issueSlots += issueCost(in);
-        if (w.roundOpen && readsLoadInFlight(w, in))
-            w.endRound();
+        if (w.roundOpen)
+            followRound(w, in);
         counts_.threadInstructions += static_cast<uint64_t>(std::popcount(exec));
     }
     void onBranch(const Warp&, const ptx::Instr&, bool divergent)
@@ -78,11 +78,73 @@ public:
     std::unordered_map<uint64_t, uint64_t>& atomicTargets() { return atomicTargets_; }
 
 private:
-    // Whether `in` reads a register that a global load of the warp's open round writes.
+    // The open round trip meets `in`. ptxas issues the independent loads of a basic block before
+    // the instructions that use loaded values, so a use does not end the round by itself: the
+    // round ends at a load, atomic or branch that depends on a value still in flight (it cannot
+    // issue before the value arrives), or at the end of a basic block (a branch, barrier or exit)
+    // after some instruction used one. Loads in between join the round. A value computed from one
+    // in flight is in flight too.
+    static void followRound(Warp& w, const ptx::Instr& in)
+    {
+        const bool reads = readsLoadInFlight(w, in);
+        switch (executorOf(in.op)) {
+        case Executor::Load:
+        case Executor::Atomic:
+        case Executor::Call:
+            if (reads)
+                w.endRound();
+            else if (writesFirstOperand(in))
+                markDestination(w, in, 0);  // a global load marks it again (startRound)
+            return;
+        case Executor::Branch:
+        case Executor::Barrier:
+        case Executor::Exit:
+            if (reads || w.roundUsed)
+                w.endRound();
+            return;
+        case Executor::Arithmetic:
+        case Executor::WarpOperation:
+            markDestination(w, in, reads ? w.round : 0);
+            break;
+        default:
+            break;
+        }
+        w.roundUsed |= reads;
+    }
+    static bool writesFirstOperand(const ptx::Instr& in)
+    {
+        switch (executorOf(in.op)) {
+        case Executor::Arithmetic:
+        case Executor::WarpOperation:
+        case Executor::Load:
+            return true;
+        case Executor::Atomic:
+            return in.op != ptx::Op::Red;
+        default:
+            return false;
+        }
+    }
+    // The destination registers of `in` (and a `|p` partner) belong to round `round`, 0 for none.
+    static void markDestination(Warp& w, const ptx::Instr& in, uint32_t round)
+    {
+        for (int i = 0; i < (in.hasPairDest ? 2 : 1); ++i) {
+            const ptx::Operand& o = in.ops[i];
+            if (o.kind == ptx::Operand::Kind::Reg)
+                w.loadRound[o.reg] = round;
+            else if (o.kind == ptx::Operand::Kind::Vec)
+                for (int v = 0; v < o.count; ++v)
+                    if (o.vec[v] != ptx::Operand::kNoReg)
+                        w.loadRound[o.vec[v]] = round;
+        }
+    }
+    // Whether `in` reads a register that a global load of the warp's open round writes, or one
+    // computed from such a register.
     static bool readsLoadInFlight(const Warp& w, const ptx::Instr& in)
     {
         auto pending = [&](uint32_t r) { return r != ptx::Operand::kNoReg && w.loadRound[r] == w.round; };
-        for (int i = 0; i < in.numOps; ++i) {
+        if (pending(in.guard))
+            return true;
+        for (int i = writesFirstOperand(in) ? (in.hasPairDest ? 2 : 1) : 0; i < in.numOps; ++i) {
             const ptx::Operand& o = in.ops[i];
             switch (o.kind) {
             case ptx::Operand::Kind::Reg:

@@ -57,6 +57,7 @@ struct Warp {
     std::vector<uint32_t> loadRound;  // per register
     uint32_t round = 1;
     bool roundOpen = false;
+    bool roundUsed = false;        // an instruction read a value of the open round
     uint8_t roundSource = 0;       // the farthest any load of the round went: a kRound* index
     uint32_t phaseRounds[3] = {};  // rounds since the last barrier, by source
 
@@ -69,6 +70,7 @@ struct Warp {
         ++phaseRounds[roundSource];
         ++round;
         roundOpen = false;
+        roundUsed = false;
         roundSource = kRoundCached;
     }
 };

@@ -30,6 +30,33 @@ __global__ void chainedLoads(const int* index, int* out)
 {
     out[threadIdx.x] = index[index[threadIdx.x]];
 }
+// The PTX adds each value right after its load (ld, ld, add, ld, add, ...); the loads do not
+// depend on each other, so ptxas issues all four first: one round trip.
+__global__ void addedAsLoaded(const int* in, int* out)
+{
+    int sum = 0;
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+        sum += in[threadIdx.x + 32 * k];
+    out[threadIdx.x] = sum;
+}
+// A loop that is not unrolled: each iteration's add waits for its load before the branch back,
+// so the next load cannot issue early: one round trip per iteration.
+__global__ void loadPerIteration(const int* in, int* out, int count)
+{
+    int sum = 0;
+#pragma unroll 1
+    for (int k = 0; k < count; ++k)
+        sum += in[threadIdx.x + 32 * k];
+    out[threadIdx.x] = sum;
+}
+// The second address is computed from the first load's value: two round trips, however many
+// instructions lie between.
+__global__ void computedFromLoad(const int* index, int* out)
+{
+    const int i = index[threadIdx.x];
+    out[threadIdx.x] = index[(i * 3 + 1) % 64];
+}
 
 cudasim::LaunchCounters last()
 {
@@ -83,6 +110,12 @@ int main()
     showMemory("again, after a flush");
     chainedLoads<<<1, 64>>>(in, out);
     showMemory("chainedLoads");
+    addedAsLoaded<<<1, 32>>>(in, out);
+    showMemory("addedAsLoaded");
+    loadPerIteration<<<1, 32>>>(in, out, 3);
+    showMemory("loadPerIteration, 3");
+    computedFromLoad<<<1, 32>>>(in, out);
+    showMemory("computedFromLoad");
 
     const int threads = 256;
     remainder<<<1000, threads>>>(out, 7);  // 1000 blocks, 8 per SM at most by threads
