@@ -26,9 +26,83 @@ function(_course_manifest_list json out)
   set(${out} "${items}" PARENT_SCOPE)
 endfunction()
 
+# _course_cpp_string(<out> <text>): <text> as a C++ string literal.
+function(_course_cpp_string out text)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "\"" "\\\"" text "${text}")
+  set(${out} "\"${text}\"" PARENT_SCOPE)
+endfunction()
+
+# _course_write_checks_header(<json> <lesson> <number> <out_dir>): the manifest's speed checks as
+# <out_dir>/lesson_checks.hpp, which the lesson's grader includes: it registers them (what
+# --list-checks prints and a thresholds file may override) and gives each threshold by name at
+# compile time. The manifest is their one source; the file is rewritten only when it changes.
+function(_course_write_checks_header json lesson number out_dir)
+  set(rows "")
+  string(JSON count ERROR_VARIABLE missing LENGTH "${json}" speed_checks checks)
+  if(NOT missing AND count GREATER 0)
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      foreach(field back_end name passes_when threshold unit what)
+        string(JSON ${field} ERROR_VARIABLE bad GET "${json}" speed_checks checks ${i} ${field})
+        if(bad)
+          message(FATAL_ERROR "lessons/${lesson}/lesson.json: speed check ${i} has no '${field}' (${bad})")
+        endif()
+      endforeach()
+      if(NOT back_end MATCHES "^(gpu|sim)$" OR NOT passes_when MATCHES "^(>=|<=)$" OR
+         NOT threshold MATCHES "^[0-9]+(\\.[0-9]+)?$")
+        message(FATAL_ERROR "lessons/${lesson}/lesson.json: speed check '${name}': back_end gpu or sim, passes_when "
+                            ">= or <=, threshold a positive number (got ${back_end}, ${passes_when}, ${threshold})")
+      endif()
+      if(NOT threshold MATCHES "\\.")
+        string(APPEND threshold ".0")
+      endif()
+      set(at_most false)
+      if(passes_when STREQUAL "<=")
+        set(at_most true)
+      endif()
+      _course_cpp_string(name "${name}")
+      _course_cpp_string(unit "${unit}")
+      _course_cpp_string(what "${what}")
+      string(APPEND rows "    {${name}, Backend::${back_end}, ${threshold}, ${at_most}, ${unit},\n     ${what}},\n")
+    endforeach()
+  else()
+    set(count 0)
+  endif()
+  set(text "// Lesson ${number}'s speed checks, written from lessons/${lesson}/lesson.json when the build is
+// configured: change the manifest, not this file.
+#pragma once
+
+#include \"course/results.hpp\"
+
+#include <array>
+#include <string_view>
+
+namespace manifest {
+
+using course::results::Backend;
+
+/// The manifest's speed_checks, in its order.
+inline constexpr std::array<course::results::CheckSpec, ${count}> kChecks{{
+${rows}}};
+
+/// What --list-checks prints, and what a thresholds file may override.
+inline const course::results::CheckList kRegistered{kChecks};
+
+/// The manifest's threshold of check `name` on `backend`: a name it lacks does not compile.
+consteval double threshold(std::string_view name, Backend backend)
+{
+    return course::results::threshold_of(kChecks, name, backend);
+}
+
+}  // namespace manifest
+")
+  file(WRITE "${out_dir}/lesson_checks.hpp.new" "${text}")
+  configure_file("${out_dir}/lesson_checks.hpp.new" "${out_dir}/lesson_checks.hpp" COPYONLY)
+endfunction()
+
 # course_add_lessons(): every lessons/NN_name/lesson.json, in the order of the numbers.
 function(course_add_lessons)
-  find_package(Python3 REQUIRED COMPONENTS Interpreter)  # each manifest's check of the grader's speed checks
   if(COURSE_WITH_SOLUTIONS)
     _course_apply_patches()  # the planted kernels and gaming attempts given as patches, all at once
   endif()
@@ -56,11 +130,9 @@ function(course_add_lessons)
       endif()
     endforeach()
     course_add_lesson(${lesson} ${arguments})
-    # The speed checks the manifest declares are the ones the grader registers (--list-checks).
     string(SUBSTRING "${lesson}" 0 2 number)
-    add_test(NAME lesson${number}.manifest_checks
-      COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tools/check_manifest_checks.py" "${manifest}"
-              $<TARGET_FILE:lesson${number}_grader>)
-    set_tests_properties(lesson${number}.manifest_checks PROPERTIES LABELS "lesson${number};manifest" TIMEOUT 60)
+    set(generated "${CMAKE_BINARY_DIR}/generated/lesson${number}")
+    _course_write_checks_header("${json}" ${lesson} ${number} "${generated}")
+    target_include_directories(lesson${number}_grader PRIVATE "${generated}")
   endforeach()
 endfunction()

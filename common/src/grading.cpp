@@ -303,15 +303,14 @@ void check_block_reduction_speed(BlockReduceLauncher baseline, BlockReduceLaunch
                                  unsigned block, double threshold, std::string_view candidate_name,
                                  std::string_view baseline_name, std::string_view hint,
                                  const std::function<void(const ProfiledPair&)>& technique, std::string_view name,
-                                 unsigned candidate_data_blocks, std::optional<double> modelled_threshold)
+                                 unsigned candidate_data_blocks)
 {
     if (kOnSimulator) {
         for (const auto& shape : profiled_shapes(block)) {
             const ProfiledPair pair =
                 profile_block_reductions(baseline, candidate, shape.n, shape.block, candidate_data_blocks);
             technique(pair);
-            check_modelled_speedup(pair, modelled_threshold.value_or(threshold), candidate_name, baseline_name, hint,
-                                   name);
+            check_modelled_speedup(pair, candidate_name, baseline_name, hint, name);
         }
         return;
     }
@@ -435,16 +434,23 @@ std::string hint_command()
     return " Hints, one at a time: ./course hint " + results::recorder().current_lesson();
 }
 
-void check_modelled_speedup(const ProfiledPair& pair, double threshold, std::string_view candidate,
-                            std::string_view baseline, std::string_view hint, std::string_view name)
+void check_modelled_speedup(const ProfiledPair& pair, std::string_view candidate, std::string_view baseline,
+                            std::string_view hint, std::string_view name)
 {
+    const std::string check = key(name, candidate) + "/modelled";
+    const auto* listed = results::find_check(check, results::Backend::sim);
+    if (listed == nullptr) {
+        FAIL_CHECK("internal: the sim check '" << check << "' is not in the lesson's manifest");
+        return;
+    }
+    const double threshold = listed->threshold;
     const double speedup = pair.baseline.modelled_ms / pair.candidate.modelled_ms;
     check_technique({std::string(candidate) + ", modelled time", "modelled speedup over " + std::string(baseline),
                      speedup, threshold, false, "x",
                      "modelled " + fixed(pair.baseline.modelled_ms, 3) + " ms -> " +
                          fixed(pair.candidate.modelled_ms, 3) + " ms; n = " + std::to_string(pair.n) + ", block " +
                          std::to_string(pair.block),
-                     key(name, candidate) + "/modelled"},
+                     check},
                     hint);
 }
 

@@ -77,7 +77,7 @@ std::string names_on(std::span<const CheckSpec> checks, Backend backend)
 
 }  // namespace
 
-CheckList::CheckList(std::initializer_list<CheckSpec> checks)
+CheckList::CheckList(std::span<const CheckSpec> checks)
 {
     registry().insert(registry().end(), checks.begin(), checks.end());
 }
@@ -93,6 +93,14 @@ const CheckSpec* find_check(std::string_view name, Backend backend)
         if (check.name == name && check.backend == backend)
             return &check;
     return nullptr;
+}
+
+double registered_threshold(std::string_view name, Backend backend)
+{
+    if (const auto* check = find_check(name, backend))
+        return check->threshold;
+    throw std::logic_error("the " + std::string(backend_name(backend)) + " check '" + std::string(name) +
+                           "' is not in the lesson's manifest");
 }
 
 void print_checks(std::ostream& out, std::string_view lesson)

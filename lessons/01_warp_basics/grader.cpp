@@ -19,6 +19,7 @@
 #include "course/grading.hpp"
 #include "course/results.hpp"
 #include "course/table.hpp"
+#include "lesson_checks.hpp"
 
 #include <doctest/doctest.h>
 
@@ -233,19 +234,11 @@ void check_count(lesson01::CountLauncher launch, std::string_view kernel, const 
 
 // Calibrated on the course's GPU (lessons/01_warp_basics/README.md): the reference runs about 30x
 // faster than one atomic per thread there, the unchanged starter 1.00x.
-constexpr double kSpeedupThreshold = 8.0;
+constexpr double kSpeedupThreshold = manifest::threshold("count_per_warp", manifest::Backend::gpu);
 constexpr std::size_t kTimedSize = std::size_t{1} << 24;
 constexpr unsigned kTimedBlock = 256;
 // On the simulator: updates of the counter per warp; the reference sends 1, the starter 32.
-constexpr double kMostUpdatesPerWarp = 1.0;
-
-using course::results::Backend;
-// What --list-checks prints and a thresholds file may override.
-const course::results::CheckList kChecks{
-    {"count_per_warp", Backend::gpu, kSpeedupThreshold, false, "x", "speedup over count_per_thread (median times)"},
-    {"count_per_warp", Backend::sim, kMostUpdatesPerWarp, true, "", "atomic updates of the counter per warp"},
-    {"count_per_warp/modelled", Backend::sim, kSpeedupThreshold, false, "x",
-     "modelled speedup over count_per_thread (the timing model)"}};
+constexpr double kMostUpdatesPerWarp = manifest::threshold("count_per_warp", manifest::Backend::sim);
 
 constexpr const char* kHint =
     "The one counter still receives about as many updates as there are threads below the threshold, "
@@ -274,7 +267,7 @@ void check_updates_per_warp(CountBench& bench, int threshold, std::size_t n, uns
              ", modelled " + course::fixed(baseline.modelled_ms, 3) + " -> " + course::fixed(yours.modelled_ms, 3) +
              " ms, n = " + std::to_string(n) + ", block " + std::to_string(block)},
         kHint);
-    course::grading::check_modelled_speedup(pair, kSpeedupThreshold, "count_per_warp", "count_per_thread", kHint);
+    course::grading::check_modelled_speedup(pair, "count_per_warp", "count_per_thread", kHint);
 }
 
 /// The speed check at one size and block size: timed on a GPU, profiled on the simulator; then

@@ -8,6 +8,7 @@
 
 #include "course/grading.hpp"
 #include "course/results.hpp"
+#include "lesson_checks.hpp"
 
 #include <doctest/doctest.h>
 
@@ -18,21 +19,12 @@ namespace {
 
 // Calibrated on an H100 (lessons/03_neighbored_reduction/README.md): the reference runs about
 // 1.8x faster than the baseline at 2^24 ints, the unchanged starter about 1.0x.
-constexpr double kSpeedupThreshold = 1.4;
+constexpr double kSpeedupThreshold = manifest::threshold("reduce_neighbored_less", manifest::Backend::gpu);
 constexpr std::size_t kTimedSize = std::size_t{1} << 24;
 constexpr unsigned kTimedBlock = 512;
 // On the simulator: the baseline spends 2.75 issue slots for each of the reference's (its `%` is a
 // long instruction sequence, and every warp stays busy to the last step), the starter 1.00.
-constexpr double kIssueRatioThreshold = 1.5;
-
-using course::results::Backend;
-// What --list-checks prints and a thresholds file may override.
-const course::results::CheckList kChecks{{"reduce_neighbored_less", Backend::gpu, kSpeedupThreshold, false, "x",
-                                          "speedup over reduce_neighbored (median times)"},
-                                         {"reduce_neighbored_less", Backend::sim, kIssueRatioThreshold, false, "x",
-                                          "issue slots per warp, reduce_neighbored's / yours"},
-                                         {"reduce_neighbored_less/modelled", Backend::sim, kSpeedupThreshold, false,
-                                          "x", "modelled speedup over reduce_neighbored (the timing model)"}};
+constexpr double kIssueRatioThreshold = manifest::threshold("reduce_neighbored_less", manifest::Backend::sim);
 
 constexpr const char* kHint =
     "At every stride the threads that add are still spread over all the block's warps, so no warp falls "

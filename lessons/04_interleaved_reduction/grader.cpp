@@ -13,6 +13,7 @@
 
 #include "course/grading.hpp"
 #include "course/results.hpp"
+#include "lesson_checks.hpp"
 
 #include <doctest/doctest.h>
 
@@ -26,41 +27,21 @@ namespace {
 //   interleaved over neighbored                 2.14x  (the starter 1.00x, neighbored-less 1.86x)
 //   interleaved over neighbored-less            1.15x  (the starter 0.54x, neighbored-less 1.00x)
 //   shared interleaved over shared neighb.-less 1.20x  (the starter 0.60x, neighbored-less 1.00x)
-constexpr double kOverNeighbored = 1.6;
-constexpr double kOverNeighboredLess = 1.1;
-constexpr double kSharedOverSharedNeighboredLess = 1.12;
-constexpr std::size_t kTimedSize = std::size_t{1} << 24;
-// On the simulator, the counters behind those speedups (the reference's figures in brackets):
-constexpr double kIssueRatioOverNeighbored = 1.5;            // issue slots (2.74x; the starter 1.00x)
-constexpr double kSectorRatioOverNeighboredLess = 2.0;       // global sectors (3.84x; the starter 1.00x)
-constexpr double kMostConflictsPerRequest = 0.1;             // (0; shared neighbored-less 2.9)
-constexpr double kIssueRatioOverSharedNeighboredLess = 1.1;  // issue slots (1.24x; the starter 0.4x)
-constexpr unsigned kTimedBlock = 512;
-
 using course::results::Backend;
-// What --list-checks prints and a thresholds file may override: reduce_interleaved has two checks
-// on each back end, reduce_shared_interleaved two on the simulator.
-const course::results::CheckList kChecks{
-    {"reduce_interleaved/reduce_neighbored", Backend::gpu, kOverNeighbored, false, "x",
-     "speedup of reduce_interleaved over reduce_neighbored (median times)"},
-    {"reduce_interleaved/reduce_neighbored_less", Backend::gpu, kOverNeighboredLess, false, "x",
-     "speedup of reduce_interleaved over reduce_neighbored_less (median times)"},
-    {"reduce_shared_interleaved", Backend::gpu, kSharedOverSharedNeighboredLess, false, "x",
-     "speedup over reduce_shared_neighbored_less (median times)"},
-    {"reduce_interleaved/reduce_neighbored", Backend::sim, kIssueRatioOverNeighbored, false, "x",
-     "issue slots per warp, reduce_neighbored's / reduce_interleaved's"},
-    {"reduce_interleaved/reduce_neighbored_less", Backend::sim, kSectorRatioOverNeighboredLess, false, "x",
-     "global memory sectors, reduce_neighbored_less's / reduce_interleaved's"},
-    {"reduce_shared_interleaved/bank_conflicts", Backend::sim, kMostConflictsPerRequest, true, "",
-     "shared-memory bank conflicts per request of reduce_shared_interleaved"},
-    {"reduce_shared_interleaved", Backend::sim, kIssueRatioOverSharedNeighboredLess, false, "x",
-     "issue slots per warp, reduce_shared_neighbored_less's / yours"},
-    {"reduce_interleaved/reduce_neighbored/modelled", Backend::sim, kOverNeighbored, false, "x",
-     "modelled speedup of reduce_interleaved over reduce_neighbored (the timing model)"},
-    {"reduce_interleaved/reduce_neighbored_less/modelled", Backend::sim, kOverNeighboredLess, false, "x",
-     "modelled speedup of reduce_interleaved over reduce_neighbored_less (the timing model)"},
-    {"reduce_shared_interleaved/modelled", Backend::sim, kSharedOverSharedNeighboredLess, false, "x",
-     "modelled speedup over reduce_shared_neighbored_less (the timing model)"}};
+constexpr double kOverNeighbored = manifest::threshold("reduce_interleaved/reduce_neighbored", Backend::gpu);
+constexpr double kOverNeighboredLess = manifest::threshold("reduce_interleaved/reduce_neighbored_less", Backend::gpu);
+constexpr double kSharedOverSharedNeighboredLess = manifest::threshold("reduce_shared_interleaved", Backend::gpu);
+constexpr std::size_t kTimedSize = std::size_t{1} << 24;
+// On the simulator, the counters behind those speedups. The reference's figures: issue slots 2.74x
+// (the starter 1.00x), global sectors 3.84x (the starter 1.00x), bank conflicts per request 0
+// (shared neighbored-less 2.9), issue slots of the shared kernels 1.24x (the starter 0.4x).
+constexpr double kIssueRatioOverNeighbored = manifest::threshold("reduce_interleaved/reduce_neighbored", Backend::sim);
+constexpr double kSectorRatioOverNeighboredLess =
+    manifest::threshold("reduce_interleaved/reduce_neighbored_less", Backend::sim);
+constexpr double kMostConflictsPerRequest =
+    manifest::threshold("reduce_shared_interleaved/bank_conflicts", Backend::sim);
+constexpr double kIssueRatioOverSharedNeighboredLess = manifest::threshold("reduce_shared_interleaved", Backend::sim);
+constexpr unsigned kTimedBlock = 512;
 
 }  // namespace
 

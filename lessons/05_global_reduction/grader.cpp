@@ -20,6 +20,7 @@
 #include "course/results.hpp"
 #include "course/sum_grading.hpp"
 #include "course/table.hpp"
+#include "lesson_checks.hpp"
 
 #include <doctest/doctest.h>
 
@@ -38,29 +39,21 @@ namespace {
 // Calibrated on an H200 with 20 repeated runs (lessons/05_global_reduction/README.md): the
 // reference reads at 100.3-101.0% of the copy bandwidth measured beside it, the starter (one
 // element per thread) at 14.9%, the lesson's best configuration with 4-byte loads at 58%.
-constexpr double kBandwidthFraction = 0.75;
+using course::results::Backend;
+constexpr double kLeastPercentOfCopy = manifest::threshold("reduce_sum", Backend::gpu);
+constexpr double kLeastModelledPercentOfCopy = manifest::threshold("reduce_sum", Backend::sim);
 constexpr std::size_t kTimedSize = course::size_for_backend(std::size_t{1} << 28, std::size_t{1} << 24);
 // On the simulator, reduce_sum must also read each input byte once: the global-memory bytes its
 // load requests fetch per element (4 for one pass over the ints, plus the partials), re-reads
 // included.
-constexpr double kMostBytesPerElement = 4.5;
+constexpr double kMostBytesPerElement = manifest::threshold("reduce_sum/bytes_per_element", Backend::sim);
 
 // On the simulator, the most warp instructions per element reduce_sum may issue for the check past
 // index 2^31 to run there: 0.9, 3.4 times the reference's 0.27 (2^31 elements of the reference are
 // interpreted in about 7 s on two cores). A kernel that needs more cannot pass the modelled
 // bandwidth check either: the starter, at 1.68 per element, reaches 22% of the modelled copy.
-constexpr double kMostInterpretedInstructionsPerElement = 0.9;
-
-using course::results::Backend;
-// What --list-checks prints and a thresholds file may override.
-const course::results::CheckList kChecks{
-    {"reduce_sum", Backend::gpu, 100 * kBandwidthFraction, false, "%",
-     "bandwidth, % of the device-to-device copy's measured in the same run"},
-    {"reduce_sum", Backend::sim, 100 * kBandwidthFraction, false, "%", "modelled bandwidth, % of the modelled copy's"},
-    {"reduce_sum/bytes_per_element", Backend::sim, kMostBytesPerElement, true, " B",
-     "global-memory bytes loaded per element"},
-    {"reduce_sum/instructions_per_element", Backend::sim, kMostInterpretedInstructionsPerElement, true, "",
-     "warp instructions per element at 2^22: few enough to interpret 2^31 elements for the check past 2^31"}};
+constexpr double kMostInterpretedInstructionsPerElement =
+    manifest::threshold("reduce_sum/instructions_per_element", Backend::sim);
 
 constexpr int kMagnitude = 1 << 16;
 
@@ -308,7 +301,7 @@ TEST_SUITE("lesson05")
                                               "reduce_sum/bytes_per_element"},
                                              "Some input elements are read more than once" + hint);
             course::grading::check_technique({"reduce_sum", "modelled bandwidth, % of the modelled copy's",
-                                              100 * fraction, 100 * kBandwidthFraction, false, "%", counters},
+                                              100 * fraction, kLeastModelledPercentOfCopy, false, "%", counters},
                                              "In the timing model" + hint);
             return;
         }
@@ -326,7 +319,7 @@ TEST_SUITE("lesson05")
         if (!course::grading::check_physically_possible(fraction, "reduce_sum", measured.str()))
             return;
         // check_at_least: the threshold a thresholds file may override ("reduce_sum" on the GPU).
-        course::grading::check_at_least(100 * fraction, 100 * kBandwidthFraction, "reduce_sum",
+        course::grading::check_at_least(100 * fraction, kLeastPercentOfCopy, "reduce_sum",
                                         "% of the device-to-device copy bandwidth",
                                         "reduce_sum " + measured.str() + hint);
     }

@@ -21,6 +21,7 @@
 #include "course/grading.hpp"
 #include "course/results.hpp"
 #include "course/table.hpp"
+#include "lesson_checks.hpp"
 
 #include <doctest/doctest.h>
 
@@ -43,20 +44,12 @@ using namespace lesson06;
 // Calibrated on an H200 (lessons/06_occupancy/README.md): the reference runs 7.4x faster than the
 // starving configuration, the unchanged starter 1.00x, one one-warp block per SM below 1x. Any launch
 // that keeps half of the warp slots busy passes (2584 GB/s against 476 there).
-constexpr double kSpeedupThreshold = 3.0;
+constexpr double kSpeedupThreshold = manifest::threshold("choose_launch_config", manifest::Backend::gpu);
 constexpr std::size_t kTimedSize = course::size_for_backend(std::size_t{1} << 26, std::size_t{1} << 22);
 // On the simulator: the share of an SM's 64 warp slots the chosen launch keeps busy (the starving
 // launch 9.4%, the reference 100%); Little's law asks for about 23 warps, 36%, on an H100.
-constexpr double kLeastOccupancy = 0.5;
+constexpr double kLeastOccupancy = manifest::threshold("choose_launch_config", manifest::Backend::sim) / 100;
 
-using course::results::Backend;
-// What --list-checks prints and a thresholds file may override.
-const course::results::CheckList kChecks{{"choose_launch_config", Backend::gpu, kSpeedupThreshold, false, "x",
-                                          "speedup over starving_config (median times)"},
-                                         {"choose_launch_config", Backend::sim, 100 * kLeastOccupancy, false, "%",
-                                          "occupancy: resident warps / 64 per SM, over the whole device"},
-                                         {"choose_launch_config/modelled", Backend::sim, kSpeedupThreshold, false, "x",
-                                          "modelled speedup over starving_config (the timing model)"}};
 constexpr int kFactor = 3;
 constexpr int kInputMagnitude = 1 << 15;  // 3 * 2^15 + 2^15 fits an int with room to spare
 
@@ -287,8 +280,7 @@ TEST_SUITE("lesson06")
                      " -> " + std::to_string(yours.warps) + ", modelled " + course::fixed(before.modelled_ms, 3) +
                      " -> " + course::fixed(yours.modelled_ms, 3) + " ms; n = 2^22"},
                 hint);
-            course::grading::check_modelled_speedup(pair, kSpeedupThreshold, "choose_launch_config", "starving_config",
-                                                    hint);
+            course::grading::check_modelled_speedup(pair, "choose_launch_config", "starving_config", hint);
             return;
         }
         const std::vector<course::BenchmarkCase> cases = {

@@ -23,6 +23,7 @@
 #include "course/results.hpp"
 #include "course/sum_grading.hpp"
 #include "course/table.hpp"
+#include "lesson_checks.hpp"
 
 #include <doctest/doctest.h>
 
@@ -46,56 +47,26 @@ namespace {
 // a one-wave grid-stride loop, lesson 04's tree) 74.7-75.0% of the copy for both kernels and 0.77x /
 // 0.73x. The block stage's threshold must also fail a kernel with int4 loads and lesson 04's tree,
 // which gets 1.00x by construction (its baseline is that very kernel: planted shared_tree_int4).
-constexpr double kBandwidthFraction = 0.90;
-constexpr double kBlockStageSpeedup = 1.15;
 constexpr std::size_t kTimedSize = course::size_for_backend(std::size_t{1} << 28, std::size_t{1} << 24);
 constexpr std::size_t kBlockStageSize = course::size_for_backend(std::size_t{1} << 28, std::size_t{1} << 20);
 constexpr unsigned kTimedBlock = 256;
 // On the simulator, the counters that make those speeds (the reference's figures in
-// lessons/08_warp_shuffles/README.md, "On the CPU simulator"):
-constexpr double kLeastWideLoadShare = 0.9;       // 16-byte load requests / load requests
-constexpr double kLeastExchangesPerWarp = 5;      // shfl.sync (or redux.sync) per warp
-constexpr double kMostSharedRequestsPerWarp = 2;  // shared-memory loads and stores per warp
-constexpr double kMostBarriersPerWarp = 2;        // __syncthreads() per warp
-// And the time those counters add up to in the timing model, as a share of the modelled copy's
-// bandwidth at 2^24: counters alone pass a kernel with real 16-byte loads and shuffles whose thread
-// 0 adds its block's values one after the other (planted serial_thread_zero: 2.6%). The reference
-// models 99.5% (ints) and 99.8% (floats), the starter 66.4%; below the GPU's 90% for margin.
-constexpr double kModelledBandwidthFraction = 0.85;
+// lessons/08_warp_shuffles/README.md, "On the CPU simulator"): 16-byte load requests as a share of
+// load requests, shfl.sync (or redux.sync) per warp, shared-memory loads and stores per warp,
+// __syncthreads() per warp. And the time those counters add up to in the timing model, as a share
+// of the modelled copy's bandwidth at 2^24: counters alone pass a kernel with real 16-byte loads and
+// shuffles whose thread 0 adds its block's values one after the other (planted serial_thread_zero:
+// 2.6%). The reference models 99.5% (ints) and 99.8% (floats), the starter 66.4%; the threshold
+// sits below the GPU's for margin. Each kernel's checks are named after it ("shuffle_sum/modelled")
+// and their thresholds are read from the manifest by that name.
+using course::results::Backend;
+using course::results::registered_threshold;
 
 constexpr int kMagnitude = 1 << 16;
 constexpr std::size_t kMaxOffset = 3;  // elements: data + 1, + 2, + 3 are not 16-byte aligned
 /// The grids the grader adds to the lesson's own: a kernel must not depend on the grid it gets.
 const std::vector<unsigned> kOtherGrids = {1, 2, 7, 133};
 constexpr unsigned kOtherGridsBlock = 96;
-
-using course::results::Backend;
-// What --list-checks prints and a thresholds file may override.
-const course::results::CheckList kChecks{
-    {"shuffle_sum/bandwidth", Backend::gpu, 100 * kBandwidthFraction, false, "%",
-     "% of the device-to-device copy bandwidth (median times)"},
-    {"shuffle_sum_float/bandwidth", Backend::gpu, 100 * kBandwidthFraction, false, "%",
-     "% of the device-to-device copy bandwidth (median times)"},
-    {"shuffle_sum/block_stage", Backend::gpu, kBlockStageSpeedup, false, "x",
-     "speedup over lesson 04's tree with the same loads, one vector per thread"},
-    {"shuffle_sum_float/block_stage", Backend::gpu, kBlockStageSpeedup, false, "x",
-     "speedup over lesson 04's tree with the same loads, one vector per thread"},
-    {"shuffle_sum/wide_loads", Backend::sim, 100 * kLeastWideLoadShare, false, "%",
-     "16-byte loads, share of global load requests"},
-    {"shuffle_sum_float/wide_loads", Backend::sim, 100 * kLeastWideLoadShare, false, "%",
-     "16-byte loads, share of global load requests"},
-    {"shuffle_sum/shuffles", Backend::sim, kLeastExchangesPerWarp, false, "", "warp shuffles per warp"},
-    {"shuffle_sum_float/shuffles", Backend::sim, kLeastExchangesPerWarp, false, "", "warp shuffles per warp"},
-    {"shuffle_sum/shared_requests", Backend::sim, kMostSharedRequestsPerWarp, true, "",
-     "shared-memory requests per warp"},
-    {"shuffle_sum_float/shared_requests", Backend::sim, kMostSharedRequestsPerWarp, true, "",
-     "shared-memory requests per warp"},
-    {"shuffle_sum/barriers", Backend::sim, kMostBarriersPerWarp, true, "", "barriers per warp"},
-    {"shuffle_sum/modelled", Backend::sim, 100 * kModelledBandwidthFraction, false, "%",
-     "modelled bandwidth, % of the modelled copy's"},
-    {"shuffle_sum_float/modelled", Backend::sim, 100 * kModelledBandwidthFraction, false, "%",
-     "modelled bandwidth, % of the modelled copy's"},
-    {"shuffle_sum_float/barriers", Backend::sim, kMostBarriersPerWarp, true, "", "barriers per warp"}};
 
 const std::vector<std::size_t>& exact_sizes()
 {
@@ -519,13 +490,14 @@ TEST_SUITE("lesson08")
                                              name + " " + course::fixed(timings[i].summary.median, 3) +
                                              " ms; n = " + size_text(n);
                 course::grading::check_technique({name, "16-byte loads, share of global load requests",
-                                                  100 * counted->wide_load_share(), 100 * kLeastWideLoadShare, false,
-                                                  "%", counters, name + "/wide_loads"},
+                                                  100 * counted->wide_load_share(),
+                                                  registered_threshold(name + "/wide_loads", Backend::sim), false, "%",
+                                                  counters, name + "/wide_loads"},
                                                  hint);
-                course::grading::check_technique({name, "modelled bandwidth, % of the modelled copy's",
-                                                  100 * modelled_share, 100 * kModelledBandwidthFraction, false, "%",
-                                                  counters, name + "/modelled"},
-                                                 "In the timing model: " + hint);
+                course::grading::check_technique(
+                    {name, "modelled bandwidth, % of the modelled copy's", 100 * modelled_share,
+                     registered_threshold(name + "/modelled", Backend::sim), false, "%", counters, name + "/modelled"},
+                    "In the timing model: " + hint);
             }
             return;
         }
@@ -544,7 +516,8 @@ TEST_SUITE("lesson08")
             MESSAGE(measured.str());
             if (!course::grading::check_physically_possible(gbs / copy_gbs, timings[i].name, measured.str()))
                 continue;
-            course::grading::check_at_least(100 * gbs / copy_gbs, 100 * kBandwidthFraction,
+            course::grading::check_at_least(100 * gbs / copy_gbs,
+                                            registered_threshold(timings[i].name + "/bandwidth", Backend::gpu),
                                             timings[i].name + ", % of the device-to-device copy bandwidth", "%",
                                             measured.str() + ". " + hint, timings[i].name + "/bandwidth");
         }
@@ -603,14 +576,17 @@ TEST_SUITE("lesson08")
                                              counters_text(counted[i - 1]) + "; n = " + size_text(n) + ", " +
                                              std::to_string(grid) + " blocks of " + std::to_string(block);
                 course::grading::check_technique({name, "warp shuffles per warp", counted[i].warp_exchanges_per_warp(),
-                                                  kLeastExchangesPerWarp, false, "", counters, name + "/shuffles"},
+                                                  registered_threshold(name + "/shuffles", Backend::sim), false, "",
+                                                  counters, name + "/shuffles"},
                                                  hint);
                 course::grading::check_technique({name, "shared-memory requests per warp",
-                                                  counted[i].shared_requests_per_warp(), kMostSharedRequestsPerWarp,
-                                                  true, "", counters, name + "/shared_requests"},
+                                                  counted[i].shared_requests_per_warp(),
+                                                  registered_threshold(name + "/shared_requests", Backend::sim), true,
+                                                  "", counters, name + "/shared_requests"},
                                                  hint);
                 course::grading::check_technique({name, "barriers per warp", counted[i].barriers_per_warp(),
-                                                  kMostBarriersPerWarp, true, "", counters, name + "/barriers"},
+                                                  registered_threshold(name + "/barriers", Backend::sim), true, "",
+                                                  counters, name + "/barriers"},
                                                  hint);
             }
             return;
@@ -624,12 +600,12 @@ TEST_SUITE("lesson08")
         inputs.recheck(block, choice, 601, " (after the timed runs, new contents at the same address)");
         for (const std::size_t i : {1, 3}) {
             const course::grading::Comparison comparison{timings[i - 1].summary, timings[i].summary};
-            course::grading::check_speedup(comparison, kBlockStageSpeedup, cases[i].name,
-                                           "lesson 04's shared-memory tree with the same 16-byte loads, at one "
-                                           "vector per thread (" +
-                                               std::to_string(grid) + " blocks of " + std::to_string(block) +
-                                               ", n = " + size_text(n) + ")",
-                                           hint, cases[i].name + "/block_stage");
+            course::grading::check_speedup(
+                comparison, registered_threshold(cases[i].name + "/block_stage", Backend::gpu), cases[i].name,
+                "lesson 04's shared-memory tree with the same 16-byte loads, at one "
+                "vector per thread (" +
+                    std::to_string(grid) + " blocks of " + std::to_string(block) + ", n = " + size_text(n) + ")",
+                hint, cases[i].name + "/block_stage");
         }
     }
 

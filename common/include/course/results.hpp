@@ -18,10 +18,10 @@
 /// value that is not a positive number, stops the grader before it grades (exit code 2).
 
 #include <algorithm>
-#include <initializer_list>
 #include <iosfwd>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -49,22 +49,36 @@ struct CheckSpec {
     std::string_view figure;  ///< what is measured, in a few words
 };
 
-/// Registers a grader's checks, once, at namespace scope in its grader.cpp (static
-/// initialisation: nothing else runs then, and --list-checks needs no device):
-/// @code
-/// const course::results::CheckList checks{{"reduce_neighbored_less", course::results::Backend::gpu, 1.4, ...}};
-/// @endcode
-/// A grader that registers checks may only run checks that it registered, with the registered
-/// threshold and direction (course::grading's check functions fail the case otherwise).
+/// Registers a grader's checks, once, at namespace scope (static initialisation: nothing else runs
+/// then, and --list-checks needs no device). A lesson's checks are its manifest's: the build
+/// generates `lesson_checks.hpp` from lesson.json's speed_checks, which registers them (see
+/// cmake/CourseManifest.cmake), and the grader reads each threshold from it by name
+/// (manifest::threshold). A grader that registers checks may only run checks that it registered,
+/// with the registered threshold and direction (course::grading's check functions fail the case
+/// otherwise).
 class CheckList {
 public:
-    CheckList(std::initializer_list<CheckSpec> checks);
+    explicit CheckList(std::span<const CheckSpec> checks);
 };
+
+/// The threshold of the check `name` on `backend` in `checks`. In a constant expression a name
+/// that `checks` lacks does not compile: a grader cannot ask for a check its manifest does not
+/// declare.
+constexpr double threshold_of(std::span<const CheckSpec> checks, std::string_view name, Backend backend)
+{
+    for (const CheckSpec& check : checks)
+        if (check.name == name && check.backend == backend)
+            return check.threshold;
+    throw std::invalid_argument("no speed check of that name and back end in the lesson's manifest");
+}
 
 /// Every check registered in this program (its grader's).
 [[nodiscard]] const std::vector<CheckSpec>& registered_checks();
 /// The registered check `name` on `backend`, or nullptr.
 [[nodiscard]] const CheckSpec* find_check(std::string_view name, Backend backend);
+/// The threshold of the registered check `name` on `backend`, for a check whose name is made at
+/// run time (one per kernel). Throws std::logic_error naming a check that is not registered.
+[[nodiscard]] double registered_threshold(std::string_view name, Backend backend);
 /// The registered checks of `lesson` as a table: back end, name, pass condition, what is measured.
 void print_checks(std::ostream& out, std::string_view lesson);
 
