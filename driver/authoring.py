@@ -123,12 +123,46 @@ def check_manifest(lesson: lessons.Lesson, starters: set[str]) -> list[str]:
         missing = [name for name in CHECK_FIELDS if not isinstance(check, dict) or name not in check]
         if missing:
             problems.append(f"{where}: speed check {number} has no {', '.join(missing)}")
+    summary = field(data, ("readme_row", "the_grader_checks"))
+    if isinstance(summary, str):
+        problems += [f"{where}: readme_row.the_grader_checks: {problem}" for problem in summary_problems(summary, data)]
     demo = field(data, ("demo",)) or {}
     script = demo.get("calibration_script") if isinstance(demo, dict) else None
     if script and not (folder / script).is_file():
         problems.append(f"{where}: demo.calibration_script names {script}, which lessons/{lesson.folder}/ lacks")
     elif isinstance(demo, dict) and not script and "calibration_arguments" not in demo:
         problems.append(f"{where}: demo has neither calibration_arguments nor calibration_script")
+    return problems
+
+
+# In readme_row.the_grader_checks, a threshold is named, never written: {gpu:NAME} (or {sim:NAME})
+# stands for the speed check's threshold and unit, so the manifest's speed_checks are its one source.
+THRESHOLD_FIELD = re.compile(r"\{(gpu|sim):([^{}]+)\}")
+WRITTEN_THRESHOLD = re.compile(r"(?<![\w.^])\d+(\.\d+)?(x|%)(?!\w)")
+
+
+def speed_check(data: dict, back_end: str, name: str) -> dict | None:
+    checks = field(data, ("speed_checks", "checks")) or []
+    return next((c for c in checks if isinstance(c, dict) and c.get("back_end") == back_end and c.get("name") == name),
+                None)
+
+
+def fill_thresholds(text: str, data: dict) -> str:
+    """`text` with each {gpu:NAME} replaced by that check's threshold and unit ("1.4x", "75%")."""
+    def threshold(match: re.Match) -> str:
+        check = speed_check(data, match[1], match[2])
+        if check is None:
+            return match[0]
+        return f"{float(check['threshold']):g}{check.get('unit', '')}"
+    return THRESHOLD_FIELD.sub(threshold, text)
+
+
+def summary_problems(summary: str, data: dict) -> list[str]:
+    """A {gpu:NAME} that names no speed check, and a threshold written as a figure."""
+    problems = [f"{{{m[1]}:{m[2]}}} names no {m[1]} speed check of the manifest" for m in THRESHOLD_FIELD.finditer(summary)
+                if speed_check(data, m[1], m[2]) is None]
+    problems += [f"'{m[0]}' is a threshold written out: name its speed check instead, {{gpu:NAME}}"
+                 for m in WRITTEN_THRESHOLD.finditer(THRESHOLD_FIELD.sub("", summary))]
     return problems
 
 
@@ -143,7 +177,7 @@ def lesson_table(all_lessons: list[lessons.Lesson]) -> str:
         data = lessons.manifest(lesson)
         row = data.get("readme_row") or {}
         rows.append(f"| {lesson.number} | [{lesson.title}](lessons/{lesson.folder}/README.md) | "
-                    f"{row.get('you_write', '')} | {row.get('the_grader_checks', '')} |\n")
+                    f"{row.get('you_write', '')} | {fill_thresholds(row.get('the_grader_checks', ''), data)} |\n")
     return TABLE_HEADER + "".join(rows)
 
 

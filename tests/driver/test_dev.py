@@ -48,12 +48,18 @@ class DevCheck(unittest.TestCase):
             (root / "README.md").write_text(re.sub(r"^\| 07 \|.*\n", "", readme, flags=re.M))
             edit_manifest(root, "02_divergence", lambda data: data["build"].pop("student_sources"))
             edit_manifest(root, "01_warp_basics", lambda data: data.pop("title"))
+            edit_manifest(root, "06_occupancy", lambda data: data["readme_row"].update(
+                the_grader_checks="at least 3x faster than {gpu:choose_launch_config/typo}"))
             expected = [r"lesson 03: lessons/03_neighbored_reduction/hints\.md is missing",
                         r"lesson 03: lessons/03_neighbored_reduction/lesson\.json: hints names hints\.md, which "
                         r"lessons/03_neighbored_reduction/ lacks",
                         r"README\.md's lesson table differs from the lessons' manifests \(\./course dev readme",
                         r"lesson 02: lessons/02_divergence/lesson\.json has no build\.student_sources",
-                        r"lesson 01: lessons/01_warp_basics/lesson\.json has no title"]
+                        r"lesson 01: lessons/01_warp_basics/lesson\.json has no title",
+                        r"lesson 06: lessons/06_occupancy/lesson\.json: readme_row\.the_grader_checks: "
+                        r"\{gpu:choose_launch_config/typo\} names no gpu speed check of the manifest",
+                        r"lesson 06: lessons/06_occupancy/lesson\.json: readme_row\.the_grader_checks: '3x' is a "
+                        r"threshold written out"]
             if (ROOT / "solutions").is_dir():
                 (root / "solutions" / "04_interleaved_reduction" / "helpers.cuh").write_text("// not the starter's\n")
                 starter = root / "exercises" / "09_one_launch_reduction" / "reduce_once.cu"
@@ -78,6 +84,28 @@ class DevCheck(unittest.TestCase):
         for pattern in expected:
             self.assertRegex(result.stdout, pattern)
         self.assertIn(f"dev check: {len(expected)} problem(s) in", result.stdout)
+
+
+class DevReadme(unittest.TestCase):
+    def test_thresholds_come_from_the_speed_checks(self):
+        # The table names lesson 03's threshold; changing the speed check changes the table.
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            copy_course(root)
+            row = re.search(r"^\| 03 \|.*$", (root / "README.md").read_text(), re.M)[0]
+            self.assertIn("at least 1.4x faster", row)
+
+            def raise_threshold(data):
+                check = next(c for c in data["speed_checks"]["checks"] if c["back_end"] == "gpu")
+                check["threshold"] = 1.55
+            edit_manifest(root, "03_neighbored_reduction", raise_threshold)
+            stale = run_course("dev", "check", course=root / "course")
+            self.assertEqual(stale.returncode, 1, stale.stdout)
+            self.assertRegex(stale.stdout, r"README\.md's lesson table differs from the lessons' manifests")
+            written = run_course("dev", "readme", course=root / "course")
+            self.assertEqual(written.returncode, 0, written.stdout)
+            row = re.search(r"^\| 03 \|.*$", (root / "README.md").read_text(), re.M)[0]
+            self.assertIn("at least 1.55x faster", row)
 
 
 if __name__ == "__main__":
