@@ -159,8 +159,8 @@ def fill_thresholds(text: str, data: dict) -> str:
 
 def summary_problems(summary: str, data: dict) -> list[str]:
     """A {gpu:NAME} that names no speed check, and a threshold written as a figure."""
-    problems = [f"{{{m[1]}:{m[2]}}} names no {m[1]} speed check of the manifest" for m in THRESHOLD_FIELD.finditer(summary)
-                if speed_check(data, m[1], m[2]) is None]
+    problems = [f"{{{m[1]}:{m[2]}}} names no {m[1]} speed check of the manifest"
+                for m in THRESHOLD_FIELD.finditer(summary) if speed_check(data, m[1], m[2]) is None]
     problems += [f"'{m[0]}' is a threshold written out: name its speed check instead, {{gpu:NAME}}"
                  for m in WRITTEN_THRESHOLD.finditer(THRESHOLD_FIELD.sub("", summary))]
     return problems

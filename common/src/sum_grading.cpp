@@ -8,7 +8,12 @@
 
 #include <doctest/doctest.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <random>
 #include <sstream>
+#include <string>
 #include <utility>
 
 namespace course::grading {
@@ -47,11 +52,9 @@ std::string describe_sum_case(const SumCase& input, std::size_t offset, std::str
     return text.str();
 }
 
-bool check_sum(long long got, const SumCase& input, std::size_t offset, std::string_view kernel, std::string_view when,
-               std::string_view extra)
+std::string sum_problem(long long got, const SumCase& input, std::size_t offset, std::string_view kernel,
+                        std::string_view when, std::string_view extra)
 {
-    if (got == input.expected)
-        return true;
     std::ostringstream text;
     const std::string where = std::string(kernel) + std::string(when) + ", " + describe_sum_case(input, offset, extra);
     if (got == kPoisonSum)
@@ -59,7 +62,15 @@ bool check_sum(long long got, const SumCase& input, std::size_t offset, std::str
     else
         text << failure::wrong_result << " " << where << ": got " << got << ", expected " << input.expected
              << " (off by " << input.expected - got << ")";
-    FAIL_CHECK(text.str());
+    return text.str();
+}
+
+bool check_sum(long long got, const SumCase& input, std::size_t offset, std::string_view kernel, std::string_view when,
+               std::string_view extra)
+{
+    if (got == input.expected)
+        return true;
+    FAIL_CHECK(sum_problem(got, input, offset, kernel, when, extra));
     return false;
 }
 
@@ -81,38 +92,31 @@ CheckedSumRuns::CheckedSumRuns(int* data, SumCase input, long long* result, std:
 
 CheckedSumRuns::CheckedSumRuns(int* data, SumCase input, std::function<void(cudaStream_t)> poison,
                                std::function<long long(cudaStream_t)> read, std::string kernel)
-    : data_(data), input_(std::move(input)), poison_(std::move(poison)), read_(std::move(read)),
-      kernel_(std::move(kernel)), random_(derive_seed(input_.seed, 0x5E7C))
+    : input_(std::move(input)),
+      runs_(
+          input_.seed,
+          [this, data, poison = std::move(poison)](std::mt19937_64& random, cudaStream_t stream) {
+              for (int k = 0; k < CheckedRuns::kChangesPerRun; ++k) {
+                  const std::size_t at = random() % input_.n;
+                  const auto span = static_cast<std::uint64_t>(std::int64_t{input_.hi} - input_.lo + 1);
+                  const int value =
+                      static_cast<int>(std::int64_t{input_.lo} + static_cast<std::int64_t>(random() % span));
+                  input_.expected += std::int64_t{value} - input_.values[at];
+                  input_.values[at] = value;
+                  // Pageable host memory: the copy is staged before the call returns.
+                  COURSE_CUDA_CHECK(
+                      cudaMemcpyAsync(data + at, &input_.values[at], sizeof(int), cudaMemcpyHostToDevice, stream));
+              }
+              poison(stream);
+          },
+          [this, read = std::move(read),
+           kernel = std::move(kernel)](cudaStream_t stream, const std::string& when) -> std::optional<std::string> {
+              const long long got = read(stream);
+              if (got == input_.expected)
+                  return std::nullopt;
+              return sum_problem(got, input_, 0, kernel, " (" + when + ")", "");
+          })
 {
-}
-
-std::function<void(cudaStream_t)> CheckedSumRuns::setup()
-{
-    return [this](cudaStream_t stream) {
-        for (int k = 0; k < kChangesPerRun; ++k) {
-            const std::size_t at = random_() % input_.n;
-            const auto span = static_cast<std::uint64_t>(std::int64_t{input_.hi} - input_.lo + 1);
-            const int value = static_cast<int>(std::int64_t{input_.lo} + static_cast<std::int64_t>(random_() % span));
-            input_.expected += std::int64_t{value} - input_.values[at];
-            input_.values[at] = value;
-            // Pageable host memory: the copy is staged before the call returns, so `value` may go.
-            COURSE_CUDA_CHECK(
-                cudaMemcpyAsync(data_ + at, &input_.values[at], sizeof(int), cudaMemcpyHostToDevice, stream));
-        }
-        poison_(stream);
-    };
-}
-
-std::function<void(cudaStream_t)> CheckedSumRuns::check()
-{
-    return [this](cudaStream_t stream) {
-        ++runs_;
-        if (failed_)
-            return;
-        failed_ = !check_sum(read_(stream), input_, 0, kernel_,
-                             " (timed run " + std::to_string(runs_) + ", " + std::to_string(kChangesPerRun) +
-                                 " elements changed before it)");
-    };
 }
 
 }  // namespace course::grading

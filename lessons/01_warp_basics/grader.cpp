@@ -11,6 +11,7 @@
 #include "warp_basics.hpp"
 
 #include "course/backend.hpp"
+#include "course/checked_runs.hpp"
 #include "course/cuda_check.hpp"
 #include "course/cuda_handles.hpp"
 #include "course/data.hpp"
@@ -27,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <span>
 #include <sstream>
 #include <stdexcept>
@@ -162,6 +164,21 @@ public:
         data_.upload(std::span<const int>(padded(values)));
     }
 
+    /// Element `at` becomes `value`, on `stream` (a timed run's setup; `value` must outlive the copy's
+    /// staging, which pageable memory finishes before the call returns).
+    void set_value(std::size_t at, const int& value, cudaStream_t stream)
+    {
+        COURSE_CUDA_CHECK(cudaMemcpyAsync(data_.data() + at, &value, sizeof value, cudaMemcpyHostToDevice, stream));
+    }
+    /// The count the last launch on `stream` left.
+    unsigned long long read_count(cudaStream_t stream)
+    {
+        unsigned long long got = 0;
+        COURSE_CUDA_CHECK(cudaMemcpyAsync(&got, count_.data(), sizeof got, cudaMemcpyDeviceToHost, stream));
+        COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
+        return got;
+    }
+
     void launch(lesson01::CountLauncher launch, int threshold, unsigned block, cudaStream_t stream)
     {
         launch(data_.data(), n_, threshold, count_.data(), block, stream);
@@ -280,16 +297,35 @@ void check_faster_at(std::size_t n, unsigned block)
     const int threshold = 0;
     CountBench bench(values);
     std::optional<course::grading::Comparison> comparison;
-    if constexpr (course::kOnSimulator)
+    if constexpr (course::kOnSimulator) {
         check_updates_per_warp(bench, threshold, n, block);
-    else
+    } else {
+        // Every timed run's count checked, the input changed at random places before it.
+        std::vector<int> current = values;
+        unsigned long long expected = lesson01::count_below(values, threshold);
+        course::grading::CheckedRuns checked(
+            seed,
+            [&](std::mt19937_64& random, cudaStream_t s) {
+                for (int k = 0; k < course::grading::CheckedRuns::kChangesPerRun; ++k) {
+                    const std::size_t at = random() % n;
+                    const int value = static_cast<int>(random() % (2 * kRange + 1)) - kRange;
+                    expected = expected - (current[at] < threshold ? 1 : 0) + (value < threshold ? 1 : 0);
+                    current[at] = value;
+                    bench.set_value(at, current[at], s);
+                }
+            },
+            [&](cudaStream_t s, const std::string& when) {
+                return compare_count(bench.read_count(s), expected,
+                                     count_case("count_per_warp", n, block, threshold, seed) + " (" + when + ")");
+            });
         comparison = course::grading::compare_cases(
             {"baseline",
              {},
              [&](cudaStream_t s) { bench.launch(lesson01::launch_count_per_thread, threshold, block, s); }},
-            {"candidate", {}, [&](cudaStream_t s) {
-                 bench.launch(lesson01::launch_count_per_warp, threshold, block, s);
-             }});
+            {"candidate", checked.setup(),
+             [&](cudaStream_t s) { bench.launch(lesson01::launch_count_per_warp, threshold, block, s); },
+             checked.check()});
+    }
     const std::uint64_t fresh = course::derive_seed(seed, 0xF2E54);
     const auto new_values = course::random_ints(n, fresh, -kRange, kRange);
     bench.replace_values(new_values);

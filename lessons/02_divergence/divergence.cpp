@@ -8,34 +8,16 @@
 #include <cstdint>
 
 namespace lesson02 {
-namespace {
 
-template <class Choose>
-std::vector<int> map_with(std::span<const int> in, Choose even_for)
+int expected_element(Output output, std::size_t i, int value)
 {
-    std::vector<int> out(in.size());
-    for (std::size_t i = 0; i < in.size(); ++i) {
-        const auto x = static_cast<std::uint32_t>(in[i]);
-        out[i] = static_cast<int>(even_for(i, in[i]) ? even_path(x) : odd_path(x));
-    }
-    return out;
-}
-
-}  // namespace
-
-std::vector<int> expected_index_parity(std::span<const int> in)
-{
-    return map_with(in, [](std::size_t i, int) { return i % 2 == 0; });
-}
-
-std::vector<int> expected_value_parity(std::span<const int> in)
-{
-    return map_with(in, [](std::size_t, int value) { return value % 2 == 0; });
-}
-
-std::vector<int> expected_warp_parity(std::span<const int> in)
-{
-    return map_with(in, [](std::size_t i, int) { return i / 32 % 2 == 0; });
+    bool even = i / 32 % 2 == 0;  // Output::warp_parity
+    if (output == Output::index_parity)
+        even = i % 2 == 0;
+    else if (output == Output::value_parity)
+        even = value % 2 == 0;
+    const auto x = static_cast<std::uint32_t>(value);
+    return static_cast<int>(even ? even_path(x) : odd_path(x));
 }
 
 std::vector<float> expected_tiny(std::size_t n, bool by_warp)
@@ -48,15 +30,10 @@ std::vector<float> expected_tiny(std::size_t n, bool by_warp)
 
 std::vector<int> expected_output(Output output, std::span<const int> in)
 {
-    switch (output) {
-    case Output::index_parity:
-        return expected_index_parity(in);
-    case Output::value_parity:
-        return expected_value_parity(in);
-    case Output::warp_parity:
-        break;
-    }
-    return expected_warp_parity(in);
+    std::vector<int> out(in.size());
+    for (std::size_t i = 0; i < in.size(); ++i)
+        out[i] = expected_element(output, i, in[i]);
+    return out;
 }
 
 const std::vector<TinyKernel>& tiny_kernels()

@@ -87,11 +87,9 @@ struct TinyKernel {
 
 /// The host reference of `output` for input `in`.
 [[nodiscard]] std::vector<int> expected_output(Output output, std::span<const int> in);
+/// One element of it: out[i] for in[i] = `value`.
+[[nodiscard]] int expected_element(Output output, std::size_t i, int value);
 
-/// Host references.
-[[nodiscard]] std::vector<int> expected_index_parity(std::span<const int> in);
-[[nodiscard]] std::vector<int> expected_value_parity(std::span<const int> in);
-[[nodiscard]] std::vector<int> expected_warp_parity(std::span<const int> in);
 /// mathKernel1's output (by_warp false) or mathKernel2's (by_warp true).
 [[nodiscard]] std::vector<float> expected_tiny(std::size_t n, bool by_warp);
 

@@ -11,6 +11,7 @@
 #include "divergence.hpp"
 
 #include "course/backend.hpp"
+#include "course/checked_runs.hpp"
 #include "course/cuda_check.hpp"
 #include "course/cuda_handles.hpp"
 #include "course/data.hpp"
@@ -27,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <span>
 #include <string>
 #include <string_view>
@@ -76,6 +78,22 @@ public:
     /// New contents for the same input buffer: a kernel that replays an answer it remembered for
     /// these addresses is wrong afterwards.
     void replace_input(const std::vector<int>& input) { in_.upload(std::span<const int>(padded(input, 0))); }
+
+    /// in[at] becomes `value` and out[at] the poison, on `stream` (a timed run's setup; `value` must
+    /// outlive the copy's staging, which pageable memory finishes before the call returns).
+    void change(std::size_t at, const int& value, cudaStream_t stream)
+    {
+        COURSE_CUDA_CHECK(cudaMemcpyAsync(in_.data() + at, &value, sizeof value, cudaMemcpyHostToDevice, stream));
+        COURSE_CUDA_CHECK(cudaMemsetAsync(out_.data() + at, 0x7f, sizeof(int), stream));
+    }
+    /// out[at] after the work on `stream`.
+    int output_at(std::size_t at, cudaStream_t stream)
+    {
+        int got = 0;
+        COURSE_CUDA_CHECK(cudaMemcpyAsync(&got, out_.data() + at, sizeof got, cudaMemcpyDeviceToHost, stream));
+        COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
+        return got;
+    }
 
     void launch(lesson02::MapLauncher launch, unsigned block, cudaStream_t stream)
     {
@@ -212,9 +230,41 @@ void check_faster_at(std::size_t n, unsigned block, lesson02::MapLauncher baseli
     if constexpr (course::kOnSimulator) {
         check_lanes_busy(bench, baseline, candidate, n, block, lanes_busy, candidate_name, baseline_name, hint);
     } else {
+        // Every timed run checked: a few elements change before it and their outputs are poisoned,
+        // and after it each of them must hold its new result.
+        std::vector<int> current = input;
+        std::vector<std::size_t> changed;
+        course::grading::CheckedRuns checked(
+            seed,
+            [&](std::mt19937_64& random, cudaStream_t s) {
+                changed.clear();
+                for (int k = 0; k < course::grading::CheckedRuns::kChangesPerRun; ++k) {
+                    const std::size_t at = random() % n;
+                    current[at] = static_cast<int>(static_cast<std::uint32_t>(random()));
+                    changed.push_back(at);
+                    bench.change(at, current[at], s);
+                }
+            },
+            [&](cudaStream_t s, const std::string& when) -> std::optional<std::string> {
+                for (const std::size_t at : changed) {
+                    const int got = bench.output_at(at, s);
+                    const int want = lesson02::expected_element(output, at, current[at]);
+                    if (got == want)
+                        continue;
+                    const std::string where = case_text(candidate_name, n, block, Pattern::random, seed) + " (" + when +
+                                              "): out[" + std::to_string(at) + "]";
+                    if (got == kPoison)
+                        return course::failure::not_written.with(where + " still holds the poison the grader wrote");
+                    return course::failure::wrong_result.with(where + " = " + std::to_string(got) + ", expected " +
+                                                              std::to_string(want) + " for in[" + std::to_string(at) +
+                                                              "] = " + std::to_string(current[at]));
+                }
+                return std::nullopt;
+            });
         const auto comparison = course::grading::compare_cases(
             {"baseline", {}, [&](cudaStream_t s) { bench.launch(baseline, block, s); }},
-            {"candidate", {}, [&](cudaStream_t s) { bench.launch(candidate, block, s); }});
+            {"candidate", checked.setup(), [&](cudaStream_t s) { bench.launch(candidate, block, s); },
+             checked.check()});
         course::grading::check_speedup(comparison, threshold, candidate_name, baseline_name, hint);
     }
     const std::uint64_t fresh = course::derive_seed(seed, 0xF2E54);

@@ -12,6 +12,7 @@
 
 #include "course/backend.hpp"
 #include "course/benchmark.hpp"
+#include "course/checked_runs.hpp"
 #include "course/cuda_check.hpp"
 #include "course/cuda_handles.hpp"
 #include "course/data.hpp"
@@ -32,6 +33,8 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -191,6 +194,59 @@ struct FloatRecord {
 };
 FloatRecord g_float_record;
 
+/// What is wrong with the partials `got` of one run on `input`, or nothing: a partial left
+/// unwritten, an int sum that is not exact, a float sum beyond the rounding-error bound. `record`,
+/// where given, keeps the worst float error for the closing message.
+template <class T>
+std::optional<std::string> judge(const std::vector<SumOf<T>>& got, const Case<T>& input, unsigned block, unsigned grid,
+                                 const std::string& where, FloatRecord* record)
+{
+    using Sum = SumOf<T>;
+    Sum poison;
+    std::memset(&poison, course::kPoisonByte, sizeof poison);
+    for (unsigned b = 0; b < grid; ++b) {
+        if (std::memcmp(&got[b], &poison, sizeof poison) == 0)
+            return course::failure::not_written.with(where + ": partials[" + std::to_string(b) + "] of " +
+                                                     std::to_string(grid) +
+                                                     " still holds the poison value (every byte 0x7f)");
+    }
+    std::ostringstream text;
+    if constexpr (std::is_same_v<T, int>) {
+        unsigned long long total = 0;  // wraps like the device's 64-bit sums, without overflow
+        for (const long long partial : got)
+            total += static_cast<unsigned long long>(partial);
+        const auto sum = static_cast<long long>(total);
+        if (sum == input.exact)
+            return std::nullopt;
+        text << course::failure::wrong_result << " " << where << ": the partials add up to " << sum << ", expected "
+             << input.exact << " (off by " << input.exact - sum << ")";
+    } else {
+        const double sum = lesson08::compensated_sum(got);  // the partials, added exactly enough
+        const double exact = input.reference;
+        const double error = std::fabs(sum - exact);
+        const double additions = lesson08::additions_per_element(input.values.size(), std::size_t(grid) * block);
+        const double bound = lesson08::rounding_error_bound(additions, input.magnitude);
+        if (error <= bound) {
+            if (record != nullptr) {
+                ++record->cases;
+                if (float(sum) != float(exact))
+                    ++record->not_exactly_rounded;
+                if (bound > 0 && error / bound > record->worst_fraction) {
+                    record->worst_fraction = error / bound;
+                    record->worst_case = where;
+                }
+            }
+            return std::nullopt;
+        }
+        text.precision(9);
+        text << course::failure::wrong_result << " " << where << ": the partials add up to " << sum
+             << ", the exact sum (double, compensated) is " << exact << ": off by " << error
+             << ", more than the rounding-error bound " << bound << " = gamma_d * sum|x| with d = " << additions
+             << " additions per element at most and sum|x| = " << input.magnitude;
+    }
+    return text.str();
+}
+
 /// Runs the kernel once (partials poisoned first), waits, checks; fails one check and returns false
 /// when a partial is unwritten or the sum is wrong.
 template <class T>
@@ -209,52 +265,11 @@ bool run_and_check(const Case<T>& input, const T* data, std::size_t offset, unsi
         COURSE_CUDA_CHECK(cudaMemcpy(sums.data(), partials.data(), grid * sizeof(Sum), cudaMemcpyDeviceToHost));
         return sums;
     });
-
-    Sum poison;
-    std::memset(&poison, course::kPoisonByte, sizeof poison);
-    for (unsigned b = 0; b < grid; ++b) {
-        if (std::memcmp(&got[b], &poison, sizeof poison) == 0) {
-            FAIL_CHECK(course::failure::not_written << " " << where << ": partials[" << b << "] of " << grid
-                                                    << " still holds the poison value (every byte 0x7f)");
-            return false;
-        }
-    }
-    if constexpr (std::is_same_v<T, int>) {
-        unsigned long long total = 0;  // wraps like the device's 64-bit sums, without overflow
-        for (const long long partial : got)
-            total += static_cast<unsigned long long>(partial);
-        const auto sum = static_cast<long long>(total);
-        if (sum == input.exact)
-            return true;
-        FAIL_CHECK(course::failure::wrong_result << " " << where << ": the partials add up to " << sum << ", expected "
-                                                 << input.exact << " (off by " << input.exact - sum << ")");
-        return false;
-    } else {
-        const double sum = lesson08::compensated_sum(got);  // the partials, added exactly enough
-        const double exact = input.reference;
-        const double error = std::fabs(sum - exact);
-        const double additions = lesson08::additions_per_element(n, std::size_t(grid) * block);
-        const double bound = lesson08::rounding_error_bound(additions, input.magnitude);
-        FloatRecord& record = g_float_record;
-        ++record.cases;
-        if (float(sum) != float(exact))
-            ++record.not_exactly_rounded;
-        if (error <= bound) {
-            if (bound > 0 && error / bound > record.worst_fraction) {
-                record.worst_fraction = error / bound;
-                record.worst_case = describe(input, offset, block, grid);
-            }
-            return true;
-        }
-        std::ostringstream text;
-        text.precision(9);
-        text << course::failure::wrong_result << " " << where << ": the partials add up to " << sum
-             << ", the exact sum (double, compensated) is " << exact << ": off by " << error
-             << ", more than the rounding-error bound " << bound << " = gamma_d * sum|x| with d = " << additions
-             << " additions per element at most and sum|x| = " << input.magnitude;
-        FAIL_CHECK(text.str());
+    if (const auto problem = judge<T>(got, input, block, grid, where, &g_float_record)) {
+        FAIL_CHECK(*problem);
         return false;
     }
+    return true;
 }
 
 /// Every n of exact_sizes() at `offset`, every allowed block size, the lesson's grid; then, for the
@@ -324,7 +339,7 @@ struct TimedInputs {
     DeviceInput<int> int_data;
     DeviceInput<float> float_data;
     int* int_pointer;
-    const float* float_pointer;
+    float* float_pointer;
 
     explicit TimedInputs(std::size_t n, std::uint64_t stream)
         : ints(int_case(n, -kMagnitude, kMagnitude, stream)), floats(float_case(n, 0, stream + 1)), int_data(n),
@@ -451,6 +466,30 @@ TEST_SUITE("lesson08")
         const auto run_float = [&](cudaStream_t s) {
             lesson08::launch_shuffle_sum_float(inputs.float_pointer, n, float_partials.data(), float_grid, block, s);
         };
+        // And each of shuffle_sum_float's: within the rounding-error bound of its changed input, the
+        // reference and sum|x| kept in step with each change.
+        Case<float>& floats = inputs.floats;
+        course::grading::CheckedRuns float_checked(
+            course::derive_seed(course::grading::run_seed(), 501),
+            [&](std::mt19937_64& random, cudaStream_t s) {
+                std::uniform_real_distribution<float> draw(-1.0f, 1.0f);
+                for (int k = 0; k < course::grading::CheckedRuns::kChangesPerRun; ++k) {
+                    const std::size_t at = random() % n;
+                    const float value = draw(random);
+                    floats.reference += double(value) - double(floats.values[at]);
+                    floats.magnitude += std::fabs(double(value)) - std::fabs(double(floats.values[at]));
+                    floats.values[at] = value;
+                    COURSE_CUDA_CHECK(cudaMemcpyAsync(inputs.float_pointer + at, &floats.values[at], sizeof(float),
+                                                      cudaMemcpyHostToDevice, s));
+                }
+                float_partials.fill_bytes(course::kPoisonByte, s);
+            },
+            [&](cudaStream_t s, const std::string& when) {
+                COURSE_CUDA_CHECK(cudaStreamSynchronize(s));
+                return judge<float>(float_partials.download(), floats, block, float_grid,
+                                    "shuffle_sum_float (" + when + "), " + describe(floats, 0, block, float_grid),
+                                    nullptr);
+            });
 
         course::DeviceBuffer<int> copy_target(n);
         const std::size_t bytes = n * sizeof(int);
@@ -462,7 +501,7 @@ TEST_SUITE("lesson08")
                      cudaMemcpyAsync(copy_target.data(), inputs.int_pointer, bytes, cudaMemcpyDeviceToDevice, s));
              }},
             {"shuffle_sum", checked.setup(), run_int, checked.check()},
-            {"shuffle_sum_float", {}, run_float},
+            {"shuffle_sum_float", float_checked.setup(), run_float, float_checked.check()},
         };
         course::BenchmarkOptions options;
         options.min_runs = 21;

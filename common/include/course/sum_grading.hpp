@@ -4,6 +4,7 @@
 /// misaligned addresses with poisoned guard elements after them, cases with their exact sums, and
 /// the verdict on one result.
 
+#include "course/checked_runs.hpp"
 #include "course/device_buffer.hpp"
 
 #include <cuda_runtime_api.h>
@@ -11,7 +12,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,15 +52,18 @@ struct SumCase {
 /// "n = 33 at data + 1 (not 16-byte aligned) (values lo..hi, input seed S<extra>)".
 [[nodiscard]] std::string describe_sum_case(const SumCase& input, std::size_t offset, std::string_view extra = "");
 
-/// True when `got` is the exact sum; otherwise fails the test case with "not written:" (the result
-/// still holds the poison) or "wrong result:", naming `kernel`, `when` and the case.
+/// What is wrong with `got`, which is not the exact sum: "not written:" (the result still holds the
+/// poison) or "wrong result:", naming `kernel`, `when` and the case.
+[[nodiscard]] std::string sum_problem(long long got, const SumCase& input, std::size_t offset, std::string_view kernel,
+                                      std::string_view when, std::string_view extra);
+
+/// True when `got` is the exact sum; otherwise fails the test case with sum_problem's message.
 bool check_sum(long long got, const SumCase& input, std::size_t offset, std::string_view kernel,
                std::string_view when = "", std::string_view extra = "");
 
-/// Every timed run of a whole-array sum checked: before each run (untimed) a few elements of the
-/// input change at random positions and the result is poisoned, after it the result must be the
-/// new exact sum. A kernel that remembers an answer and replays it while timed fails here, not only
-/// on the recheck after the timed runs. The first wrong run fails the test case, once.
+/// Every timed run of a whole-array sum checked (CheckedRuns): before each run (untimed) a few
+/// elements of the input change at random positions and the result is poisoned, after it the
+/// result must be the new exact sum.
 class CheckedSumRuns {
 public:
     /// `input` at `data` (its first `input.n` elements, already on the device); `result` is where the
@@ -70,21 +73,17 @@ public:
     /// run, `read` adds them up after it (on `stream`, waiting for it).
     CheckedSumRuns(int* data, SumCase input, std::function<void(cudaStream_t)> poison,
                    std::function<long long(cudaStream_t)> read, std::string kernel);
+    CheckedSumRuns(const CheckedSumRuns&) = delete;  // its checks refer to its own input
+    CheckedSumRuns& operator=(const CheckedSumRuns&) = delete;
     /// A BenchmarkCase's setup and check for the timed case.
-    [[nodiscard]] std::function<void(cudaStream_t)> setup();
-    [[nodiscard]] std::function<void(cudaStream_t)> check();
-    [[nodiscard]] int runs() const { return runs_; }
+    [[nodiscard]] std::function<void(cudaStream_t)> setup() { return runs_.setup(); }
+    [[nodiscard]] std::function<void(cudaStream_t)> check() { return runs_.check(); }
+    [[nodiscard]] int runs() const { return runs_.runs(); }
 
 private:
-    static constexpr int kChangesPerRun = 4;
-    int* data_;
+    // Declared before runs_, whose functions refer to it.
     SumCase input_;
-    std::function<void(cudaStream_t)> poison_;
-    std::function<long long(cudaStream_t)> read_;
-    std::string kernel_;
-    std::mt19937_64 random_;
-    int runs_ = 0;
-    bool failed_ = false;
+    CheckedRuns runs_;
 };
 
 }  // namespace course::grading
