@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
-from . import building, common, docs, environment
+from . import building, common, ctest_progress, docs, environment
 
 
 def test() -> int:
@@ -42,12 +43,14 @@ def test_on_simulator() -> int:
 
 
 def run_ctest(tree: Path, arguments: list[str]) -> int:
-    """ctest with `arguments` (its own line per test and time per label), then the five slowest
-    tests: where the suite's time goes. Returns ctest's exit code."""
+    """ctest with `arguments` (its own line per test and time per label, and a progress line every
+    half minute), then the five slowest tests: where the suite's time goes. Returns ctest's exit
+    code."""
     junit = tree / "logs" / "ctest.xml"
     junit.parent.mkdir(parents=True, exist_ok=True)
     junit.unlink(missing_ok=True)
-    code = common.run(["ctest", *arguments, "--output-junit", str(junit)]).returncode
+    code = ctest_progress.run_with_progress(["ctest", *arguments, "--output-junit", str(junit)], common.ROOT,
+                                            sys.stdout)
     slowest = slowest_tests(junit)
     if slowest:
         common.say(f"the slowest tests of {common.shown(tree)}: " +

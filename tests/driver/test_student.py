@@ -638,6 +638,26 @@ class BadInput(unittest.TestCase):
             self.assertEqual(driver.selfcheck.slowest_tests(report, 2), [(10.25, "b"), (3.5, "a")])
             self.assertEqual(driver.selfcheck.slowest_tests(Path(tmp) / "missing.xml"), [])
 
+    def test_a_progress_line_while_ctest_runs(self):
+        # A stand-in for ctest: two tests start, one finishes, the other runs on for a while.
+        driver = load_driver()
+        script = ("import time\n"
+                  "print('      Start  7: unit:quick', flush=True)\n"
+                  "print('      Start  9: lesson05.solution/slow', flush=True)\n"
+                  "print('1/2 Test  #7: unit:quick .......   Passed    0.01 sec', flush=True)\n"
+                  "time.sleep(1.5)\n"
+                  "print('2/2 Test  #9: lesson05.solution/slow ...   Passed    1.50 sec', flush=True)\n")
+        out = io.StringIO()
+        code = driver.ctest_progress.run_with_progress([shutil.which("python3") or "python3", "-c", script],
+                                                       ROOT, out, every=0.5)
+        self.assertEqual(code, 0)
+        lines = out.getvalue().splitlines()
+        self.assertIn("2/2 Test  #9: lesson05.solution/slow ...   Passed    1.50 sec", lines)
+        progress = [line for line in lines if line.startswith("course test: ")]
+        self.assertTrue(progress, out.getvalue())
+        self.assertRegex(progress[0], r"^course test: 1 of 2 tests done, \d+ s; running longest: "
+                                      r"lesson05\.solution/slow \(\d+ s\)$")
+
     def test_the_readme_names_where_grading_logs_are(self):
         driver = load_driver()
         readme = (ROOT / "README.md").read_text()
