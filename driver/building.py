@@ -233,18 +233,23 @@ def build_quietly(targets: list[str], label: str | None = None) -> tuple[bool, s
     """Configures if needed and builds `targets`, printing nothing but, with `label`, the build's
     progress (run_logged); returns (success, what the tools printed). The output goes to the
     tree's logs/ as it comes, never only to memory."""
+    return build_tree_quietly(build_dir(), configure_command(), build_command(targets), label)
+
+
+def build_tree_quietly(tree: Path, configure: list[str], build_targets: list[str],
+                       label: str | None = None) -> tuple[bool, str]:
+    """build_quietly for any tree: its configure and build commands given."""
     log = ""
-    tree = build_dir()
     reason = forget_stale_configuration(tree)
     if reason is not None:
         if reason != NOT_CONFIGURED:
             log += f"{tree}: {reason}: configuring it again\n"
-        code, output = run_logged(configure_command(), tree / "logs" / "configure.log",
+        code, output = run_logged(configure, tree / "logs" / "configure.log",
                                   f"configuring {common.shown(tree)}" if label else None)
         log += output
         if code != 0:
             return False, log
-    code, output = run_logged(build_command(targets), tree / "logs" / "build.log", label)
+    code, output = run_logged(build_targets, tree / "logs" / "build.log", label)
     return code == 0, log + output
 
 

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -637,6 +638,38 @@ class BadInput(unittest.TestCase):
                               '<testcase name="c"/></testsuite>')
             self.assertEqual(driver.selfcheck.slowest_tests(report, 2), [(10.25, "b"), (3.5, "a")])
             self.assertEqual(driver.selfcheck.slowest_tests(Path(tmp) / "missing.xml"), [])
+
+    def test_with_a_gpu_the_simulators_tree_builds_beside_the_gpu_tests(self):
+        driver = load_driver()
+        events = []
+        driver.environment.ensure_environment = lambda verbose: None
+        driver.environment.has_gpu = lambda: True
+        driver.building.build = lambda: events.append("gpu tree built")
+        driver.docs.docs = lambda with_solutions: 0
+
+        def build_tree_quietly(tree, configure, build_targets, label=None):
+            events.append(f"simulator build starts: {' '.join(build_targets)}")
+            time.sleep(0.5)
+            events.append("simulator build ends")
+            return True, ""
+
+        def run_ctest(tree, arguments):
+            events.append(f"ctest {tree.name} starts")
+            time.sleep(0.2 if tree.name != "sim" else 0)
+            events.append(f"ctest {tree.name} ends")
+            return 0
+
+        driver.building.build_tree_quietly = build_tree_quietly
+        driver.selfcheck.run_ctest = run_ctest
+        driver.building.build_dir = lambda: Path("build/gpu")
+        driver.building.preset = lambda: "gpu"
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(driver.selfcheck.test(), 0)
+        self.assertEqual(events[0], "gpu tree built")
+        self.assertCountEqual(events[1:3], ["simulator build starts: nice -n 19 cmake --build --preset sim",
+                                            "ctest gpu starts"], events)
+        self.assertLess(events.index("ctest gpu ends"), events.index("simulator build ends"), events)
+        self.assertEqual(events[-3:], ["simulator build ends", "ctest sim starts", "ctest sim ends"])
 
     def test_a_progress_line_while_ctest_runs(self):
         # A stand-in for ctest: two tests start, one finishes, the other runs on for a while.
