@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The simulator's planted kernels under many seeds, to find an expectation that holds for one seed
-# and not for another (a verdict must not depend on the inputs drawn):
+# The simulator's planted kernels and gaming attempts under many seeds, to find an expectation that
+# holds for one seed and not for another (a verdict must not depend on the inputs drawn):
 #
 #   tools/seed_sweep.sh [COUNT] [TREE]      # COUNT seeds (50), in TREE (build/sim, built)
 #
 # The seeds are drawn from a fixed one, so two sweeps try the same seeds; seed 134253451 comes
-# first. Each seed's log is TREE/logs/seed_<seed>.log; a line names each failing test and its seed.
+# first. Seeds run side by side, two tests of each at a time, as many seeds as half the cores. Each
+# seed's log is TREE/logs/seed_<seed>.log; a line names each failing test and its seed, and the
+# last line counts the seeds with a failure.
 set -euo pipefail
 count=${1:-50}
 tree=${2:-build/sim}
@@ -15,15 +17,19 @@ if [ ! -f "$tree/CTestTestfile.cmake" ]; then
 fi
 mkdir -p "$tree/logs"
 seeds="134253451 $(python3 -c "import random; r = random.Random(20261126); print(*(r.randrange(2**32) for _ in range($count - 1)))")"
-failed=0
-for seed in $seeds; do
-  log="$tree/logs/seed_$seed.log"
-  if COURSE_SEED=$seed ctest --test-dir "$tree" -L '^planted$' --parallel "$(nproc)" >"$log" 2>&1; then
-    echo "seed $seed: every planted kernel as expected"
+side_by_side=$(($(nproc) / 2 > 0 ? $(nproc) / 2 : 1))
+one_seed() {
+  local seed=$1 log="$2/logs/seed_$1.log"
+  if COURSE_SEED=$seed ctest --test-dir "$2" -L '^(planted|gaming)$' --parallel 2 >"$log" 2>&1; then
+    echo "seed $seed: every planted kernel and gaming attempt as expected"
   else
-    failed=$((failed + 1))
     grep -E '^[[:space:]]+[0-9]+ - ' "$log" | sed "s/^[[:space:]]*/seed $seed: failed: /"
+    echo "seed $seed: FAILED"
   fi
-done
-echo "seed_sweep: $failed of $count seeds with a planted kernel not as expected (logs: $tree/logs/seed_*.log)"
+}
+export -f one_seed
+# shellcheck disable=SC2086
+printf '%s\n' $seeds | xargs -P "$side_by_side" -I{} bash -c 'one_seed "$@"' _ {} "$tree" | tee "$tree/logs/seed_sweep.txt"
+failed=$(grep -c ': FAILED$' "$tree/logs/seed_sweep.txt" || true)
+echo "seed_sweep: $failed of $count seeds with a planted kernel or gaming attempt not as expected (logs: $tree/logs/seed_*.log)"
 [ "$failed" -eq 0 ]

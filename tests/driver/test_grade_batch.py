@@ -282,8 +282,9 @@ class ClassFolder(unittest.TestCase):
 @unittest.skipUnless(os.environ.get("COURSE_SLOW_TESTS"), "slow (grades every gaming attempt as a student): "
                      "COURSE_SLOW_TESTS=1")
 class GamingClass(unittest.TestCase):
-    """Every attempt of tests/gaming/ as a student of one class: none may pass, each for its reason.
-    (Each attempt is also graded on its own by CTest, label gaming, through the same verdict code.)"""
+    """Every kind of attempt of tests/gaming/ (each file name, in the first lesson that has it) as a
+    student of one class: none may pass, each for its reason. (Every attempt of every lesson is
+    graded on its own by CTest, label gaming, through the same verdict code.)"""
 
     def test_no_attempt_passes(self):
         sys.path.insert(0, str(ROOT / "tests" / "gaming"))
@@ -292,7 +293,7 @@ class GamingClass(unittest.TestCase):
         work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading-gaming"
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
-            expected = make_class(tmp / "class")
+            expected = make_class(tmp / "class", each_kind_once=True)
             report = grade_class(self, tmp, work, seed=7, timeout=120, limit=3000)
         verdicts = {}
         for record in report["results"]:

@@ -40,12 +40,15 @@ def attempt_source(attempt: Path, lesson: str) -> tuple[str, str]:
     return replaces, "".join(apply(text.splitlines(keepends=True), original, str(attempt)))
 
 
-def make_class(folder: Path) -> dict[str, str]:
-    """Writes the class into `folder`; returns each student's expected-verdict regex."""
+def make_class(folder: Path, each_kind_once: bool = False) -> dict[str, str]:
+    """Writes the class into `folder`; returns each student's expected-verdict regex. With
+    `each_kind_once`, an attempt (by its file's name) only in the first lesson that has it."""
     expected = {}
+    seen = set()
     for attempt in sorted(HERE.glob("[0-9][0-9]_*/*.*")):
-        if attempt.suffix not in (".cu", ".cpp", ".patch"):
+        if attempt.suffix not in (".cu", ".cpp", ".patch") or (each_kind_once and attempt.stem in seen):
             continue
+        seen.add(attempt.stem)
         lesson = attempt.parent.name
         replaces, text = attempt_source(attempt, lesson)
         if not replaces:
