@@ -2,21 +2,27 @@
 # The simulator's planted kernels and gaming attempts under many seeds, to find an expectation that
 # holds for one seed and not for another (a verdict must not depend on the inputs drawn):
 #
-#   tools/seed_sweep.sh [COUNT] [TREE]      # COUNT seeds (50), in TREE (build/sim, built)
+#   tools/seed_sweep.sh [COUNT] [TREE] [SKIP]   # COUNT seeds (50), in TREE (build/sim, built),
+#                                               # after the first SKIP seeds of the list (0)
 #
-# The seeds are drawn from a fixed one, so two sweeps try the same seeds; seed 134253451 comes
-# first. Seeds run side by side, two tests of each at a time, as many seeds as half the cores. Each
+# The seeds are drawn from a fixed one, so two sweeps try the same seeds (and two runs with SKIP 0
+# and 25 try the first 50); seed 134253451 comes first. Seeds run side by side, two tests of each at a time, as many seeds as half the cores. Each
 # seed's log is TREE/logs/seed_<seed>.log; a line names each failing test and its seed, and the
 # last line counts the seeds with a failure.
 set -euo pipefail
 count=${1:-50}
 tree=${2:-build/sim}
+skip=${3:-0}
 if [ ! -f "$tree/CTestTestfile.cmake" ]; then
   echo "seed_sweep: $tree is not a built tree: cmake --preset sim && cmake --build --preset sim" >&2
   exit 2
 fi
 mkdir -p "$tree/logs"
-seeds="134253451 $(python3 -c "import random; r = random.Random(20261126); print(*(r.randrange(2**32) for _ in range($count - 1)))")"
+seeds=$(python3 -c "
+import random
+r = random.Random(20261126)
+seeds = [134253451] + [r.randrange(2**32) for _ in range($skip + $count - 1)]
+print(*seeds[$skip:])")
 side_by_side=$(($(nproc) / 2 > 0 ? $(nproc) / 2 : 1))
 one_seed() {
   local seed=$1 log="$2/logs/seed_$1.log"
@@ -29,7 +35,7 @@ one_seed() {
 }
 export -f one_seed
 # shellcheck disable=SC2086
-printf '%s\n' $seeds | xargs -P "$side_by_side" -I{} bash -c 'one_seed "$@"' _ {} "$tree" | tee "$tree/logs/seed_sweep.txt"
-failed=$(grep -c ': FAILED$' "$tree/logs/seed_sweep.txt" || true)
+printf '%s\n' $seeds | xargs -P "$side_by_side" -I{} bash -c 'one_seed "$@"' _ {} "$tree" | tee "$tree/logs/seed_sweep_$skip.txt"
+failed=$(grep -c ': FAILED$' "$tree/logs/seed_sweep_$skip.txt" || true)
 echo "seed_sweep: $failed of $count seeds with a planted kernel or gaming attempt not as expected (logs: $tree/logs/seed_*.log)"
 [ "$failed" -eq 0 ]
