@@ -7,9 +7,8 @@
 #
 # The seeds are drawn from a fixed one, so two sweeps try the same seeds (and two runs with SKIP 0
 # and 25 try the first 50); seed 134253451 comes first. Seeds run side by side, as many tests at
-# once as the cores and the memory allow. Each
-# seed's log is TREE/logs/seed_<seed>.log; a line names each failing test and its seed, and the
-# last line counts the seeds with a failure.
+# once as the cores and the memory allow. Each seed's log is TREE/logs/seed_<seed>.log; a line
+# names each failing test and its seed, and the last line counts the seeds with a failure.
 set -euo pipefail
 count=${1:-50}
 tree=${2:-build/sim}
