@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 from . import common, lessons
+from .command import THE_COURSE, Command, CommandParser, Line
 
 LESSON_FILES = ("lesson.json", "README.md", "hints.md", "grader.cpp", "demo.cpp")
 MIN_PLANTED = 3
@@ -294,3 +295,40 @@ def new_lesson(folder: str) -> int:
     print(f"course: dev new: lesson {folder} builds and grades as it is (./course grade {folder[:2]} --sim); "
           f"docs/adding_a_lesson.md says what to make of each file, ./course dev check what is still missing")
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# ./course dev
+
+
+def dev_arguments(parser: CommandParser) -> None:
+    parser.add_argument("action", choices=["check", "readme", "new"], metavar="check|readme|new", help="what to do")
+    parser.add_argument("lesson", metavar="NN_name", nargs="?", help="with new: the new lesson's folder name")
+
+
+def dev_command(parser: CommandParser, args: list[str]) -> int:
+    options = parser.parse_args(args)
+    if options.action == "new":
+        if not options.lesson:
+            parser.error("dev new needs the new lesson's folder name: ./course dev new NN_name")
+        return new_lesson(options.lesson)
+    if options.lesson:
+        parser.error(f"dev {options.action} takes no lesson")
+    return check() if options.action == "check" else write_readme_table()
+
+
+DEV = Command(
+    name="dev",
+    usage="usage: ./course dev check | ./course dev readme | ./course dev new NN_name",
+    description="For the course's authors. check: every lesson has its manifest (lesson.json, complete and in "
+                "step with its files), text, hints, grader, demo, exercise and reference (the same files and "
+                "names), planted kernels with their expectations, and figures that name the GPU and a command; the "
+                "README's table agrees with the manifests. readme: that table written from the manifests. new "
+                "NN_name: a lesson started from templates/lesson/, which builds and grades as it is.",
+    arguments=dev_arguments,
+    run=dev_command,
+    overview=(Line(THE_COURSE, "./course dev check", "every lesson has all its pieces, its manifest lesson.json is "
+                                                     "complete, the README's table agrees"),
+              Line(THE_COURSE, "./course dev readme", "write the README's lesson table from the manifests"),
+              Line(THE_COURSE, "./course dev new NN_name", "start a lesson from templates/lesson/")),
+)

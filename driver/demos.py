@@ -8,6 +8,19 @@ import os
 import re
 
 from . import building, common, environment, lessons
+from .command import (
+    HELP_FLAGS,
+    STUDENTS,
+    Command,
+    CommandParser,
+    Line,
+    backend_options,
+    has_solutions,
+    lesson_first,
+    no_solutions,
+    solution_option,
+    whole_number,
+)
 
 
 def demo_targets(lesson: lessons.Lesson, solution: bool) -> list[str]:
@@ -125,3 +138,89 @@ def trace(lesson: lessons.Lesson, *, kernel: str, block: int, warp: int, reps: i
     common.say(f"{header}: {len(rows)} instructions issued, {diverged} with fewer than 32 lanes")
     common.say(f"picture: {common.shown(picture)}  (instructions: {common.shown(table)})")
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# ./course run and ./course trace
+
+
+def run_arguments(parser: CommandParser) -> None:
+    parser.add_argument("lesson", metavar="NN", help="the lesson: 03, 3 or 03_neighbored_reduction")
+    solution_option(parser, "run")
+    backend_options(parser)
+
+
+def run_command(parser: CommandParser, args: list[str]) -> int:
+    if args[:1] and args[0] in HELP_FLAGS:  # after the lesson, --help is the demo's
+        parser.print_help()
+        return 0
+    lesson_first(parser, args)
+    options, demo_args = parser.parse_known_args(args)
+    lesson = lessons.find_lesson(options.lesson)
+    if options.solution and not has_solutions():
+        no_solutions()
+    refuse_unknown_demo_options(demo_args, "run")
+    on_simulator = building.choose_backend(options.sim, options.gpu)
+    return run_demo(lesson, solution=options.solution, on_simulator=on_simulator, demo_args=demo_args)
+
+
+RUN = Command(
+    name="run",
+    usage="usage: ./course run NN [--solution] [--sim | --gpu] [demo options]; ./course run 03 --help lists the "
+          "demo options",
+    description="Builds lesson NN's demo and runs it: your kernels beside the lesson's baselines, with time, "
+                "bandwidth, speedup and correctness; on the CPU simulator where there is no GPU.",
+    epilog="-h, --help before NN prints this help. Every other option after NN is the demo's own (--n, --block, "
+           "--reps, --seed, --kernel, --json FILE): ./course run NN --help lists them.",
+    add_help=False,
+    arguments=run_arguments,
+    run=run_command,
+    overview=(Line(STUDENTS, "./course run NN [--solution] [--sim|--gpu] [demo options]",
+                   "build and run lesson NN's demo (on the CPU simulator where there is no GPU)"),),
+)
+
+
+def trace_arguments(parser: CommandParser) -> None:
+    parser.add_argument("lesson", metavar="NN", help="the lesson")
+    parser.add_argument("--kernel", metavar="K", help="the demo's kernel to trace (required)")
+    parser.add_argument("--block", metavar="B", help="the block (default 0)")
+    parser.add_argument("--warp", metavar="W", help="the warp within the block (default 0)")
+    parser.add_argument("--block-size", metavar="S", help="threads per block (the demo's --block)")
+    parser.add_argument("--reps", metavar="N", help="the demo's runs, 1 to 1000 (default 1; the first is traced)")
+    solution_option(parser, "trace")
+
+
+def trace_command(parser: CommandParser, args: list[str]) -> int:
+    lesson_first(parser, args)
+    options, demo_args = parser.parse_known_args(args)
+    lesson = lessons.find_lesson(options.lesson)
+    block = whole_number("--block", options.block, 0)
+    warp = whole_number("--warp", options.warp, 0)
+    reps = whole_number("--reps", options.reps, 1, minimum=1, maximum=1000)
+    refuse_unknown_demo_options(demo_args, "trace")
+    if options.block_size is not None:
+        demo_args += ["--block", options.block_size]
+    if options.kernel is None:
+        parser.error("--kernel is required")
+    if options.solution and not has_solutions():
+        no_solutions("this copy of the course has no solutions/: trace your own kernels or the lesson's baselines, "
+                     "without --solution")
+    return trace(lesson, kernel=options.kernel, block=block, warp=warp, reps=reps, solution=options.solution,
+                 demo_args=demo_args)
+
+
+TRACE = Command(
+    name="trace",
+    usage="usage: ./course trace NN --kernel K [--block B] [--warp W] [--block-size S] [--solution] [demo options]",
+    usage_note="draws, for warp W of block B of kernel K's first launch in lesson NN's demo, the active lanes of "
+               "every instruction (on the CPU simulator)",
+    description="Draws, for warp W of block B of kernel K's first launch in lesson NN's demo, the active lanes of "
+                "every instruction (on the CPU simulator): build/sim/traces/*.svg, and the instructions as a table "
+                "beside it.",
+    epilog="demo options: those of ./course run NN --help (--n, --seed, ...)",
+    arguments=trace_arguments,
+    run=trace_command,
+    overview=(Line(STUDENTS, "./course trace NN --kernel K [--block B] [--warp W] [--block-size S] [--solution] "
+                             "[demo options]",
+                   "draw the active lanes of every instruction of warp W of block B (CPU simulator, SVG)"),),
+)

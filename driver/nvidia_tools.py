@@ -9,6 +9,18 @@ import os
 import re
 
 from . import building, common, demos, environment, lessons
+from .command import (
+    STUDENTS,
+    Command,
+    CommandParser,
+    Line,
+    backend_options,
+    has_solutions,
+    lesson_first,
+    no_solutions,
+    solution_option,
+    unexpected,
+)
 
 # The modern names of the seeds' nvprof metrics, with the column each gets.
 PROFILE_METRICS = (
@@ -160,3 +172,76 @@ def sanitize(lesson: lessons.Lesson, *, tool: str, kernel: str | None, solution:
                    f"there) shows as a wrong sum instead; ./course sanitize {lesson.number} --sim runs the "
                    "simulator's checks")
     return 0 if result.returncode == 0 else 1
+
+
+# ---------------------------------------------------------------------------------------------
+# ./course profile and ./course sanitize
+
+
+def profile_arguments(parser: CommandParser) -> None:
+    parser.add_argument("lesson", metavar="NN", help="the lesson")
+    parser.add_argument("--kernel", metavar="K", help="only this kernel of the demo")
+    solution_option(parser, "profile")
+
+
+def profile_command(parser: CommandParser, args: list[str]) -> int:
+    lesson_first(parser, args)
+    options, rest = parser.parse_known_args(args)
+    lesson = lessons.find_lesson(options.lesson)
+    unexpected(parser, rest)
+    if options.solution and not has_solutions():
+        no_solutions()
+    return profile(lesson, kernel=options.kernel, solution=options.solution)
+
+
+PROFILE = Command(
+    name="profile",
+    usage="usage: ./course profile NN [--kernel K] [--solution]",
+    description="Nsight Compute's counters (instructions per warp, branch efficiency, global load efficiency and "
+                "throughput, shared-memory bank conflicts, achieved occupancy, DRAM throughput) of one launch of "
+                "each of lesson NN's kernels (needs a GPU and ncu).",
+    arguments=profile_arguments,
+    run=profile_command,
+    overview=(Line(STUDENTS, "./course profile NN [--kernel K] [--solution]",
+                   "Nsight Compute counters of lesson NN's kernels, the baseline beside yours (needs a GPU and "
+                   "ncu)"),),
+)
+
+
+def sanitize_arguments(parser: CommandParser) -> None:
+    parser.add_argument("lesson", metavar="NN", help="the lesson")
+    parser.add_argument("--tool", metavar="T", help="memcheck (the default), racecheck, synccheck or initcheck")
+    parser.add_argument("--kernel", metavar="K", help="only this kernel of the demo")
+    solution_option(parser, "check")
+    backend_options(parser)
+
+
+def sanitize_command(parser: CommandParser, args: list[str]) -> int:
+    lesson_first(parser, args)
+    options, rest = parser.parse_known_args(args)
+    lesson = lessons.find_lesson(options.lesson)
+    tool = options.tool or "memcheck"
+    if tool not in SANITIZER_TOOLS:
+        common.fail(f"--tool {tool}: not a compute-sanitizer tool; choose one of {', '.join(SANITIZER_TOOLS)}",
+                    common.BAD_USAGE)
+    on_simulator = building.choose_backend(options.sim, options.gpu)
+    unexpected(parser, rest)
+    if options.solution and not has_solutions():
+        no_solutions()
+    if on_simulator and options.tool:
+        common.say(f"--tool {tool}: the simulator has no separate tools; it runs all of its checks at once, "
+                   f"{SIMULATOR_EQUIVALENT[tool]} among them")
+    return sanitize(lesson, tool=tool, kernel=options.kernel, solution=options.solution, on_simulator=on_simulator)
+
+
+SANITIZE = Command(
+    name="sanitize",
+    usage="usage: ./course sanitize NN [--tool memcheck|racecheck|synccheck|initcheck] [--kernel K] [--solution]",
+    description="compute-sanitizer over lesson NN's demo on a small input, the first reports with kernel and "
+                "source line; with --sim, the CPU simulator's own checks.",
+    arguments=sanitize_arguments,
+    run=sanitize_command,
+    overview=(Line(STUDENTS, "./course sanitize NN [--tool T] [--kernel K] [--solution]",
+                   "compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over lesson NN's demo; on the "
+                   "simulator, the simulator's own checks"),),
+)

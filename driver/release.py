@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 from . import common, environment, lessons
+from .command import INSTRUCTORS, Command, CommandParser, Line
 
 # Never shipped to students: the reference kernels, the planted wrong kernels and gaming attempts
 # (most are one bug away from a solution), the lesson template of ./course dev new (it has a
@@ -208,3 +209,35 @@ def ship_references(target: Path, shipped: list[lessons.Lesson]) -> dict[str, li
             if common.run(command).returncode != 0:
                 common.fail(f"compiling the reference {source.relative_to(root)} for the release failed")
     return dict(sorted(used.items()))
+
+
+# ---------------------------------------------------------------------------------------------
+# ./course release
+
+
+def release_arguments(parser: CommandParser) -> None:
+    parser.add_argument("target", metavar="DIR", help="a new or empty folder")
+    parser.add_argument("--through", metavar="NN", help="lessons 01..NN only (release a lesson once the lessons "
+                                                        "before it are due: it carries their answers)")
+    parser.add_argument("--force", action="store_true", help="replace an earlier release in DIR")
+    parser.add_argument("--check", action="store_true", help="then configure and build the copy")
+    parser.add_argument("--check-target", metavar="TARGET", help="then configure it and build TARGET")
+
+
+def release_command(parser: CommandParser, args: list[str]) -> int:
+    options = parser.parse_args(args)
+    through = lessons.find_lesson(options.through) if options.through else None
+    return release(Path(options.target).expanduser().resolve(), force=options.force, check=options.check,
+                   check_target=options.check_target, through=through)
+
+
+RELEASE = Command(
+    name="release",
+    usage="usage: ./course release DIR [--through NN] [--force] [--check | --check-target TARGET]",
+    description="Copies the course for students into DIR: without solutions/, the planted kernels and gaming "
+                "attempts, with the starters also in starters/.",
+    arguments=release_arguments,
+    run=release_command,
+    overview=(Line(INSTRUCTORS, "./course release DIR [--through NN] [--force]",
+                   "a student copy of the course, without solutions"),),
+)

@@ -6,7 +6,31 @@ import datetime
 import shutil
 from pathlib import Path
 
-from . import building, common, environment, lessons, sanitizer, simulator_pass, state, thresholds, verdict
+from . import (
+    batch,
+    building,
+    common,
+    environment,
+    lessons,
+    sanitizer,
+    simulator_pass,
+    state,
+    thresholds,
+    verdict,
+)
+from .command import (
+    INSTRUCTORS,
+    MAX_SEED,
+    STUDENTS,
+    Command,
+    CommandParser,
+    Line,
+    backend_options,
+    no_arguments,
+    seed_option,
+    thresholds_option,
+    whole_number,
+)
 
 
 def grade_lesson(lesson: lessons.Lesson, *, seed: int | None = None,
@@ -215,3 +239,138 @@ def reset(lesson: lessons.Lesson) -> int:
     progress["lessons"].pop(lesson.number, None)
     state.save_state(progress)
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# ./course grade (a student's lessons, or with --submissions a class), hint, status and reset
+
+GRADE_USAGE = ("usage: ./course grade [NN ...] [--sim | --gpu] [--seed N] [--thresholds FILE]",
+               "usage: ./course grade --submissions DIR [--jobs N] [--out DIR [--resume]] [--seed N] [--timeout S] "
+               "[--lessons NN,NN] [--thresholds FILE] [--work DIR] [--arch CUDA_ARCHS] [--memory-limit GIB] "
+               "[--quiet] [--sim | --gpu]")
+CLASS_ONLY = ("jobs", "out", "work", "timeout", "lesson_list", "arch", "memory_limit")
+
+
+def grade_arguments(parser: CommandParser) -> None:
+    parser.add_argument("lessons", metavar="NN", nargs="*", help="the lessons to grade (not with --submissions)")
+    seed_option(parser, "random by default, and printed")
+    thresholds_option(parser)
+    backend_options(parser)
+    class_options = parser.add_argument_group("grading a class")
+    class_options.add_argument("--submissions", metavar="DIR", help="one folder shaped like exercises/, or a "
+                                                                    ".tar.gz/.tgz/.tar/.zip of one, per student")
+    class_options.add_argument("--jobs", metavar="N", help="build trees used side by side, 1 to 64 (default 1)")
+    class_options.add_argument("--out", metavar="DIR", help="the reports (default build/grading-results/<time>/)")
+    class_options.add_argument("--work", metavar="DIR", help="the build trees (default build/grading-<preset>/)")
+    class_options.add_argument("--timeout", metavar="S", help="seconds a grader may run (default 600)")
+    class_options.add_argument("--lessons", metavar="NN,NN", dest="lesson_list", help="only these lessons")
+    class_options.add_argument("--arch", metavar="CUDA_ARCHS", help="CMAKE_CUDA_ARCHITECTURES of the students' "
+                                                                    "builds")
+    class_options.add_argument("--resume", action="store_true", help="continue the grading in --out that was "
+                               "interrupted: same seed and options, what is done is kept")
+    class_options.add_argument("--quiet", action="store_true", help="no line per student, no summary: only errors "
+                               "and where the reports are")
+    class_options.add_argument("--memory-limit", metavar="GIB", dest="memory_limit",
+                               help="memory each grader may use, in GiB (default 16; 0: none): its address space "
+                                    "on the CPU simulator, the data it writes with a GPU")
+
+
+def grade_command(parser: CommandParser, args: list[str]) -> int:
+    grading_a_class = any(a == "--submissions" or a.startswith("--submissions=") for a in args)
+    parser.bad_usage = GRADE_USAGE[1] if grading_a_class else GRADE_USAGE[0]
+    options = parser.parse_intermixed_args(args)
+    if not grading_a_class:
+        if any(getattr(options, name) is not None for name in CLASS_ONLY) or options.resume or options.quiet:
+            parser.error("an option of --submissions without it")
+        thresholds_file = thresholds.read_thresholds(options.thresholds)
+        seed = whole_number("--seed", options.seed, None, maximum=MAX_SEED)
+        on_simulator = building.choose_backend(options.sim, options.gpu)
+        chosen = [lessons.find_lesson(a) for a in options.lessons] if options.lessons else lessons.all_lessons()
+        return grade(chosen, seed=seed, thresholds_file=thresholds_file, on_simulator=on_simulator)
+    jobs = whole_number("--jobs", options.jobs, 1, minimum=1, maximum=64)
+    seed = whole_number("--seed", options.seed, None, maximum=MAX_SEED)
+    timeout = whole_number("--timeout", options.timeout, 600, minimum=1, maximum=24 * 3600)
+    thresholds_file = thresholds.read_thresholds(options.thresholds)
+    # The GPU where there is one, else the CPU simulator (technique checks instead of timings).
+    on_simulator = building.choose_backend(options.sim, options.gpu)
+    if options.lessons or not options.submissions:
+        parser.error("lessons are chosen with --lessons")
+    memory_gib = whole_number("--memory-limit", options.memory_limit, 16, minimum=0, maximum=4096)
+    if options.resume and not options.out:
+        parser.error("--resume continues the grading in --out DIR: name it")
+    return batch.grade_class(options.submissions,
+                             lesson_names=options.lesson_list.split(",") if options.lesson_list else None,
+                             out_text=options.out, work_text=options.work, jobs=jobs, seed=seed, timeout=timeout,
+                             thresholds_file=thresholds_file, arch=options.arch, on_simulator=on_simulator,
+                             resume=options.resume, quiet=options.quiet,
+                             memory_limit=memory_gib << 30 if memory_gib else None)
+
+
+GRADE = Command(
+    name="grade",
+    usage="\n".join((GRADE_USAGE[0], GRADE_USAGE[1].replace("usage:", "      "))),
+    description="Grades your exercises (all lessons by default), or with --submissions a class: every student's "
+                "folder or archive in DIR, with reports in --out.",
+    arguments=grade_arguments,
+    run=grade_command,
+    overview=(Line(STUDENTS, "./course grade [NN ...] [--seed N] [--sim|--gpu]",
+                   "grade your exercises (all lessons by default; on the CPU simulator where there is no GPU)"),
+              Line(INSTRUCTORS, "./course grade --submissions DIR [--jobs N] [--out DIR [--resume]] [--seed N] "
+                                "[--timeout S] [--lessons NN,..] [--memory-limit GIB] [--quiet] [--sim|--gpu]",
+                   "grade every student's folder or archive in DIR (on the CPU simulator where there is no GPU)"),
+              Line(INSTRUCTORS, "--thresholds FILE (or COURSE_THRESHOLDS)",
+                   "speed thresholds per lesson, back end and check, for grade and watch (lessonNN_grader "
+                   "--list-checks names the checks; see docs/driver.md)")),
+)
+
+
+def hint_arguments(parser: CommandParser) -> None:
+    parser.add_argument("lesson", metavar="NN", help="the lesson")
+    parser.add_argument("--all", action="store_true", help="every hint shown so far")
+    parser.add_argument("--reset", action="store_true", help="hide the hints again")
+
+
+def hint_command(parser: CommandParser, args: list[str]) -> int:
+    options = parser.parse_args(args)
+    return hint(lessons.find_lesson(options.lesson), show_all=options.all, forget=options.reset)
+
+
+HINT = Command(
+    name="hint",
+    usage="usage: ./course hint NN [--all | --reset]",
+    description="Shows the next hint for lesson NN, one more each time (remembered in .course/state.json).",
+    arguments=hint_arguments,
+    run=hint_command,
+    overview=(Line(STUDENTS, "./course hint NN [--all | --reset]",
+                   "the next hint for lesson NN (one more each time)"),),
+)
+
+
+def status_command(parser: CommandParser, args: list[str]) -> int:
+    no_arguments(parser, args)
+    return status()
+
+
+STATUS = Command(
+    name="status",
+    usage="usage: ./course status (takes no arguments)",
+    description="Each lesson's checks from their last grading: verdict, measured ratio and threshold.",
+    run=status_command,
+    overview=(Line(STUDENTS, "./course status", "each lesson's checks from their last grading"),),
+)
+
+
+def reset_command(parser: CommandParser, args: list[str]) -> int:
+    options = parser.parse_args(args)
+    return reset(lessons.find_lesson(options.lesson))
+
+
+RESET = Command(
+    name="reset",
+    usage="usage: ./course reset NN",
+    description="Puts lesson NN's starter back (from git's HEAD, or starters/ in a released copy); your files are "
+                "kept in .course/backups/.",
+    arguments=lambda parser: parser.add_argument("lesson", metavar="NN", help="the lesson"),
+    run=reset_command,
+    overview=(Line(STUDENTS, "./course reset NN", "restore lesson NN's starter (yours is backed up)"),),
+)

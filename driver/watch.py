@@ -14,6 +14,17 @@ import time
 from pathlib import Path
 
 from . import building, common, environment, lessons, state, student, thresholds, verdict
+from .command import (
+    MAX_SEED,
+    STUDENTS,
+    Command,
+    CommandParser,
+    Line,
+    backend_options,
+    seed_option,
+    thresholds_option,
+    whole_number,
+)
 
 
 class KeyInput:
@@ -185,3 +196,52 @@ def watch(lesson: lessons.Lesson, *, poll: float, max_rounds: int | None, seed: 
                        thresholds_file=thresholds_file).loop()
     finally:
         keys.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# ./course watch
+
+
+def watch_arguments(parser: CommandParser) -> None:
+    parser.add_argument("lesson", metavar="NN", nargs="?", help="the lesson to start with")
+    parser.add_argument("--once", action="store_true", help="grade once and stop (--max-rounds 1)")
+    parser.add_argument("--max-rounds", metavar="N", help="stop after N gradings")
+    parser.add_argument("--poll", metavar="SECONDS", help="how often to look for saved files (default 0.5)")
+    seed_option(parser, "random by default")
+    thresholds_option(parser)
+    backend_options(parser)
+
+
+def watch_command(parser: CommandParser, args: list[str]) -> int:
+    options = parser.parse_args(args)
+    max_rounds = whole_number("--max-rounds", options.max_rounds, 1 if options.once else None, minimum=1)
+    seed = whole_number("--seed", options.seed, None, maximum=MAX_SEED)
+    thresholds_file = thresholds.read_thresholds(options.thresholds)
+    on_simulator = building.choose_backend(options.sim, options.gpu)
+    try:
+        poll = float(options.poll) if options.poll else 0.5
+    except ValueError:
+        common.fail(f"--poll must be a number of seconds, not '{options.poll}'", common.BAD_USAGE)
+    if options.lesson:
+        lesson = lessons.find_lesson(options.lesson)
+    else:
+        lesson = first_unpassed() or (lessons.all_lessons() or [None])[0]
+    if lesson is None:
+        common.fail("there are no lessons")
+    return watch(lesson, poll=poll, max_rounds=max_rounds, seed=seed, thresholds_file=thresholds_file,
+                 on_simulator=on_simulator)
+
+
+WATCH = Command(
+    name="watch",
+    usage="usage: ./course watch [NN] [--once] [--max-rounds N] [--poll SECONDS] [--seed N] [--thresholds FILE] "
+          "[--sim | --gpu]",
+    description="Regrades lesson NN (by default the first you have not passed) each time you save one of its "
+                "exercise files, and moves on when it passes. Keys: h next hint, g grade now, n next lesson, q quit "
+                "(one a line when the input is not a terminal).",
+    arguments=watch_arguments,
+    run=watch_command,
+    overview=(Line(STUDENTS, "./course watch [NN] [--once] [--max-rounds N]",
+                   "regrade lesson NN each time you save an exercise file (keys: h next hint, g grade now, n next "
+                   "lesson, q quit)"),),
+)
