@@ -1,6 +1,7 @@
 #include "course/sum_grading.hpp"
 
 #include "course/cuda_check.hpp"
+#include "course/cuda_handles.hpp"
 #include "course/data.hpp"
 #include "course/failures.hpp"
 #include "course/grading.hpp"
@@ -8,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -72,6 +74,61 @@ bool check_sum(long long got, const SumCase& input, std::size_t offset, std::str
         return true;
     FAIL_CHECK(sum_problem(got, input, offset, kernel, when, extra));
     return false;
+}
+
+void check_exact_sums(const WholeSumFactory& make, std::span<const std::size_t> sizes, int magnitude)
+{
+    const std::size_t largest = *std::max_element(sizes.begin(), sizes.end());
+    SumInput input(largest);
+    const WholeSum sum = make(largest);
+    Stream stream;
+    std::uint64_t index = 0;
+    for (const std::size_t n : sizes) {
+        const auto one = make_sum_case(n, -magnitude, magnitude, ++index);
+        if (!sum.check(sum.run(input.put(one.values, 0), n, stream.get()), one, 0, stream.get()))
+            break;
+    }
+}
+
+void check_wide_sums(const WholeSumFactory& make)
+{
+    constexpr std::size_t kLargest = 16'777'259;
+    SumInput input(kLargest);
+    const WholeSum sum = make(kLargest);
+    Stream stream;
+    std::uint64_t index = 100;
+    const int big = 1 << 30;
+    const auto check = [&](std::size_t n, int lo, int hi) {
+        const auto one = make_sum_case(n, lo, hi, ++index);
+        sum.check(sum.run(input.put(one.values, 0), n, stream.get()), one, 0, stream.get());
+    };
+    for (const std::size_t n : {std::size_t{2}, std::size_t{3}, std::size_t{1000}, std::size_t{65'537}, kLargest})
+        check(n, big, 2 * (big - 1) + 1);  // 2^30 .. 2^31 - 1
+    for (const std::size_t n : {std::size_t{3}, std::size_t{1'048'583}})
+        check(n, -2 * big, -big);  // -2^31 .. -2^30
+}
+
+void check_misaligned_sums(const WholeSumFactory& make, int magnitude)
+{
+    constexpr std::size_t kLargest = 16'777'213;
+    SumInput input(kLargest);
+    const WholeSum sum = make(kLargest);
+    Stream stream;
+    std::uint64_t index = 400;
+    for (const std::size_t offset : {1, 2, 3}) {
+        for (const std::size_t n :
+             {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{1000}, std::size_t{1'000'003}, kLargest}) {
+            const auto one = make_sum_case(n, -magnitude, magnitude, ++index);
+            const int* data = input.put(one.values, offset);
+            try {
+                sum.check(sum.run(data, n, stream.get()), one, offset, stream.get());
+            } catch (const CudaError& error) {
+                FAIL_CHECK(std::string(error.what())
+                           << " (" << sum.name << ", " << describe_sum_case(one, offset) << ")");
+                return;  // the device is unusable after a fault
+            }
+        }
+    }
 }
 
 CheckedSumRuns::CheckedSumRuns(int* data, SumCase input, long long* result, std::string kernel)

@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -76,11 +77,6 @@ const std::vector<std::size_t>& exact_sizes()
 using course::Stream;
 using course::grading::SumCase;
 using course::grading::SumInput;
-
-std::string describe(const SumCase& input, std::size_t offset)
-{
-    return course::grading::describe_sum_case(input, offset);
-}
 
 /// "phase 1: min(...) = 1056 blocks of 256 threads ...; phase 2: ...": the launch the lesson makes
 /// of the student's reduce_sum_launch.
@@ -139,6 +135,20 @@ bool check_result(long long got, const SumCase& input, std::size_t offset, std::
     return course::grading::check_sum(got, input, offset, "reduce_sum", when);
 }
 
+/// reduce_sum with a workspace for up to `capacity` elements, for the whole-sum test cases.
+course::grading::WholeSum reduce_sum_under_test(std::size_t capacity)
+{
+    auto workspace = std::make_shared<lesson05::Workspace>(capacity);
+    auto result = std::make_shared<course::DeviceBuffer<long long>>(1);
+    return {[workspace, result](const int* data, std::size_t n, cudaStream_t stream) {
+                return run_reduce_sum(data, n, *workspace, *result, stream);
+            },
+            [](long long got, const SumCase& input, std::size_t offset, cudaStream_t) {
+                return check_result(got, input, offset);
+            },
+            "reduce_sum"};
+}
+
 }  // namespace
 
 TEST_SUITE("lesson05")
@@ -156,38 +166,12 @@ TEST_SUITE("lesson05")
 
     TEST_CASE("reduce_sum gives the exact sum for every n from 1 to 2^28 (2^24 on the simulator)")
     {
-        const std::size_t largest = exact_sizes().back();
-        SumInput input(largest);
-        lesson05::Workspace workspace(largest);  // one workspace, reused by every smaller call
-        course::DeviceBuffer<long long> result(1);
-        Stream stream;
-        std::uint64_t index = 0;
-        for (const std::size_t n : exact_sizes()) {
-            const auto one = course::grading::make_sum_case(n, -kMagnitude, kMagnitude, ++index);
-            const int* data = input.put(one.values, 0);
-            // Larger sizes would only repeat the failure, and a wrong grid-stride loop can make
-            // them very slow (on the simulator above all).
-            if (!check_result(run_reduce_sum(data, n, workspace, result, stream.get()), one, 0))
-                break;
-        }
+        course::grading::check_exact_sums(reduce_sum_under_test, exact_sizes(), kMagnitude);
     }
 
     TEST_CASE("reduce_sum adds in 64 bits: sums far beyond the range of an int")
     {
-        SumInput input(16'777'259);
-        lesson05::Workspace workspace(16'777'259);
-        course::DeviceBuffer<long long> result(1);
-        Stream stream;
-        std::uint64_t index = 100;
-        const int big = 1 << 30;
-        for (const std::size_t n : {2, 3, 1000, 65'537, 16'777'259}) {
-            const auto one = course::grading::make_sum_case(n, big, 2 * (big - 1) + 1, ++index);  // 2^30 .. 2^31 - 1
-            check_result(run_reduce_sum(input.put(one.values, 0), n, workspace, result, stream.get()), one, 0);
-        }
-        for (const std::size_t n : {3, 1'048'583}) {
-            const auto one = course::grading::make_sum_case(n, -2 * big, -big, ++index);  // -2^31 .. -2^30
-            check_result(run_reduce_sum(input.put(one.values, 0), n, workspace, result, stream.get()), one, 0);
-        }
+        course::grading::check_wide_sums(reduce_sum_under_test);
     }
 
     TEST_CASE("reduce_sum indexes past 2^31 elements: size_t, not int")
@@ -328,22 +312,6 @@ TEST_SUITE("lesson05")
     // leaves the device unusable for the rest of the run.
     TEST_CASE("reduce_sum works on any int pointer, not only 16-byte aligned ones")
     {
-        SumInput input(16'777'213);
-        lesson05::Workspace workspace(16'777'213);
-        course::DeviceBuffer<long long> result(1);
-        Stream stream;
-        std::uint64_t index = 400;
-        for (const std::size_t offset : {1, 2, 3}) {
-            for (const std::size_t n : {1, 2, 5, 1000, 1'000'003, 16'777'213}) {
-                const auto one = course::grading::make_sum_case(n, -kMagnitude, kMagnitude, ++index);
-                const int* data = input.put(one.values, offset);
-                try {
-                    check_result(run_reduce_sum(data, n, workspace, result, stream.get()), one, offset);
-                } catch (const course::CudaError& error) {
-                    FAIL_CHECK(std::string(error.what()) << " (reduce_sum, " << describe(one, offset) << ")");
-                    return;  // the device is unusable after a fault
-                }
-            }
-        }
+        course::grading::check_misaligned_sums(reduce_sum_under_test, kMagnitude);
     }
 }

@@ -28,6 +28,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -119,6 +120,21 @@ bool check_ticket(lesson09::Workspace& workspace, cudaStream_t stream, const Sum
     return false;
 }
 
+/// reduce_once with a workspace for up to `capacity` elements, for the whole-sum test cases: its
+/// sum, and its ticket back at 0 after every call.
+course::grading::WholeSum reduce_once_under_test(std::size_t capacity)
+{
+    auto workspace = std::make_shared<lesson09::Workspace>(capacity);
+    auto result = std::make_shared<course::DeviceBuffer<long long>>(1);
+    return {[workspace, result](const int* data, std::size_t n, cudaStream_t stream) {
+                return run_reduce_once(data, n, *workspace, *result, stream);
+            },
+            [workspace](long long got, const SumCase& input, std::size_t offset, cudaStream_t stream) {
+                return check_result(got, input, offset) && check_ticket(*workspace, stream, input);
+            },
+            "reduce_once"};
+}
+
 }  // namespace
 
 TEST_SUITE("lesson09")
@@ -135,37 +151,12 @@ TEST_SUITE("lesson09")
 
     TEST_CASE("reduce_once gives the exact sum for every n from 1 to 2^28 (2^24 on the simulator), call after call")
     {
-        const std::size_t largest = exact_sizes().back();
-        SumInput input(largest);
-        lesson09::Workspace workspace(largest);  // one workspace, reused by every call: its ticket too
-        course::DeviceBuffer<long long> result(1);
-        Stream stream;
-        std::uint64_t index = 0;
-        for (const std::size_t n : exact_sizes()) {
-            const auto one = course::grading::make_sum_case(n, -kMagnitude, kMagnitude, ++index);
-            const int* data = input.put(one.values, 0);
-            if (!check_result(run_reduce_once(data, n, workspace, result, stream.get()), one, 0) ||
-                !check_ticket(workspace, stream.get(), one))
-                break;
-        }
+        course::grading::check_exact_sums(reduce_once_under_test, exact_sizes(), kMagnitude);
     }
 
     TEST_CASE("reduce_once adds in 64 bits: sums far beyond the range of an int")
     {
-        SumInput input(16'777'259);
-        lesson09::Workspace workspace(16'777'259);
-        course::DeviceBuffer<long long> result(1);
-        Stream stream;
-        std::uint64_t index = 100;
-        const int big = 1 << 30;
-        for (const std::size_t n : {2, 3, 1000, 65'537, 16'777'259}) {
-            const auto one = course::grading::make_sum_case(n, big, 2 * (big - 1) + 1, ++index);  // 2^30 .. 2^31 - 1
-            check_result(run_reduce_once(input.put(one.values, 0), n, workspace, result, stream.get()), one, 0);
-        }
-        for (const std::size_t n : {3, 1'048'583}) {
-            const auto one = course::grading::make_sum_case(n, -2 * big, -big, ++index);  // -2^31 .. -2^30
-            check_result(run_reduce_once(input.put(one.values, 0), n, workspace, result, stream.get()), one, 0);
-        }
+        course::grading::check_wide_sums(reduce_once_under_test);
     }
 
     TEST_CASE("reduce_once is right for 200 calls in a row on one workspace, with no wait between them")
@@ -351,22 +342,6 @@ TEST_SUITE("lesson09")
     // leaves the device unusable for the rest of the run.
     TEST_CASE("reduce_once works on any int pointer, not only 16-byte aligned ones")
     {
-        SumInput input(16'777'213);
-        lesson09::Workspace workspace(16'777'213);
-        course::DeviceBuffer<long long> result(1);
-        Stream stream;
-        std::uint64_t index = 400;
-        for (const std::size_t offset : {1, 2, 3}) {
-            for (const std::size_t n : {1, 2, 5, 1000, 1'000'003, 16'777'213}) {
-                const auto one = course::grading::make_sum_case(n, -kMagnitude, kMagnitude, ++index);
-                const int* data = input.put(one.values, offset);
-                try {
-                    check_result(run_reduce_once(data, n, workspace, result, stream.get()), one, offset);
-                } catch (const course::CudaError& error) {
-                    FAIL_CHECK(std::string(error.what()) << " (reduce_once, " << describe(one, offset) << ")");
-                    return;
-                }
-            }
-        }
+        course::grading::check_misaligned_sums(reduce_once_under_test, kMagnitude);
     }
 }

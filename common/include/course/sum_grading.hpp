@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,32 @@ struct SumCase {
 /// True when `got` is the exact sum; otherwise fails the test case with sum_problem's message.
 bool check_sum(long long got, const SumCase& input, std::size_t offset, std::string_view kernel,
                std::string_view when = "", std::string_view extra = "");
+
+/// A whole-array sum under test, as a lesson runs and judges it.
+struct WholeSum {
+    /// Poisons what the kernel writes, sums the n ints at `data` on `stream`, waits, returns the
+    /// result (run_case: a CUDA error becomes the case's failure).
+    std::function<long long(const int* data, std::size_t n, cudaStream_t stream)> run;
+    /// True when `got` is right for `input` at `offset`, and the call left what it must (lesson 09:
+    /// its ticket back at 0); otherwise fails one check and returns false.
+    std::function<bool(long long got, const SumCase& input, std::size_t offset, cudaStream_t stream)> check;
+    /// "reduce_sum": the kernel, in messages.
+    std::string name;
+};
+
+/// The WholeSum of a lesson with a workspace for up to `capacity` elements.
+using WholeSumFactory = std::function<WholeSum(std::size_t capacity)>;
+
+/// The test cases every whole-array sum shares (lessons 05 and 09), each on one workspace reused by
+/// every call. The exact sum of `magnitude`-bounded values for each n of `sizes`, stopping at the
+/// first wrong one (the larger sizes would only repeat it, slowly on the simulator).
+void check_exact_sums(const WholeSumFactory& make, std::span<const std::size_t> sizes, int magnitude);
+/// Sums far beyond an int's range: values from 2^30 to 2^31 - 1, and from -2^31 to -2^30.
+void check_wide_sums(const WholeSumFactory& make);
+/// The data at data + 1, + 2 and + 3 (not 16-byte aligned), n from 1 to 2^24 - 3. A CUDA error
+/// (a misaligned 16-byte load) ends the case: the device is unusable after a fault, so a grader
+/// runs this case last.
+void check_misaligned_sums(const WholeSumFactory& make, int magnitude);
 
 /// Every timed run of a whole-array sum checked (CheckedRuns): before each run (untimed) a few
 /// elements of the input change at random positions and the result is poisoned, after it the
