@@ -20,22 +20,6 @@
 
 namespace course::grading {
 
-SumInput::SumInput(std::size_t capacity) : buffer_(capacity + kMaxMisalignment + kGuardElements)
-{
-}
-
-int* SumInput::put(const std::vector<int>& values, std::size_t offset)
-{
-    int* start = buffer_.data() + offset;
-    COURSE_CUDA_CHECK(cudaMemcpy(start, values.data(), values.size() * sizeof(int), cudaMemcpyHostToDevice));
-    COURSE_CUDA_CHECK(cudaMemset(start + values.size(), kPoisonByte, kGuardElements * sizeof(int)));
-    // Both calls run on the legacy default stream and may return before the device has the data
-    // (cudaMemcpy from pageable memory returns once the data is staged). The kernels run on
-    // non-blocking streams, which do not wait for the default stream: wait here.
-    COURSE_CUDA_CHECK(cudaDeviceSynchronize());
-    return start;
-}
-
 SumCase make_sum_case(std::size_t n, int lo, int hi, std::uint64_t stream)
 {
     const std::uint64_t seed = derive_seed(run_seed(), stream);

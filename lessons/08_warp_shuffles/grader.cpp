@@ -66,7 +66,6 @@ using course::results::Backend;
 using course::results::registered_threshold;
 
 constexpr int kMagnitude = 1 << 16;
-constexpr std::size_t kMaxOffset = 3;  // elements: data + 1, + 2, + 3 are not 16-byte aligned
 /// The grids the grader adds to the lesson's own: a kernel must not depend on the grid it gets.
 const std::vector<unsigned> kOtherGrids = {1, 2, 7, 133};
 constexpr unsigned kOtherGridsBlock = 96;
@@ -151,27 +150,6 @@ Case<float> float_case(std::size_t n, int spread, std::uint64_t stream)
     one.drawn += ", input seed " + std::to_string(seed);
     return one;
 }
-
-/// A device array with room for any input up to `capacity` at an offset of up to kMaxOffset
-/// elements, followed by poisoned guard elements: a kernel that reads past n adds poison.
-template <class T>
-class DeviceInput {
-public:
-    explicit DeviceInput(std::size_t capacity) : buffer_(capacity + kMaxOffset + course::kGuardElements) {}
-
-    T* put(const std::vector<T>& values, std::size_t offset)
-    {
-        T* start = buffer_.data() + offset;
-        COURSE_CUDA_CHECK(cudaMemcpy(start, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
-        COURSE_CUDA_CHECK(cudaMemset(start + values.size(), course::kPoisonByte, course::kGuardElements * sizeof(T)));
-        // The kernels run on a non-blocking stream, which does not wait for the legacy one.
-        COURSE_CUDA_CHECK(cudaDeviceSynchronize());
-        return start;
-    }
-
-private:
-    course::DeviceBuffer<T> buffer_;
-};
 
 /// "n = 513 at data + 1 (not 16-byte aligned), block = 96, grid 2 (values ..., input seed ...)"
 template <class T>
@@ -278,7 +256,7 @@ template <class T>
 void check_every_size(std::size_t offset, int float_spread, std::uint64_t stream_base)
 {
     const std::size_t largest = exact_sizes().back();
-    DeviceInput<T> input(largest);
+    course::grading::GuardedInput<T> input(largest);
     // Every allowed block size on a GPU; on the simulator, which interprets each launch, the sizes
     // where a warp-slot layout goes wrong (one warp, odd warp counts, powers of two, the largest).
     const auto blocks =
@@ -336,8 +314,8 @@ void check_misaligned(std::uint64_t stream_base)
 struct TimedInputs {
     Case<int> ints;
     Case<float> floats;
-    DeviceInput<int> int_data;
-    DeviceInput<float> float_data;
+    course::grading::GuardedInput<int> int_data;
+    course::grading::GuardedInput<float> float_data;
     int* int_pointer;
     float* float_pointer;
 
@@ -397,7 +375,7 @@ TEST_SUITE("lesson08")
 
     TEST_CASE("shuffle_sum adds in 64 bits: sums far beyond the range of an int")
     {
-        DeviceInput<int> input(1'000'003);
+        course::grading::GuardedInput<int> input(1'000'003);
         course::DeviceBuffer<long long> partials(
             lesson08::grid_for(lesson08::GridChoice::one_wave, Kind<int>::function(), 1'000'003, 32));
         Stream stream;

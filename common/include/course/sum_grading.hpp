@@ -5,7 +5,9 @@
 /// the verdict on one result.
 
 #include "course/checked_runs.hpp"
+#include "course/cuda_check.hpp"
 #include "course/device_buffer.hpp"
+#include "course/reduction.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -25,17 +27,30 @@ inline constexpr long long kPoisonSum = 0x7f7f7f7f7f7f7f7fLL;
 inline constexpr std::size_t kMaxMisalignment = 3;
 
 /// A device array with room for any input up to `capacity` at an offset of up to kMaxMisalignment
-/// elements, followed by poisoned guard elements: a kernel that reads past n adds poison.
-class SumInput {
+/// elements, followed by poisoned guard elements: a kernel that reads past n adds poison. For ints
+/// (SumInput) and floats (lesson 08).
+template <class T>
+class GuardedInput {
 public:
-    explicit SumInput(std::size_t capacity);
+    explicit GuardedInput(std::size_t capacity) : buffer_(capacity + kMaxMisalignment + kGuardElements) {}
     /// Copies `values` to the array at `offset` elements, poisons the guard after them, and waits
     /// until the device has both; returns the input's address.
-    int* put(const std::vector<int>& values, std::size_t offset);
+    T* put(const std::vector<T>& values, std::size_t offset)
+    {
+        T* start = buffer_.data() + offset;
+        COURSE_CUDA_CHECK(cudaMemcpy(start, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
+        COURSE_CUDA_CHECK(cudaMemset(start + values.size(), kPoisonByte, kGuardElements * sizeof(T)));
+        // Both calls run on the legacy default stream and may return before the device has the
+        // data (cudaMemcpy from pageable memory returns once the data is staged). The kernels run
+        // on non-blocking streams, which do not wait for the default stream: wait here.
+        COURSE_CUDA_CHECK(cudaDeviceSynchronize());
+        return start;
+    }
 
 private:
-    DeviceBuffer<int> buffer_;
+    DeviceBuffer<T> buffer_;
 };
+using SumInput = GuardedInput<int>;
 
 /// One input: its values, how they were drawn, their exact sum.
 struct SumCase {
