@@ -6,7 +6,9 @@
 #   exercises/NN_name/  the student's files (the STUDENT_SOURCES, starter versions; the cache
 #                       variable COURSE_EXERCISES_DIR points at another folder of that shape)
 #   solutions/NN_name/  the same files, reference versions
-# and one line in lessons/CMakeLists.txt. From those it makes, with N = the two digits:
+# and its manifest lessons/NN_name/lesson.json, whose "build" object cmake/CourseManifest.cmake
+# turns into the arguments of course_add_lesson() (and whose speed checks become the grader's
+# lesson_checks.hpp); no list of lessons is written anywhere else. With N = the two digits it makes:
 #   lessonN_lesson                 the lesson's trusted code (a static library)
 #   lessonN_demo, lessonN_grader   the demo and the grader, one of each
 #   modules/<exercise|solution>/NN_name/<file>.fatbin   each student .cu compiled on its own
