@@ -76,6 +76,7 @@ function(_course_write_checks_header json lesson number out_dir)
 #include \"course/results.hpp\"
 
 #include <array>
+#include <span>
 #include <string_view>
 
 namespace manifest {
@@ -99,6 +100,24 @@ consteval double threshold(std::string_view name, Backend backend)
 ")
   file(WRITE "${out_dir}/lesson_checks.hpp.new" "${text}")
   configure_file("${out_dir}/lesson_checks.hpp.new" "${out_dir}/lesson_checks.hpp" COPYONLY)
+endfunction()
+
+# _course_write_identity_header(<lesson> <number> <out_dir>): <out_dir>/lessonNN_identity.hpp, the
+# lesson's folder name (which names its modules) as lessonNN::kLesson, from the folder itself; the
+# lesson's interface header includes it, so the name is written nowhere else.
+function(_course_write_identity_header lesson number out_dir)
+  set(text "// Lesson ${number}'s folder name, written from the folder when the build is configured.
+#pragma once
+
+namespace lesson${number} {
+
+/// The lesson's folder name, which names its modules.
+inline constexpr const char* kLesson = \"${lesson}\";
+
+}  // namespace lesson${number}
+")
+  file(WRITE "${out_dir}/lesson${number}_identity.hpp.new" "${text}")
+  configure_file("${out_dir}/lesson${number}_identity.hpp.new" "${out_dir}/lesson${number}_identity.hpp" COPYONLY)
 endfunction()
 
 # course_add_lessons(): every lessons/NN_name/lesson.json, in the order of the numbers.
@@ -132,7 +151,9 @@ function(course_add_lessons)
     course_add_lesson(${lesson} ${arguments})
     string(SUBSTRING "${lesson}" 0 2 number)
     set(generated "${CMAKE_BINARY_DIR}/generated/lesson${number}")
-    _course_write_checks_header("${json}" ${lesson} ${number} "${generated}")
-    target_include_directories(lesson${number}_grader PRIVATE "${generated}")
+    _course_write_checks_header("${json}" ${lesson} ${number} "${generated}/checks")
+    target_include_directories(lesson${number}_grader PRIVATE "${generated}/checks")
+    _course_write_identity_header(${lesson} ${number} "${generated}/identity")
+    target_include_directories(lesson${number}_lesson PUBLIC "${generated}/identity")
   endforeach()
 endfunction()

@@ -23,6 +23,8 @@
 
 #include "thread_layout.hpp"
 
+#include "lesson01_identity.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -31,9 +33,6 @@
 #include <vector>
 
 namespace lesson01 {
-
-/// The lesson's folder name, which names its modules.
-inline constexpr const char* kLesson = "01_warp_basics";
 
 /// Exercise 1: launches the student's record_layout (their module, from
 /// exercises/01_warp_basics/thread_layout.cu) with `grid` blocks of `block` threads; every thread

@@ -20,6 +20,8 @@
 
 #include "heavy_paths.hpp"
 
+#include "lesson02_identity.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -28,9 +30,6 @@
 #include <vector>
 
 namespace lesson02 {
-
-/// The lesson's folder name, which names its modules.
-inline constexpr const char* kLesson = "02_divergence";
 
 /// out[i] = f(in[i]) for i in [0, n), with blocks of `block` threads (a power of two, 32 to 1024).
 using MapLauncher = void (*)(const int* in, int* out, std::size_t n, unsigned block, cudaStream_t stream);

@@ -19,13 +19,12 @@
 
 #include "course/reduction.hpp"
 
+#include "lesson03_identity.hpp"
+
 #include <cstddef>
 #include <vector>
 
 namespace lesson03 {
-
-/// The lesson's folder name, which names its modules.
-inline constexpr const char* kLesson = "03_neighbored_reduction";
 
 /// reduceNeighbored: thread tid adds when tid % (2 * stride) == 0 (the baseline, given).
 void launch_reduce_neighbored(int* data, int* partials, std::size_t n, unsigned block, cudaStream_t stream);

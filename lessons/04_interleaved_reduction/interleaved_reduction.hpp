@@ -22,13 +22,12 @@
 
 #include "course/reduction.hpp"
 
+#include "lesson04_identity.hpp"
+
 #include <cstddef>
 #include <vector>
 
 namespace lesson04 {
-
-/// The lesson's folder name, which names its modules.
-inline constexpr const char* kLesson = "04_interleaved_reduction";
 
 /// reduceInterleaved, in place in global memory: the stride starts at blockDim.x / 2 and halves;
 /// thread tid < stride adds element tid + stride to element tid (the exercise: the student's module,

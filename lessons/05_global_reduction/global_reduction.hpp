@@ -20,14 +20,13 @@
 
 #include "course/device_buffer.hpp"
 
+#include "lesson05_identity.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 
 namespace lesson05 {
-
-/// The lesson's folder name, which names its modules.
-inline constexpr const char* kLesson = "05_global_reduction";
 
 /// What the lesson launches reduce_sum() with: the student's reduce_sum_launch, checked, and the
 /// device it runs on.

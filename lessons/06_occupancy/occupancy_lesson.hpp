@@ -11,6 +11,8 @@
 
 #include "occupancy.hpp"
 
+#include "lesson06_identity.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -20,8 +22,6 @@
 #include <vector>
 
 namespace lesson06 {
-
-inline constexpr const char* kLesson = "06_occupancy";
 
 /// "warp slots", "block slots", "registers", "shared memory".
 [[nodiscard]] const char* limiter_name(Limiter limiter);

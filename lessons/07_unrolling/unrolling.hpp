@@ -26,13 +26,12 @@
 
 #include "course/reduction.hpp"
 
+#include "lesson07_identity.hpp"
+
 #include <cstddef>
 #include <vector>
 
 namespace lesson07 {
-
-/// The lesson's folder name, which names its modules.
-inline constexpr const char* kLesson = "07_unrolling";
 
 /// The most data blocks one block may sum (reduce_unrolled_data_blocks).
 inline constexpr unsigned kMaxDataBlocks = 16;

@@ -20,6 +20,8 @@
 /// The lesson's `__reduce_add_sync` on 64-bit sums (lessons/08_warp_shuffles/ladder.cu):
 /// @snippet ladder.cu warp_sum_redux
 
+#include "lesson08_identity.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -27,9 +29,6 @@
 #include <vector>
 
 namespace lesson08 {
-
-/// The lesson's folder name, which names its modules.
-inline constexpr const char* kLesson = "08_warp_shuffles";
 
 /// Elements in one 16-byte vector (int4, float4).
 inline constexpr unsigned kPerVector = 4;

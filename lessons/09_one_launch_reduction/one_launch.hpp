@@ -21,6 +21,8 @@
 
 #include "course/device_buffer.hpp"
 
+#include "lesson09_identity.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -28,9 +30,6 @@
 #include <vector>
 
 namespace lesson09 {
-
-/// The lesson's folder name, which names its modules.
-inline constexpr const char* kLesson = "09_one_launch_reduction";
 
 /// What the lesson launches reduce_once() with: the student's reduce_once_launch, checked, and
 /// the device it runs on.
