@@ -83,9 +83,15 @@ function(course_module_command out)
     _course_module_flags(flags "${arg_LESSON_DIR}")
     set(check_only "")
   endif()
+  # The lesson's identity header (lessonNN_identity.hpp, which configuring writes from its folder's
+  # name) is part of its interface, which a student's file may include.
+  get_filename_component(lesson_name "${arg_LESSON_DIR}" NAME)
+  string(SUBSTRING "${lesson_name}" 0 2 number)
+  set(identity "${CMAKE_BINARY_DIR}/generated/lesson${number}/identity")
+  list(APPEND flags "-I${identity}")
   get_filename_component(source_folder "${arg_SOURCE}" DIRECTORY)
   get_filename_component(toolkit_root "${CUDAToolkit_BIN_DIR}/.." ABSOLUTE)
-  set(own_folders "${source_folder}" "${arg_LESSON_DIR}" "${PROJECT_SOURCE_DIR}/common/include")
+  set(own_folders "${source_folder}" "${arg_LESSON_DIR}" "${identity}" "${PROJECT_SOURCE_DIR}/common/include")
   # The C++ library and the compilers' own headers, wherever the compilers keep them (/opt/gcc/...).
   set(allowed ${own_folders} "${toolkit_root}" ${CUDAToolkit_INCLUDE_DIRS} /usr/include /usr/lib /usr/local/include
     ${CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES} ${CMAKE_CUDA_IMPLICIT_INCLUDE_DIRECTORIES})
