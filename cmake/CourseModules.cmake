@@ -69,6 +69,13 @@ function(_course_module_flags out lesson_dir)
   set(${out} "${flags}" PARENT_SCOPE)
 endfunction()
 
+# course_identity_dir(<NN_name> <out>): the folder of the lesson's lessonNN_identity.hpp, which
+# cmake/CourseManifest.cmake writes when the build is configured.
+function(course_identity_dir lesson out)
+  string(SUBSTRING "${lesson}" 0 2 number)
+  set(${out} "${CMAKE_BINARY_DIR}/generated/lesson${number}/identity" PARENT_SCOPE)
+endfunction()
+
 # The command that compiles SOURCE into OUTPUT (with its include check), for add_custom_command and
 # for tests that expect a refusal. With HOST_CHECK, SOURCE is a student's host C++ file, only
 # checked (the C++ compiler lists its includes) and OUTPUT is a stamp.
@@ -86,8 +93,7 @@ function(course_module_command out)
   # The lesson's identity header (lessonNN_identity.hpp, which configuring writes from its folder's
   # name) is part of its interface, which a student's file may include.
   get_filename_component(lesson_name "${arg_LESSON_DIR}" NAME)
-  string(SUBSTRING "${lesson_name}" 0 2 number)
-  set(identity "${CMAKE_BINARY_DIR}/generated/lesson${number}/identity")
+  course_identity_dir("${lesson_name}" identity)
   list(APPEND flags "-I${identity}")
   get_filename_component(source_folder "${arg_SOURCE}" DIRECTORY)
   get_filename_component(toolkit_root "${CUDAToolkit_BIN_DIR}/.." ABSOLUTE)
