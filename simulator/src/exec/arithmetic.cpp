@@ -286,6 +286,16 @@ void convert(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::K
             double d = ptx::isSigned(from) ? static_cast<double>(static_cast<int64_t>(x)) : static_cast<double>(x);
             return alu::bits(d);
         });
+    } else if (!sat && ptx::typeBytes(from) > 0 && ptx::typeBytes(to) > 0) {
+        // Widening keeps the source's sign, narrowing truncates: one shift pair and a mask per lane.
+        const int unused = 64 - ptx::typeBytes(from) * 8;
+        const uint64_t keep = alu::widthMask(ptx::typeBytes(to) * 8);
+        if (ptx::isSigned(from))
+            lanewise<1>(w, in, mask, clk, [unused, keep](uint64_t a) {
+                return static_cast<uint64_t>(static_cast<int64_t>(a << unused) >> unused) & keep;
+            });
+        else
+            lanewise<1>(w, in, mask, clk, [unused, keep](uint64_t a) { return (a << unused >> unused) & keep; });
     } else {
         lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::intToInt(a, from, to, sat); });
     }

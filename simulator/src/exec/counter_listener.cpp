@@ -33,16 +33,26 @@ void CounterListener::onPhaseEnd(std::span<Warp> warps)
     counts_.dramRounds += most[kRoundDram];
 }
 
-SectorTouch CounterListener::touchSector(uint64_t address)
+RunTouches CounterListener::touchSectors(uint64_t address, uint64_t count)
 {
+    const uint64_t end = address + count * 32;
     const Allocation* a = footprintAllocation_;
-    if (!a || address < a->base || address >= a->base + a->size) {
+    if (!a || address < a->base || end > a->base + a->size) {
         a = DeviceMemory::instance().find(address);
         if (!a || !a->footprint)
-            return SectorTouch::Again;
+            return {};
         footprintAllocation_ = a;
     }
-    return a->footprint->touch(address, epoch_);
+    if (end <= a->base + a->size + 31)
+        return a->footprint->touchRun(address, static_cast<uint32_t>(count), epoch_);
+    // A run past the allocation's end (into the next one): each sector by itself.
+    RunTouches touched;
+    for (uint64_t sector = address; sector < end; sector += 32) {
+        const RunTouches one = touchSectors(sector, 1);
+        touched.dram += one.dram;
+        touched.l2 |= one.l2;
+    }
+    return touched;
 }
 
 uint8_t CounterListener::countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
@@ -73,16 +83,18 @@ uint8_t CounterListener::countMemory(ResolvedSpace where, bool write, const uint
             distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
             count = static_cast<int>(distinct);
         }
-        for (int i = 0; i < count; ++i) {
-            if (i > 0 && sectors[i] == sectors[i - 1])
-                continue;
-            const SectorTouch touch = touchSector(sectors[i] << 5);
-            if (touch == SectorTouch::Dram) {
-                ++counts_.dramSectors;
+        // Runs of consecutive sectors, touched together: a coalesced request is one run.
+        for (int i = 0; i < count;) {
+            int end = i + 1;
+            while (end < count && sectors[end] <= sectors[end - 1] + 1)
+                ++end;
+            const RunTouches touched = touchSectors(sectors[i] << 5, sectors[end - 1] - sectors[i] + 1);
+            counts_.dramSectors += touched.dram;
+            if (touched.dram > 0)
                 from = kRoundDram;
-            } else if (touch == SectorTouch::L2) {
+            else if (touched.l2)
                 from = std::max<uint8_t>(from, kRoundL2);
-            }
+            i = end;
         }
         if (write) {
             ++counts_.globalStoreRequests;

@@ -166,7 +166,8 @@ private:
     // Counts one warp-wide access; for global memory, returns where its farthest sector came from
     // (a RoundSource).
     uint8_t countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
-    SectorTouch touchSector(uint64_t address);
+    // Records the `count` consecutive sectors from `address` as touched by this launch.
+    RunTouches touchSectors(uint64_t address, uint64_t count);
     // A global load into `destination` opens the warp's round trip, or joins the open one.
     void startRound(Warp& w, const ptx::Operand& destination, uint8_t source)
     {
@@ -183,7 +184,7 @@ private:
 
     Counts& counts_;
     uint64_t epoch_;
-    const Allocation* footprintAllocation_ = nullptr;  // the allocation touchSector used last
+    const Allocation* footprintAllocation_ = nullptr;  // the allocation touchSectors used last
     std::unordered_map<uint64_t, uint64_t> atomicTargets_;
 };
 

@@ -108,6 +108,55 @@ void computeAddresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& o
     }
 }
 
+// A load whose lanes all lie in one allocation (`shift` turns an address into a host pointer):
+// the element size and signedness fixed, so that each lane is a plain move.
+template <int Bytes, bool Signed>
+void loadLanes(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift, uint32_t exec)
+{
+    using Element = std::conditional_t<
+        Bytes == 1, uint8_t,
+        std::conditional_t<Bytes == 2, uint16_t, std::conditional_t<Bytes == 4, uint32_t, uint64_t>>>;
+    using SignedElement = std::make_signed_t<Element>;
+    const int parts = d.kind == Operand::Kind::Vec ? d.count : 1;
+    for (int i = 0; i < parts; ++i) {
+        const uint32_t r = d.kind == Operand::Kind::Vec ? d.vec[i] : d.reg;
+        if (r == Operand::kNoReg)
+            continue;
+        uint64_t* out = w.reg(r);
+        const uint64_t at = shift + static_cast<uint64_t>(i * Bytes);
+        for (uint32_t m = exec; m; m &= m - 1) {
+            const int l = std::countr_zero(m);
+            Element x;
+            std::memcpy(&x, reinterpret_cast<const void*>(addrs[l] + at), Bytes);
+            if constexpr (Signed)
+                out[l] = static_cast<uint64_t>(static_cast<int64_t>(static_cast<SignedElement>(x)));
+            else
+                out[l] = x;
+        }
+    }
+}
+
+void loadDirect(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift, uint32_t exec, int bytes,
+                bool isSigned)
+{
+    switch (bytes * (isSigned ? -1 : 1)) {
+    case 1:
+        return loadLanes<1, false>(w, d, addrs, shift, exec);
+    case -1:
+        return loadLanes<1, true>(w, d, addrs, shift, exec);
+    case 2:
+        return loadLanes<2, false>(w, d, addrs, shift, exec);
+    case -2:
+        return loadLanes<2, true>(w, d, addrs, shift, exec);
+    case 4:
+        return loadLanes<4, false>(w, d, addrs, shift, exec);
+    case -4:
+        return loadLanes<4, true>(w, d, addrs, shift, exec);
+    default:  // 8 bytes: nothing to extend
+        return loadLanes<8, false>(w, d, addrs, shift, exec);
+    }
+}
+
 }  // namespace
 
 template <class Listener>
@@ -124,17 +173,8 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
     int64_t offset = 0;
     bool direct =
         memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where, in.sharedSymbol);
-    if (direct && d.kind == Operand::Kind::Reg && bytes == 4 && !ptx::isSigned(in.type)) {
-        // The most common load, without per-lane size dispatch. `shift` is a copy of `offset`, whose
-        // address escaped: the loop would reload that after every store to a register.
-        uint64_t* out = w.reg(d.reg);
-        const uint64_t shift = static_cast<uint64_t>(offset);
-        for (uint32_t m = exec; m; m &= m - 1) {
-            int l = std::countr_zero(m);
-            uint32_t x;
-            std::memcpy(&x, reinterpret_cast<const void*>(a.addr[l] + shift), 4);
-            out[l] = x;
-        }
+    if (direct && (d.kind == Operand::Kind::Reg || d.kind == Operand::Kind::Vec) && bytes > 0 && bytes <= 8) {
+        loadDirect(w, d, a.addr, static_cast<uint64_t>(offset), exec, bytes, ptx::isSigned(in.type));
         listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
         if (raceCheck_ && where == ResolvedSpace::Shared)
             checkSharedLanes(w, b, in, a.addr, exec, total, false);

@@ -4,11 +4,18 @@
 // the allocation) holds the number of the launch that touched it last.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace cudasim {
 
 enum class SectorTouch { Dram, L2, Again };
+
+// Where the sectors of one touched run came from.
+struct RunTouches {
+    uint32_t dram = 0;  // sectors the launch brings from DRAM
+    bool l2 = false;    // some sector was still in L2 from the previous launch
+};
 
 class SectorFootprint {
 public:
@@ -19,10 +26,16 @@ public:
 
     // Records that launch `epoch` touched the sector holding `address`; says where it came from.
     SectorTouch touch(uint64_t address, uint64_t epoch);
+    // The same for `count` consecutive sectors from the one holding `address` (a coalesced
+    // request's): eight at a time where they fill a word of the record.
+    RunTouches touchRun(uint64_t address, uint32_t count, uint64_t epoch);
 
 private:
+    // The record's word holding sector `index`, updated atomically: workers touch sectors at once.
+    std::atomic_ref<uint64_t> word(uint64_t index) const { return std::atomic_ref<uint64_t>(launchOf_[index / 8]); }
+
     uintptr_t base_;
-    uint8_t* launchOf_;  // calloc'ed: untouched pages cost no memory
+    uint64_t* launchOf_;  // a byte per sector, calloc'ed: untouched pages cost no memory
 };
 
 // A new number for each kernel launch.
