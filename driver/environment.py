@@ -35,6 +35,27 @@ def has_gpu() -> bool:
     return result.returncode == 0 and "GPU" in result.stdout
 
 
+# What one grader may hold on the GPU at once (lesson 05's timed inputs, the L2 flush, the context);
+# a case that needs more takes the GPU alone (common/include/course/gpu_sharing.hpp).
+GRADER_GPU_BYTES = 4 << 30
+
+
+def gpu_parallel_jobs() -> int:
+    """How many tests may run side by side on this machine's first GPU: one per CPU core, as many as
+    its free memory holds graders. Timed runs wait for each other whatever this is."""
+    cores = max(os.cpu_count() or 1, 1)
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return 1
+    result = subprocess.run([smi, "--query-gpu=memory.free", "--format=csv,noheader,nounits", "--id=0"],
+                            capture_output=True, text=True)
+    try:
+        free_bytes = int(result.stdout.split()[0]) << 20
+    except (IndexError, ValueError):
+        return 1
+    return max(1, min(cores, free_bytes // GRADER_GPU_BYTES))
+
+
 def find_nvcc() -> str | None:
     return shutil.which("nvcc") or next(
         (str(p) for p in (Path(os.environ.get("CUDA_PATH", "/usr/local/cuda")) / "bin" / "nvcc",) if p.exists()), None

@@ -19,14 +19,16 @@ def test() -> int:
     environment.ensure_environment(verbose=False)
     building.build()
     # The student's own grading (label "exercise") is ./course grade; the course's suite checks
-    # the solutions, the unmodified starters and the planted kernels. GPU timings must not
-    # overlap, so with a GPU the tests run one at a time, while the CPU's cores build the
-    # simulator's tree beside them; without one its graders are skipped, and the driver's tests run
-    # beside each other where they do not share the build tree.
+    # the solutions, the unmodified starters and the planted kernels. With a GPU the tests run side
+    # by side, as many as its memory holds: the graders take turns on the GPU only for their timed
+    # runs (common/include/course/gpu_sharing.hpp), and the CPU's cores build the simulator's tree
+    # beside them. Without one the GPU graders are skipped, and the driver's tests run beside each
+    # other where they do not share the build tree.
     gpu = environment.has_gpu()
     simulator_build = SimulatorBuild() if gpu else None
-    parallel = [] if gpu else ["--parallel", "2"]
-    code = run_ctest(building.build_dir(), ["--preset", building.preset(), "--label-exclude", "^exercise$", *parallel])
+    jobs = environment.gpu_parallel_jobs() if gpu else max(os.cpu_count() or 1, 2)
+    code = run_ctest(building.build_dir(), ["--preset", building.preset(), "--label-exclude", "^exercise$",
+                                            "--parallel", str(jobs)])
     code = max(code, test_on_simulator(simulator_build))
     if code == 0 and shutil.which("doxygen"):
         code = docs.docs(with_solutions=False)

@@ -3,6 +3,7 @@
 #include "course/cuda_check.hpp"
 #include "course/cuda_handles.hpp"
 #include "course/device_buffer.hpp"
+#include "course/gpu_sharing.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -58,6 +59,8 @@ bool timings_are_stable(std::span<const BenchmarkResult> results, double stable_
 
 std::vector<BenchmarkResult> run_interleaved(std::span<const BenchmarkCase> cases, const BenchmarkOptions& options)
 {
+    // Nothing else of the course's runs on the GPU while this process times it.
+    const ExclusiveGpu alone;
     Stream stream;
     Event start;
     Event stop;

@@ -23,6 +23,7 @@
 #include "course/data.hpp"
 #include "course/device.hpp"
 #include "course/failures.hpp"
+#include "course/gpu_sharing.hpp"
 #include "course/grading.hpp"
 #include "course/results.hpp"
 #include "course/results_listener.hpp"
@@ -113,6 +114,29 @@ std::string option_or_env(int argc, char** argv, std::string_view name, const ch
 }
 
 REGISTER_LISTENER("course_results", 1, course::results::ResultsListener);
+
+/// Holds the grader's share of the GPU for each test case it runs (course/gpu_sharing.hpp): other
+/// graders work beside it, and a timing waits until no case of another grader is running.
+class GpuWorkPerCase : public doctest::IReporter {
+public:
+    explicit GpuWorkPerCase(const doctest::ContextOptions&) {}
+    void report_query(const doctest::QueryData&) override {}
+    void test_run_start() override {}
+    void test_run_end(const doctest::TestRunStats&) override {}
+    void test_case_start(const doctest::TestCaseData&) override { work_.emplace(); }
+    void test_case_reenter(const doctest::TestCaseData&) override {}
+    void test_case_end(const doctest::CurrentTestCaseStats&) override { work_.reset(); }
+    void test_case_exception(const doctest::TestCaseException&) override {}
+    void subcase_start(const doctest::SubcaseSignature&) override {}
+    void subcase_end() override {}
+    void log_assert(const doctest::AssertData&) override {}
+    void log_message(const doctest::MessageData&) override {}
+    void test_case_skipped(const doctest::TestCaseData&) override {}
+
+private:
+    std::optional<course::GpuWork> work_;
+};
+REGISTER_LISTENER("course_gpu_work", 2, GpuWorkPerCase);
 
 // What a test case that ended in an exception reports. A CUDA error is the kernel's (a fault: the
 // message names the case that ran), as is whatever lesson 06's student program did wrong or a module
