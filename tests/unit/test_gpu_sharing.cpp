@@ -106,3 +106,37 @@ TEST_CASE("GPU sharing: a lock folder that cannot be written is named")
     CHECK_THROWS_WITH_AS(course::detail::ProcessSharedLock("/nonexistent-folder/gpu"),
                          doctest::Contains("/nonexistent-folder/gpu.turn"), std::runtime_error);
 }
+
+TEST_CASE("GPU sharing: a grader between two runs lets a waiting timing go first")
+{
+    Fixture files;
+    course::detail::ProcessSharedLock grader(files.stem());
+    grader.enter_shared();
+    CHECK_FALSE(grader.writer_waits());
+
+    // Another grader's timing: it holds the turn and waits for the work lock.
+    const int turn = ::open((files.stem() + ".turn").c_str(), O_RDWR);
+    const int work = ::open((files.stem() + ".work").c_str(), O_RDWR);
+    REQUIRE((turn >= 0 && work >= 0));
+    REQUIRE(::flock(turn, LOCK_EX) == 0);
+    CHECK(grader.writer_waits());
+
+    std::atomic<bool> back{false};
+    std::thread yielding([&] {
+        grader.yield_to_writer();
+        back = true;
+    });
+    // The timing gets the GPU alone, and the grader waits until it is done.
+    while (::flock(work, LOCK_EX | LOCK_NB) != 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK_FALSE(back.load());
+    ::flock(work, LOCK_UN);
+    ::flock(turn, LOCK_UN);
+    yielding.join();
+    CHECK(back.load());
+    CHECK_FALSE(files.other_could("work", LOCK_EX));  // the grader's share again
+    grader.leave_shared();
+    ::close(turn);
+    ::close(work);
+}

@@ -30,6 +30,12 @@ public:
     GpuWork& operator=(const GpuWork&) = delete;
 };
 
+/// Inside a GpuWork: if a timing of another process waits, lets it run first (this process's work
+/// on the GPU finished, then its share given up until the timing is done). Called where a case
+/// has just finished a run, so that a timing waits for one run of each grader instead of a whole
+/// test case. Nothing outside a GpuWork, or on the simulator.
+void let_waiting_timing_run();
+
 /// The GPU to this process alone for the scope: no other course process is inside a GpuWork or
 /// an ExclusiveGpu meanwhile. Inside a GpuWork of this process, that work's share is given up for
 /// the scope and taken again after it. Throws std::runtime_error if the lock files cannot be
@@ -58,6 +64,10 @@ public:
     void leave_shared() noexcept;
     void enter_exclusive();
     void leave_exclusive() noexcept;
+    /// Whether this process holds a share (and no exclusive scope) while another's writer waits.
+    [[nodiscard]] bool writer_waits() const;
+    /// The share given up until the waiting writer is done, then taken again.
+    void yield_to_writer();
 
 private:
     int turn_ = -1;            // held by a writer from before it waits for "work" until it is done
