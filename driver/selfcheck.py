@@ -8,6 +8,7 @@ import shutil
 import sys
 import threading
 from pathlib import Path
+from typing import IO
 from xml.etree import ElementTree
 
 from . import building, common, ctest_progress, docs, environment
@@ -21,15 +22,15 @@ def test() -> int:
     # The student's own grading (label "exercise") is ./course grade; the course's suite checks
     # the solutions, the unmodified starters and the planted kernels. With a GPU the tests run side
     # by side, as many as its memory holds: the graders take turns on the GPU only for their timed
-    # runs (common/include/course/gpu_sharing.hpp), and the CPU's cores build the simulator's tree
-    # beside them. Without one the GPU graders are skipped, and the driver's tests run beside each
-    # other where they do not share the build tree.
+    # runs (common/include/course/gpu_sharing.hpp), and the simulator's tree is built and tested
+    # beside them at the lowest priority. Without one the GPU graders are skipped, and the
+    # simulator's tree comes after the first.
     gpu = environment.has_gpu()
-    simulator_build = SimulatorBuild() if gpu else None
+    simulator = SimulatorBeside() if gpu else None
     jobs = environment.gpu_parallel_jobs() if gpu else max(os.cpu_count() or 1, 2)
     code = run_ctest(building.build_dir(), ["--preset", building.preset(), "--label-exclude", "^exercise$",
                                             "--parallel", str(jobs)])
-    code = max(code, test_on_simulator(simulator_build))
+    code = max(code, simulator.wait() if simulator else test_on_simulator())
     if code == 0 and shutil.which("doxygen"):
         code = docs.docs(with_solutions=False)
     elif not shutil.which("doxygen"):
@@ -44,62 +45,88 @@ def simulator_configure() -> list[str]:
     return ["cmake", "--preset", "sim", f"-DCOURSE_EXERCISES_DIR={common.exercises_dir()}"]
 
 
-class SimulatorBuild:
-    """The simulator's tree, configured and built in a thread of its own (its output to the tree's
-    logs/ only), while the GPU's tree runs its tests."""
+def simulator_ctest_arguments() -> list[str]:
+    # The driver's own tests ran in the first tree. A simulator grader of lesson 05 holds up to
+    # 10 GB of memory: no more side by side than the machine's free memory holds.
+    jobs = max(os.cpu_count() or 1, 1)
+    try:
+        with open("/proc/meminfo") as meminfo:
+            available = next(int(line.split()[1]) for line in meminfo if line.startswith("MemAvailable:"))
+        jobs = max(1, min(jobs, available // (10 << 20)))
+    except (OSError, StopIteration, ValueError):
+        pass
+    return ["--preset", "sim", "--label-exclude", "^(exercise|driver)$", "--parallel", str(jobs)]
+
+
+class SimulatorBeside:
+    """With a GPU: the simulator's tree configured, built and tested in a thread of its own, at the
+    lowest priority (a GPU grader's timed runs launch from the CPU, and a delayed launch would count
+    in their times), its output to the tree's logs/; wait() prints its outcome."""
 
     def __init__(self) -> None:
-        common.say(f"building {common.shown(SIMULATOR_TREE)} (preset 'sim') beside the GPU's tests "
-                   f"(log: {common.shown(SIMULATOR_TREE / 'logs' / 'build.log')})")
-        self.result: tuple[bool, str] = (False, "")
+        self.log = SIMULATOR_TREE / "logs" / "ctest.log"
+        common.say(f"building and testing {common.shown(SIMULATOR_TREE)} (preset 'sim') beside the GPU's tests "
+                   f"(logs: {common.shown(SIMULATOR_TREE / 'logs')})")
+        self.built: tuple[bool, str] = (False, "")
+        self.code = 1
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
 
     def run(self) -> None:
-        # At the lowest priority: the GPU's timed runs launch from the CPU, and a launch delayed by
-        # a compiler would count in their times.
         nice = ["nice", "-n", "19"] if shutil.which("nice") else []
-        self.result = building.build_tree_quietly(SIMULATOR_TREE, nice + simulator_configure(),
-                                                  nice + ["cmake", "--build", "--preset", "sim"])
+        self.built = building.build_tree_quietly(SIMULATOR_TREE, nice + simulator_configure(),
+                                                 nice + ["cmake", "--build", "--preset", "sim"])
+        if not self.built[0]:
+            return
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.log, "w") as out:
+            self.code = run_ctest(SIMULATOR_TREE, simulator_ctest_arguments(), out=out, prefix=nice)
 
-    def wait(self) -> None:
-        """Returns once the tree is built; stops the command with the first errors if it failed."""
+    def wait(self) -> int:
+        """Once the tree is built and tested: its summary (or the first build errors); ctest's code."""
+        if self.thread.is_alive():
+            common.say(f"waiting for {common.shown(SIMULATOR_TREE)}'s tests (log: {common.shown(self.log)})")
         self.thread.join()
-        built, output = self.result
+        built, output = self.built
         if not built:
             print(building.first_compile_errors(output, count=8).replace(" | ", "\n"))
             common.fail(f"building {common.shown(SIMULATOR_TREE)} failed: the first errors are above "
                         f"(logs: {common.shown(SIMULATOR_TREE / 'logs')})")
+        common.say("the CPU simulator's tests, and every lesson graded on the simulator (build/sim):")
+        text = self.log.read_text(errors="replace")
+        summary = text[text.find("Label Time Summary:"):] if "Label Time Summary:" in text else ""
+        failed = [line for line in text.splitlines() if "***" in line or "(Failed)" in line]
+        print("\n".join([*failed, *[line for line in text.splitlines() if "tests passed" in line], summary.rstrip()]))
+        return self.code
 
 
-def test_on_simulator(prebuilt: SimulatorBuild | None = None) -> int:
+def test_on_simulator() -> int:
     """Every lesson built for the CPU simulator (preset "sim"): the simulator's own suite, and each
-    lesson's solution grader, unmodified starter and planted kernels graded there. Needs no GPU.
-    `prebuilt`: the tree's build, started earlier."""
+    lesson's solution grader, unmodified starter and planted kernels graded there. Needs no GPU."""
     common.say("the CPU simulator's tests, and every lesson graded on the simulator (build/sim)")
-    if prebuilt is not None:
-        prebuilt.wait()
-    else:
-        building.build_tree(SIMULATOR_TREE, simulator_configure(), ["cmake", "--build", "--preset", "sim"],
-                            "build/sim (preset 'sim')")
-    # The driver's own tests ran in the first tree; the simulator runs CPU work, so two at a time.
-    return run_ctest(SIMULATOR_TREE, ["--preset", "sim", "--label-exclude", "^(exercise|driver)$",
-                                      "--parallel", str(max(os.cpu_count() or 1, 1))])
+    building.build_tree(SIMULATOR_TREE, simulator_configure(), ["cmake", "--build", "--preset", "sim"],
+                        "build/sim (preset 'sim')")
+    return run_ctest(SIMULATOR_TREE, simulator_ctest_arguments())
 
 
-def run_ctest(tree: Path, arguments: list[str]) -> int:
+def run_ctest(tree: Path, arguments: list[str], out: IO[str] | None = None, prefix: list[str] | None = None) -> int:
     """ctest with `arguments` (its own line per test and time per label, and a progress line every
-    half minute), then the five slowest tests: where the suite's time goes. Returns ctest's exit
-    code."""
+    half minute), then the five slowest tests: where the suite's time goes. Output to `out` (default
+    standard output); `prefix`: a command ctest runs under (nice). Returns ctest's exit code."""
+    out = out or sys.stdout
     junit = tree / "logs" / "ctest.xml"
     junit.parent.mkdir(parents=True, exist_ok=True)
     junit.unlink(missing_ok=True)
-    code = ctest_progress.run_with_progress(["ctest", *arguments, "--output-junit", str(junit)], common.ROOT,
-                                            sys.stdout)
+    code = ctest_progress.run_with_progress([*(prefix or []), "ctest", *arguments, "--output-junit", str(junit)],
+                                            common.ROOT, out)
     slowest = slowest_tests(junit)
     if slowest:
-        common.say(f"the slowest tests of {common.shown(tree)}: " +
-                   ", ".join(f"{name} {seconds:.0f} s" for seconds, name in slowest))
+        text = f"the slowest tests of {common.shown(tree)}: " + ", ".join(
+            f"{name} {seconds:.0f} s" for seconds, name in slowest)
+        if out is sys.stdout:
+            common.say(text)
+        else:
+            print(f"course: {text}", file=out, flush=True)
     return code
 
 

@@ -4,6 +4,7 @@
 #include "course/cuda_handles.hpp"
 #include "course/data.hpp"
 #include "course/failures.hpp"
+#include "course/gpu_sharing.hpp"
 #include "course/grading.hpp"
 #include "course/reduction.hpp"
 
@@ -22,6 +23,7 @@ namespace course::grading {
 
 SumCase make_sum_case(std::size_t n, int lo, int hi, std::uint64_t stream)
 {
+    let_waiting_timing_run();  // host work next: a waiting timing need not wait for it
     const std::uint64_t seed = derive_seed(run_seed(), stream);
     auto values = random_ints(n, seed, lo, hi);
     const long long expected = exact_sum(values);

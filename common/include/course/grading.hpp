@@ -129,8 +129,9 @@ inline constexpr auto kUnchecked = [](const auto&) { return true; };
 template <class Work, class IsRight = decltype(kUnchecked)>
 decltype(auto) run_case(const std::string& running, Work&& work, const IsRight& is_right = kUnchecked)
 {
-    // After each run, a timing of another grader that waits for the GPU goes first
+    // Before and after each run, a timing of another grader that waits for the GPU goes first
     // (course/gpu_sharing.hpp): it waits for one run, not for this grader's whole test case.
+    let_waiting_timing_run();
     try {
         if constexpr (std::is_void_v<decltype(run_under_schedules(running, work, is_right))>) {
             run_under_schedules(running, work, is_right);
