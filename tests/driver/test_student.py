@@ -639,23 +639,26 @@ class BadInput(unittest.TestCase):
             self.assertEqual(driver.selfcheck.slowest_tests(report, 2), [(10.25, "b"), (3.5, "a")])
             self.assertEqual(driver.selfcheck.slowest_tests(Path(tmp) / "missing.xml"), [])
 
-    def test_with_a_gpu_the_simulators_tree_builds_beside_the_gpu_tests(self):
+    def test_with_a_gpu_the_simulators_tree_builds_and_tests_beside_the_gpu_tests(self):
         driver = load_driver()
         events = []
         driver.environment.ensure_environment = lambda verbose: None
         driver.environment.has_gpu = lambda: True
+        driver.environment.gpu_parallel_jobs = lambda: 6
         driver.building.build = lambda: events.append("gpu tree built")
         driver.docs.docs = lambda with_solutions: 0
 
         def build_tree_quietly(tree, configure, build_targets, label=None):
             events.append(f"simulator build starts: {' '.join(build_targets)}")
-            time.sleep(0.5)
+            time.sleep(0.3)
             events.append("simulator build ends")
             return True, ""
 
-        def run_ctest(tree, arguments):
-            events.append(f"ctest {tree.name} starts")
-            time.sleep(0.2 if tree.name != "sim" else 0)
+        def run_ctest(tree, arguments, out=None, prefix=None):
+            events.append(f"ctest {tree.name} starts: {' '.join([*(prefix or []), *arguments])}")
+            time.sleep(0.6 if tree.name != "sim" else 0)
+            if out is not None:
+                print("100% tests passed, 0 tests failed out of 3", file=out)
             events.append(f"ctest {tree.name} ends")
             return 0
 
@@ -663,13 +666,21 @@ class BadInput(unittest.TestCase):
         driver.selfcheck.run_ctest = run_ctest
         driver.building.build_dir = lambda: Path("build/gpu")
         driver.building.preset = lambda: "gpu"
-        with contextlib.redirect_stdout(io.StringIO()):
-            self.assertEqual(driver.selfcheck.test(), 0)
+        with tempfile.TemporaryDirectory() as tmp:
+            driver.selfcheck.SIMULATOR_TREE = Path(tmp) / "sim"
+            said = io.StringIO()
+            with contextlib.redirect_stdout(said):
+                self.assertEqual(driver.selfcheck.test(), 0)
         self.assertEqual(events[0], "gpu tree built")
-        self.assertCountEqual(events[1:3], ["simulator build starts: nice -n 19 cmake --build --preset sim",
-                                            "ctest gpu starts"], events)
-        self.assertLess(events.index("ctest gpu ends"), events.index("simulator build ends"), events)
-        self.assertEqual(events[-3:], ["simulator build ends", "ctest sim starts", "ctest sim ends"])
+        self.assertCountEqual(events[1:3], [
+            "simulator build starts: nice -n 19 cmake --build --preset sim",
+            "ctest gpu starts: --preset gpu --label-exclude ^exercise$ --parallel 6"], events)
+        # The simulator's tests run beside the GPU's, at the lowest priority, once its tree is built.
+        sim_start = next(e for e in events if e.startswith("ctest sim starts"))
+        self.assertTrue(sim_start.startswith("ctest sim starts: nice -n 19 --preset sim"), sim_start)
+        self.assertLess(events.index("simulator build ends"), events.index(sim_start), events)
+        self.assertLess(events.index(sim_start), events.index("ctest gpu ends"), events)
+        self.assertIn("100% tests passed, 0 tests failed out of 3", said.getvalue())
 
     def test_a_progress_line_while_ctest_runs(self):
         # A stand-in for ctest: two tests start, one finishes, the other runs on for a while.
