@@ -20,7 +20,8 @@ import time
 import zipfile
 from pathlib import Path
 
-from . import building, common, environment, lessons, reports, sanitizer, simulator_pass, thresholds, verdict
+from . import building, common, environment, lessons, reports, sanitizer, shards, simulator_pass, thresholds, verdict
+from .records import RecordLog
 from .submission import Submission
 
 ARCHIVES = (".tar.gz", ".tgz", ".tar", ".zip")
@@ -196,37 +197,6 @@ def clock(seconds: float) -> str:
     """"4m05s", "37s": a duration for a progress line."""
     seconds = int(seconds)
     return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
-
-
-class RecordLog:
-    """The grading's rows, one JSON line per student and lesson, appended and flushed to disk as
-    each is known (records.jsonl in the reports' folder), so that a crash, a kill or Ctrl-C keeps
-    every finished row; the reports are made from it. A line cut short by a kill is ignored."""
-
-    NAME = "records.jsonl"
-
-    def __init__(self, out: Path):
-        self.path = out / self.NAME
-        self.lock = threading.Lock()
-
-    def read(self) -> list[dict]:
-        rows = []
-        if self.path.exists():
-            for line in self.path.read_text(errors="replace").splitlines():
-                try:
-                    row = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(row, dict):
-                    rows.append(row)
-        return rows
-
-    def append(self, row: dict) -> None:
-        line = json.dumps(row, sort_keys=True) + "\n"
-        with self.lock, open(self.path, "a") as log:
-            log.write(line)
-            log.flush()
-            os.fsync(log.fileno())
 
 
 class BatchGrader:
@@ -417,10 +387,12 @@ GRADING_FILE = "grading.json"  # what a grading was started with, for --resume
 
 def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | None, work_text: str | None, jobs: int,
                 seed: int | None, timeout: int, thresholds_file: Path | None, arch: str | None,
-                on_simulator: bool, resume: bool = False, quiet: bool = False, memory_limit: int | None = None) -> int:
+                on_simulator: bool, resume: bool = False, quiet: bool = False, memory_limit: int | None = None,
+                shard: tuple[int, int] | None = None) -> int:
     """./course grade --submissions DIR: grades every submission in DIR and writes the reports.
     Each row is on disk as soon as it is known (RecordLog); --resume continues an interrupted
-    grading in the same --out with what it was started with, and grades only what is missing."""
+    grading in the same --out with what it was started with, and grades only what is missing.
+    `shard` (I, N): only the I-th of N parts of the class (driver/shards.py), for --merge."""
     source = Path(folder).expanduser().resolve()
     if not source.is_dir():
         common.fail(f"--submissions {folder}: not a folder", common.BAD_USAGE)
@@ -440,6 +412,13 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
     settings = {"course": reports.course_revision(), "submissions": str(source),
                 "lessons": [lesson.folder for lesson in chosen], "backend": "sim" if on_simulator else "gpu",
                 "timeout_s": timeout, "thresholds_file": str(thresholds_file) if thresholds_file else None}
+    submissions = find_submissions(source)
+    if not submissions:
+        common.fail(f"no submissions in {source} (folders shaped like exercises/, or .tar.gz/.tgz/.tar/.zip archives)")
+    if shard:
+        settings["shard"] = shards.shard_text(shard)
+        settings["class"] = [s.name for s in submissions]
+        submissions = shards.part(submissions, shard)
     records = RecordLog(out)
     if resume:
         seed, started = resumed_settings(out, settings, seed)
@@ -451,16 +430,14 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
         started = common.now_text()
         (out / GRADING_FILE).write_text(json.dumps(dict(settings, seed=seed, started=started), indent=2) + "\n")
     environment.ensure_environment(verbose=False)
-    submissions = find_submissions(source)
-    if not submissions:
-        common.fail(f"no submissions in {source} (folders shaped like exercises/, or .tar.gz/.tgz/.tar/.zip archives)")
     done = {(row.get("student"), row.get("lesson")) for row in records.read()}
     todo = [(s, [lesson for lesson in chosen if (s.name, lesson.number) not in done]) for s in submissions]
     todo = [(s, left) for s, left in todo if left]
     building.say_backend("grading a class", on_simulator)
     numbers = ", ".join(lesson.number for lesson in chosen)
     resumed = f", {len(submissions) - len(todo)} already graded" if resume else ""
-    common.say(f"grading {len(submissions)} submissions{resumed}, lessons {numbers}, seed {seed}, "
+    part = f" (shard {shards.shard_text(shard)} of the class)" if shard else ""
+    common.say(f"grading {len(submissions)} submissions{part}{resumed}, lessons {numbers}, seed {seed}, "
                f"{jobs} build tree(s) in {work}")
     # The graders and the reference modules: built once, from the course's own tree; each
     # submission's tree builds only the student's code.
@@ -494,6 +471,8 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
             "thresholds": json.loads(thresholds_file.read_text()) if thresholds_file else None,
             "thresholds_applied": reports.applied_overrides(rows, settings["backend"]),
             "device": device, "lessons": settings["lessons"], "submissions": str(source)}
+    if shard:
+        meta["shard"] = settings["shard"]
     reports.write_reports(out, meta, rows, chosen, [s.name for s in submissions])
     if not quiet:
         print((out / "summary.md").read_text())

@@ -54,6 +54,15 @@ def outcome_record(submission: Submission, lesson: lessons.Lesson, outcome: verd
     }
 
 
+def not_graded_record(student: str, lesson: lessons.Lesson, reason: str) -> dict:
+    """The row of a lesson no grader ran for (a part of the class that did not finish): an error."""
+    return {"student": student, "lesson": lesson.number, "lesson_folder": lesson.folder, "submitted": None,
+            "files": [], "starter_files_added": [], "verdict": "error", "correctness": "unknown", "check": None,
+            "deciding_check": {}, "ratio": None, "threshold": None, "threshold_source": None, "speed_checks": [],
+            "reason": reason, "sanitizer": None, "simulator_pass": None, "messages": [reason], "cases": [],
+            "seed": None, "threshold_overrides": [], "exit_code": None, "log": None}
+
+
 def applied_overrides(records: list[dict], backend: str) -> list[dict]:
     """Each entry of the thresholds file, for the lessons graded: in how many of the gradings that
     reached its check it replaced the grader's threshold."""

@@ -13,7 +13,9 @@ from . import (
     environment,
     lessons,
     sanitizer,
+    shards,
     simulator_pass,
+    slurm,
     state,
     thresholds,
     verdict,
@@ -247,8 +249,12 @@ def reset(lesson: lessons.Lesson) -> int:
 GRADE_USAGE = ("usage: ./course grade [NN ...] [--sim | --gpu] [--seed N] [--thresholds FILE]",
                "usage: ./course grade --submissions DIR [--jobs N] [--out DIR [--resume]] [--seed N] [--timeout S] "
                "[--lessons NN,NN] [--thresholds FILE] [--work DIR] [--arch CUDA_ARCHS] [--memory-limit GIB] "
-               "[--quiet] [--sim | --gpu]")
-CLASS_ONLY = ("jobs", "out", "work", "timeout", "lesson_list", "arch", "memory_limit")
+               "[--shard I/N] [--quiet] [--sim | --gpu]",
+               "usage: ./course grade --merge OUT SHARD_DIR...",
+               "usage: ./course grade --submissions DIR --slurm [--partition P] [--gres G] [--tasks N] [--time T] "
+               "[--dry-run] [the class options above]")
+CLASS_ONLY = ("jobs", "out", "work", "timeout", "lesson_list", "arch", "memory_limit", "shard")
+SLURM_ONLY = ("partition", "gres", "tasks", "time")
 
 
 def grade_arguments(parser: CommandParser) -> None:
@@ -270,17 +276,41 @@ def grade_arguments(parser: CommandParser) -> None:
                                "interrupted: same seed and options, what is done is kept")
     class_options.add_argument("--quiet", action="store_true", help="no line per student, no summary: only errors "
                                "and where the reports are")
+    class_options.add_argument("--shard", metavar="I/N", help="grade only the I-th of N parts of the class "
+                               "(every N-th student, in name order, from the I-th); ./course grade --merge makes "
+                               "the class's reports from the parts' --out folders")
+    slurm_options = parser.add_argument_group("grading a class on a Slurm cluster")
+    slurm_options.add_argument("--slurm", action="store_true", help="write and submit an array job of --tasks "
+                               "parts (--shard) and a merge job after it (docs/driver.md)")
+    slurm_options.add_argument("--partition", metavar="P", help="the partition the jobs run in")
+    slurm_options.add_argument("--gres", metavar="G", help="each task's generic resources (default gpu:1; none "
+                                                           "with --sim)")
+    slurm_options.add_argument("--tasks", metavar="N", help=f"parts of the class, one task each (default "
+                                                            f"{slurm.TASKS_DEFAULT}, at most one per submission)")
+    slurm_options.add_argument("--time", metavar="T", help="each task's time limit, as sbatch takes it (2:00:00)")
+    slurm_options.add_argument("--dry-run", action="store_true", dest="dry_run",
+                               help="only write the scripts, into --out's slurm/")
     class_options.add_argument("--memory-limit", metavar="GIB", dest="memory_limit",
                                help="memory each grader may use, in GiB (default 16; 0: none): its address space "
                                     "on the CPU simulator, the data it writes with a GPU")
 
 
 def grade_command(parser: CommandParser, args: list[str]) -> int:
+    if "--merge" in args:  # ./course grade --merge OUT SHARD_DIR...: nothing else
+        parser.bad_usage = GRADE_USAGE[2]
+        where = args.index("--merge")
+        rest = args[where + 1:]
+        if where != 0 or len(rest) < 2 or any(a.startswith("-") for a in rest):
+            parser.error("--merge takes the merged reports' folder, then each part's --out folder")
+        return shards.merge(rest[0], rest[1:])
     grading_a_class = any(a == "--submissions" or a.startswith("--submissions=") for a in args)
-    parser.bad_usage = GRADE_USAGE[1] if grading_a_class else GRADE_USAGE[0]
+    on_slurm = any(a.split("=")[0] in ("--slurm", "--partition", "--gres", "--tasks", "--time", "--dry-run")
+                   for a in args)
+    parser.bad_usage = GRADE_USAGE[3] if on_slurm else GRADE_USAGE[1] if grading_a_class else GRADE_USAGE[0]
     options = parser.parse_intermixed_args(args)
     if not grading_a_class:
-        if any(getattr(options, name) is not None for name in CLASS_ONLY) or options.resume or options.quiet:
+        if (any(getattr(options, name) is not None for name in CLASS_ONLY + SLURM_ONLY) or options.resume
+                or options.quiet or options.slurm or options.dry_run):
             parser.error("an option of --submissions without it")
         thresholds_file = thresholds.read_thresholds(options.thresholds)
         seed = whole_number("--seed", options.seed, None, maximum=MAX_SEED)
@@ -298,17 +328,32 @@ def grade_command(parser: CommandParser, args: list[str]) -> int:
     memory_gib = whole_number("--memory-limit", options.memory_limit, 16, minimum=0, maximum=4096)
     if options.resume and not options.out:
         parser.error("--resume continues the grading in --out DIR: name it")
+    if not options.slurm and (options.dry_run or any(getattr(options, n) is not None for n in SLURM_ONLY)):
+        parser.error("an option of --slurm without it")
+    if options.slurm:
+        if options.shard or options.resume or options.work:
+            parser.error("--slurm makes the parts itself (--shard), their build trees and their resumption")
+        # The options every task passes on; paths absolute, for the cluster's nodes.
+        passed = [*(["--lessons", options.lesson_list] if options.lesson_list else []),
+                  "--timeout", str(timeout), "--jobs", str(jobs), "--memory-limit", str(memory_gib),
+                  *(["--thresholds", str(thresholds_file.resolve())] if thresholds_file else []),
+                  *(["--arch", options.arch] if options.arch else [])]
+        return slurm.submit(submissions=options.submissions, out_text=options.out, seed=seed,
+                            tasks=whole_number("--tasks", options.tasks, None, minimum=1, maximum=10000),
+                            partition=options.partition, gres=options.gres, time_limit=options.time,
+                            dry_run=options.dry_run, on_simulator=on_simulator, grade_options=passed)
     return batch.grade_class(options.submissions,
                              lesson_names=options.lesson_list.split(",") if options.lesson_list else None,
                              out_text=options.out, work_text=options.work, jobs=jobs, seed=seed, timeout=timeout,
                              thresholds_file=thresholds_file, arch=options.arch, on_simulator=on_simulator,
                              resume=options.resume, quiet=options.quiet,
-                             memory_limit=memory_gib << 30 if memory_gib else None)
+                             memory_limit=memory_gib << 30 if memory_gib else None,
+                             shard=shards.parse_shard(options.shard) if options.shard else None)
 
 
 GRADE = Command(
     name="grade",
-    usage="\n".join((GRADE_USAGE[0], GRADE_USAGE[1].replace("usage:", "      "))),
+    usage="\n".join((GRADE_USAGE[0], *(u.replace("usage:", "      ") for u in GRADE_USAGE[1:]))),
     description="Grades your exercises (all lessons by default), or with --submissions a class: every student's "
                 "folder or archive in DIR, with reports in --out.",
     arguments=grade_arguments,
@@ -318,6 +363,12 @@ GRADE = Command(
               Line(INSTRUCTORS, "./course grade --submissions DIR [--jobs N] [--out DIR [--resume]] [--seed N] "
                                 "[--timeout S] [--lessons NN,..] [--memory-limit GIB] [--quiet] [--sim|--gpu]",
                    "grade every student's folder or archive in DIR (on the CPU simulator where there is no GPU)"),
+              Line(INSTRUCTORS, "./course grade --submissions DIR --shard I/N --out PART; "
+                                "./course grade --merge OUT PART...",
+                   "grade a class in parts (one per machine or scheduler task), then its reports from the parts"),
+              Line(INSTRUCTORS, "./course grade --submissions DIR --slurm [--partition P] [--gres G] [--tasks N] "
+                                "[--time T] [--dry-run]",
+                   "grade a class on a Slurm cluster: an array job of parts, and a merge job after it"),
               Line(INSTRUCTORS, "--thresholds FILE (or COURSE_THRESHOLDS)",
                    "speed thresholds per lesson, back end and check, for grade and watch (lessonNN_grader "
                    "--list-checks names the checks; see docs/driver.md)")),

@@ -123,7 +123,15 @@ public:
     void report_query(const doctest::QueryData&) override {}
     void test_run_start() override {}
     void test_run_end(const doctest::TestRunStats&) override {}
-    void test_case_start(const doctest::TestCaseData&) override { work_.emplace(); }
+    void test_case_start(const doctest::TestCaseData&) override
+    {
+        try {
+            work_.emplace();
+        } catch (const std::exception& error) {  // no lock file: nothing may run on a shared GPU unchecked
+            std::cerr << course::failure::grader_error.with(error.what()) << '\n' << std::flush;
+            std::_Exit(1);
+        }
+    }
     void test_case_reenter(const doctest::TestCaseData&) override {}
     void test_case_end(const doctest::CurrentTestCaseStats&) override { work_.reset(); }
     void test_case_exception(const doctest::TestCaseException&) override {}

@@ -242,6 +242,123 @@ class BatchRun(unittest.TestCase):
             self.assertTrue(by_student["wrong"]["reason"].startswith("wrong result:"))
 
 
+class SlurmOptions(unittest.TestCase):
+    """--slurm's own options need it, its values are checked, and a machine without sbatch is told so
+    after the scripts are written (no build needed)."""
+
+    def test_options_values_and_a_machine_without_sbatch(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            (tmp / "class" / "ann").mkdir(parents=True)
+            without = run_course("grade", "--submissions", str(tmp / "class"), "--partition", "gpu")
+            self.assertEqual(without.returncode, 2, without.stdout)
+            self.assertIn("usage: ./course grade --submissions DIR --slurm", without.stdout)
+            bad = run_course("grade", "--submissions", str(tmp / "class"), "--slurm", "--time", "2 hours")
+            self.assertEqual(bad.returncode, 2, bad.stdout)
+            self.assertIn("--time 2 hours: not a value sbatch takes", bad.stdout)
+            shard = run_course("grade", "--submissions", str(tmp / "class"), "--slurm", "--shard", "1/2")
+            self.assertEqual(shard.returncode, 2, shard.stdout)
+            self.assertIn("usage: ./course grade --submissions DIR --slurm", shard.stdout)
+            if shutil.which("sbatch"):
+                return
+            result = run_course("grade", "--submissions", str(tmp / "class"), "--slurm", "--sim", "--out",
+                                str(tmp / "out"))
+            self.assertEqual(result.returncode, 1, result.stdout)
+            self.assertIn("sbatch not found", result.stdout)
+            self.assertIn("#SBATCH --array=1-1", (tmp / "out" / "slurm" / "grade.sbatch").read_text())
+
+
+@unittest.skipUnless(build_dir(), "needs the configured build tree (COURSE_BUILD_DIR, set by CTest)")
+@unittest.skipUnless((ROOT / "solutions").is_dir(), "needs the reference solutions (not in a student copy)")
+class ClassInParts(unittest.TestCase):
+    """--slurm --dry-run writes an array job of --shard parts and a merge job; run by hand as Slurm
+    would run them (bash, SLURM_ARRAY_TASK_ID), they give the verdicts of the class graded at once
+    with the same seed. --merge of a missing part leaves error rows; parts of different gradings are
+    refused."""
+
+    def test_parts_merge_into_the_whole_grading(self):
+        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading-parts"
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            made = make_class(tmp / "made")
+            kept = [name for name in ("cheater", "correct", "stranger", "wrong") if name in made]
+            for name in kept:
+                shutil.move(str(tmp / "made" / name), str(tmp / "class" / name))
+            backend = [] if has_gpu() else ["--sim"]
+            same = ["--submissions", str(tmp / "class"), "--seed", "77", "--timeout", "120", "--jobs", "2",
+                    "--lessons", "03", *backend]
+            whole = run_course("grade", *same, "--out", str(tmp / "whole"), "--work", str(work), timeout=900)
+            self.assertEqual(whole.returncode, 0, whole.stdout[-4000:])
+            written = run_course("grade", *same, "--slurm", "--dry-run", "--tasks", "2", "--partition", "gpu",
+                                 "--time", "1:00:00", "--out", str(tmp / "slurm"))
+            self.assertEqual(written.returncode, 0, written.stdout)
+            self.assertIn("not submitted (--dry-run)", written.stdout)
+            scripts = tmp / "slurm" / "slurm"
+            grade_script = (scripts / "grade.sbatch").read_text()
+            for line in ("#SBATCH --array=1-2", "#SBATCH --partition=gpu", "#SBATCH --time=1:00:00",
+                         '--shard "$SLURM_ARRAY_TASK_ID/2"', "--seed 77"):
+                self.assertIn(line, grade_script)
+            merge_script = (scripts / "merge.sbatch").read_text()
+            self.assertIn(f"--merge {tmp / 'slurm'} {tmp / 'slurm' / 'parts' / '1'}", merge_script)
+            # What Slurm runs: each task of the array, then the merge.
+            for task in ("1", "2"):
+                ran = subprocess.run(["bash", str(scripts / "grade.sbatch")], capture_output=True, text=True,
+                                     env=dict(os.environ, SLURM_ARRAY_TASK_ID=task), timeout=900)
+                self.assertEqual(ran.returncode, 0, ran.stdout[-3000:] + ran.stderr[-3000:])
+            ran = subprocess.run(["bash", str(scripts / "merge.sbatch")], capture_output=True, text=True, timeout=300)
+            self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
+
+            whole = json.loads((tmp / "whole" / "results.json").read_text())
+            report = json.loads((tmp / "slurm" / "results.json").read_text())
+            parts = tmp / "slurm" / "parts"
+            part1 = {r["student"] for r in json.loads((parts / "1" / "results.json").read_text())["results"]}
+            part2 = {r["student"] for r in json.loads((parts / "2" / "results.json").read_text())["results"]}
+            self.assertEqual(sorted(part1 | part2), sorted(kept))
+            self.assertFalse(part1 & part2)
+            self.assertEqual(part1, set(sorted(kept)[0::2]))  # every second student in name order
+            self.assertEqual(report["seed"], 77)
+            self.assertEqual(sorted(p["shard"] for p in report["parts"]), ["1/2", "2/2"])
+            # On the simulator the figures in the reasons are modelled, so the reasons are the same too.
+            fields = ("student", "lesson", "verdict", "correctness") + (() if has_gpu() else ("reason",))
+            self.assertEqual([{k: r[k] for k in fields} for r in report["results"]],
+                             [{k: r[k] for k in fields} for r in whole["results"]])
+            summary = (tmp / "slurm" / "summary.md").read_text()
+            for name in kept:
+                self.assertIn(f"| {name} |", summary)
+
+            # A part that never came back: its students are rows with the verdict error.
+            alone = run_course("grade", "--merge", str(tmp / "alone"), str(parts / "2"))
+            self.assertEqual(alone.returncode, 0, alone.stdout)
+            rows = {r["student"]: r for r in json.loads((tmp / "alone" / "results.json").read_text())["results"]}
+            self.assertEqual(sorted(rows), sorted(kept))
+            for name in part1:
+                self.assertEqual(rows[name]["verdict"], "error")
+                self.assertTrue(rows[name]["reason"].startswith("not graded: part 1/2 did not grade it"),
+                                rows[name]["reason"])
+            self.assertIn("not graded in any part, reported as error: " + ", ".join(sorted(part1)), alone.stdout)
+
+            # Parts of different gradings, and one part twice, are refused.
+            shutil.copytree(parts / "1", tmp / "other_seed")
+            settings = json.loads((tmp / "other_seed" / "grading.json").read_text())
+            (tmp / "other_seed" / "grading.json").write_text(json.dumps(dict(settings, seed=78)))
+            refused = run_course("grade", "--merge", str(tmp / "refused"), str(tmp / "other_seed"), str(parts / "2"))
+            self.assertEqual(refused.returncode, 2, refused.stdout)
+            self.assertIn("these are not parts of one grading: seed 78", refused.stdout)
+            twice = run_course("grade", "--merge", str(tmp / "twice"), str(parts / "1"), str(parts / "1"))
+            self.assertEqual(twice.returncode, 2, twice.stdout)
+            self.assertIn("part 1/2 is given twice", twice.stdout)
+            # A part that never started (a task that failed at once) leaves no grading: its students are errors.
+            never = run_course("grade", "--merge", str(tmp / "never"), str(parts / "1"), str(tmp / "no_such_part"))
+            self.assertEqual(never.returncode, 0, never.stdout)
+            self.assertIn("no_such_part holds no part of a grading (it never started)", never.stdout)
+            rows = {r["student"]: r for r in json.loads((tmp / "never" / "results.json").read_text())["results"]}
+            self.assertEqual({n for n, r in rows.items() if r["verdict"] == "error" and
+                              r["reason"].startswith("not graded: part 2/2")}, part2)
+            whole_class = run_course("grade", "--merge", str(tmp / "wrong_kind"), str(tmp / "whole"))
+            self.assertEqual(whole_class.returncode, 2, whole_class.stdout)
+            self.assertIn("holds a whole class's grading, not a part of one", whole_class.stdout)
+
+
 @unittest.skipUnless(build_dir(), "needs the configured build tree (COURSE_BUILD_DIR, set by CTest)")
 class ClassFolder(unittest.TestCase):
     """Every entry of a class folder appears in the reports, graded or refused with the reason; with
