@@ -10,8 +10,10 @@
 ///
 /// - GpuWork (a reader) is held by a grader for each test case it runs;
 /// - ExclusiveGpu (a writer) is held for each timed section and for work that needs most of the
-///   card's memory. It waits until no other grader is inside a test case, and new test cases wait
-///   until it is done, so a stream of correctness work never starves a timing.
+///   card's memory. It waits until every other grader has left its test case or given its share
+///   up at a point where nothing of its own is on the GPU (let_waiting_timing_run: before and after
+///   each run of a case), and new test cases wait until it is done, so a stream of correctness
+///   work never starves a timing.
 ///
 /// The folder is COURSE_GPU_LOCK_DIR, else the system's temporary folder. On the simulator both
 /// are no-ops: its timings are modelled, not measured.
