@@ -93,6 +93,9 @@ class SimulatorBeside:
             common.fail(f"building {common.shown(SIMULATOR_TREE)} failed: the first errors are above "
                         f"(logs: {common.shown(SIMULATOR_TREE / 'logs')})")
         common.say("the CPU simulator's tests, and every lesson graded on the simulator (build/sim):")
+        if not self.log.exists():
+            common.say(f"the simulator's tests did not run (no {common.shown(self.log)})")
+            return 1
         text = self.log.read_text(errors="replace")
         summary = text[text.find("Label Time Summary:"):] if "Label Time Summary:" in text else ""
         failed = [line for line in text.splitlines() if "***" in line or "(Failed)" in line]
