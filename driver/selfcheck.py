@@ -20,17 +20,17 @@ def test() -> int:
     environment.ensure_environment(verbose=False)
     building.build()
     # The student's own grading (label "exercise") is ./course grade; the course's suite checks
-    # the solutions, the unmodified starters and the planted kernels. With a GPU the tests run side
-    # by side, as many as its memory holds: the graders take turns on the GPU only for their timed
-    # runs (common/include/course/gpu_sharing.hpp), and the simulator's tree is built and tested
-    # beside them at the lowest priority. Without one the GPU graders are skipped, and the
-    # simulator's tree comes after the first.
+    # the solutions, the unmodified starters and the planted kernels. The simulator's tree is built
+    # beside the first tree's tests at the lowest priority. With a GPU the tests run side by side,
+    # as many as its memory holds: the graders take turns on the GPU only for their timed runs
+    # (common/include/course/gpu_sharing.hpp), and the simulator's tests run beside them too, at the
+    # lowest priority. Without one the GPU graders are skipped, and the simulator's tests come after.
     gpu = environment.has_gpu()
-    simulator = SimulatorBeside() if gpu else None
+    simulator = SimulatorBeside(tests_beside=gpu)
     jobs = environment.gpu_parallel_jobs() if gpu else max(os.cpu_count() or 1, 2)
     code = run_ctest(building.build_dir(), ["--preset", building.preset(), "--label-exclude", "^exercise$",
                                             "--parallel", str(jobs)])
-    code = max(code, simulator.wait() if simulator else test_on_simulator())
+    code = max(code, simulator.wait())
     if code == 0 and shutil.which("doxygen"):
         code = docs.docs(with_solutions=False)
     elif not shutil.which("doxygen"):
@@ -59,40 +59,47 @@ def simulator_ctest_arguments() -> list[str]:
 
 
 class SimulatorBeside:
-    """With a GPU: the simulator's tree configured, built and tested in a thread of its own, at the
-    lowest priority (a GPU grader's timed runs launch from the CPU, and a delayed launch would count
-    in their times), its output to the tree's logs/; wait() prints its outcome."""
+    """The simulator's tree (preset "sim": the simulator's own suite, and each lesson's solution
+    grader, unmodified starter and planted kernels graded there) configured and built in a thread of
+    its own at the lowest priority, beside the first tree's tests (with a GPU, a grader's timed runs
+    launch from the CPU, and a delayed launch would count in their times), its output to the tree's
+    logs/. `tests_beside`: its tests run in that thread too, after the build; else wait() runs them."""
 
-    def __init__(self) -> None:
+    def __init__(self, tests_beside: bool) -> None:
+        self.tests_beside = tests_beside
         self.log = SIMULATOR_TREE / "logs" / "ctest.log"
-        common.say(f"building and testing {common.shown(SIMULATOR_TREE)} (preset 'sim') beside the GPU's tests "
+        what = "building and testing" if tests_beside else "building"
+        common.say(f"{what} {common.shown(SIMULATOR_TREE)} (preset 'sim') beside the first tree's tests "
                    f"(logs: {common.shown(SIMULATOR_TREE / 'logs')})")
         self.built: tuple[bool, str] = (False, "")
         self.code = 1
+        self.nice = ["nice", "-n", "19"] if shutil.which("nice") else []
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
 
     def run(self) -> None:
-        nice = ["nice", "-n", "19"] if shutil.which("nice") else []
-        self.built = building.build_tree_quietly(SIMULATOR_TREE, nice + simulator_configure(),
-                                                 nice + ["cmake", "--build", "--preset", "sim"])
-        if not self.built[0]:
+        self.built = building.build_tree_quietly(SIMULATOR_TREE, self.nice + simulator_configure(),
+                                                 self.nice + ["cmake", "--build", "--preset", "sim"])
+        if not self.built[0] or not self.tests_beside:
             return
         self.log.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log, "w") as out:
-            self.code = run_ctest(SIMULATOR_TREE, simulator_ctest_arguments(), out=out, prefix=nice)
+            self.code = run_ctest(SIMULATOR_TREE, simulator_ctest_arguments(), out=out, prefix=self.nice)
 
     def wait(self) -> int:
-        """Once the tree is built and tested: its summary (or the first build errors); ctest's code."""
+        """Once the tree is built (and tested): the tests' summary, or the first build errors; ctest's
+        code."""
         if self.thread.is_alive():
-            common.say(f"waiting for {common.shown(SIMULATOR_TREE)}'s tests (log: {common.shown(self.log)})")
+            common.say(f"waiting for {common.shown(SIMULATOR_TREE)} (logs: {common.shown(SIMULATOR_TREE / 'logs')})")
         self.thread.join()
         built, output = self.built
         if not built:
             print(building.first_compile_errors(output, count=8).replace(" | ", "\n"))
             common.fail(f"building {common.shown(SIMULATOR_TREE)} failed: the first errors are above "
                         f"(logs: {common.shown(SIMULATOR_TREE / 'logs')})")
-        common.say("the CPU simulator's tests, and every lesson graded on the simulator (build/sim):")
+        common.say("the CPU simulator's tests, and every lesson graded on the simulator (build/sim)")
+        if not self.tests_beside:
+            return run_ctest(SIMULATOR_TREE, simulator_ctest_arguments())
         if not self.log.exists():
             common.say(f"the simulator's tests did not run (no {common.shown(self.log)})")
             return 1
@@ -101,15 +108,6 @@ class SimulatorBeside:
         failed = [line for line in text.splitlines() if "***" in line or "(Failed)" in line]
         print("\n".join([*failed, *[line for line in text.splitlines() if "tests passed" in line], summary.rstrip()]))
         return self.code
-
-
-def test_on_simulator() -> int:
-    """Every lesson built for the CPU simulator (preset "sim"): the simulator's own suite, and each
-    lesson's solution grader, unmodified starter and planted kernels graded there. Needs no GPU."""
-    common.say("the CPU simulator's tests, and every lesson graded on the simulator (build/sim)")
-    building.build_tree(SIMULATOR_TREE, simulator_configure(), ["cmake", "--build", "--preset", "sim"],
-                        "build/sim (preset 'sim')")
-    return run_ctest(SIMULATOR_TREE, simulator_ctest_arguments())
 
 
 def run_ctest(tree: Path, arguments: list[str], out: IO[str] | None = None, prefix: list[str] | None = None) -> int:

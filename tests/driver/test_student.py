@@ -682,6 +682,41 @@ class BadInput(unittest.TestCase):
         self.assertLess(events.index(sim_start), events.index("ctest gpu ends"), events)
         self.assertIn("100% tests passed, 0 tests failed out of 3", said.getvalue())
 
+    def test_without_a_gpu_the_simulators_tree_builds_beside_and_tests_after(self):
+        driver = load_driver()
+        events = []
+        driver.environment.ensure_environment = lambda verbose: None
+        driver.environment.has_gpu = lambda: False
+        driver.building.build = lambda: events.append("first tree built")
+        driver.docs.docs = lambda with_solutions: 0
+
+        def build_tree_quietly(tree, configure, build_targets, label=None):
+            events.append(f"simulator build starts: {' '.join(build_targets)}")
+            time.sleep(0.3)
+            events.append("simulator build ends")
+            return True, ""
+
+        def run_ctest(tree, arguments, out=None, prefix=None):
+            events.append(f"ctest {tree.name} starts: {' '.join([*(prefix or []), *arguments])}")
+            time.sleep(0.1)
+            events.append(f"ctest {tree.name} ends")
+            return 0
+
+        driver.building.build_tree_quietly = build_tree_quietly
+        driver.selfcheck.run_ctest = run_ctest
+        driver.building.build_dir = lambda: Path("build/ci")
+        driver.building.preset = lambda: "ci"
+        with tempfile.TemporaryDirectory() as tmp:
+            driver.selfcheck.SIMULATOR_TREE = Path(tmp) / "sim"
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(driver.selfcheck.test(), 0)
+        self.assertEqual(events[0], "first tree built")
+        self.assertIn("simulator build starts: nice -n 19 cmake --build --preset sim", events[1:3])
+        self.assertLess(events.index("ctest ci ends"), events.index("simulator build ends"), events)
+        # The simulator's tests after the first tree's and after its build, in the foreground.
+        self.assertTrue(events[-2].startswith("ctest sim starts: --preset sim"), events)
+        self.assertEqual(events[-1], "ctest sim ends")
+
     def test_a_progress_line_while_ctest_runs(self):
         # A stand-in for ctest: two tests start, one finishes, the other runs on for a while.
         driver = load_driver()
