@@ -20,17 +20,18 @@ def test() -> int:
     environment.ensure_environment(verbose=False)
     building.build()
     # The student's own grading (label "exercise") is ./course grade; the course's suite checks
-    # the solutions, the unmodified starters and the planted kernels. The simulator's tree is built
-    # beside the first tree's tests at the lowest priority. With a GPU the tests run side by side,
-    # as many as its memory holds: the graders take turns on the GPU only for their timed runs
-    # (common/include/course/gpu_sharing.hpp), and the simulator's tests run beside them too, at the
-    # lowest priority. Without one the GPU graders are skipped, and the simulator's tests come after.
+    # the solutions, the unmodified starters and the planted kernels. With a GPU the tests run side
+    # by side, as many as its memory holds: the graders take turns on the GPU only for their timed
+    # runs (common/include/course/gpu_sharing.hpp), and the simulator's tree is built and tested
+    # beside them at the lowest priority. Without one the GPU graders are skipped, and the
+    # simulator's tree is built and tested after the first tree's tests: on a small machine both
+    # at once take longer than one after the other (the driver's tests build trees of their own).
     gpu = environment.has_gpu()
-    simulator = SimulatorBeside(tests_beside=gpu)
+    simulator = SimulatorBeside(tests_beside=True) if gpu else None
     jobs = environment.gpu_parallel_jobs() if gpu else max(os.cpu_count() or 1, 2)
     code = run_ctest(building.build_dir(), ["--preset", building.preset(), "--label-exclude", "^exercise$",
                                             "--parallel", str(jobs)])
-    code = max(code, simulator.wait())
+    code = max(code, simulator.wait() if simulator else test_on_simulator())
     if code == 0 and shutil.which("doxygen"):
         code = docs.docs(with_solutions=False)
     elif not shutil.which("doxygen"):
@@ -56,6 +57,14 @@ def simulator_ctest_arguments() -> list[str]:
     except (OSError, StopIteration, ValueError):
         pass
     return ["--preset", "sim", "--label-exclude", "^(exercise|driver)$", "--parallel", str(jobs)]
+
+
+def test_on_simulator() -> int:
+    """The simulator's tree built, then tested, in the foreground."""
+    common.say("the CPU simulator's tests, and every lesson graded on the simulator (build/sim)")
+    building.build_tree(SIMULATOR_TREE, simulator_configure(), ["cmake", "--build", "--preset", "sim"],
+                        "build/sim (preset 'sim')")
+    return run_ctest(SIMULATOR_TREE, simulator_ctest_arguments())
 
 
 class SimulatorBeside:
