@@ -1,6 +1,5 @@
 #include "course/gpu_sharing.hpp"
 
-#include "course/backend.hpp"
 #include "course/cuda_check.hpp"
 #include "course/watchdog.hpp"
 
@@ -146,13 +145,20 @@ void ProcessSharedLock::yield_to_writer()
 
 }  // namespace detail
 
+#if COURSE_ON_SIMULATOR
+// The simulator's timings are modelled, not measured: nothing to share.
+GpuWork::GpuWork() = default;
+GpuWork::~GpuWork() = default;
+void let_waiting_timing_run()
+{
+}
+ExclusiveGpu::ExclusiveGpu() = default;
+ExclusiveGpu::~ExclusiveGpu() = default;
+#else
 namespace {
 
 std::string gpu_name()
 {
-#if COURSE_ON_SIMULATOR
-    return "simulator";
-#else
     int device = 0;
     char bus_id[32] = {};
     COURSE_CUDA_CHECK(cudaGetDevice(&device));
@@ -162,7 +168,6 @@ std::string gpu_name()
         if (!std::isalnum(static_cast<unsigned char>(c)))
             c = '-';
     return name;
-#endif
 }
 
 std::mutex lock_mutex;
@@ -186,45 +191,36 @@ detail::ProcessSharedLock& gpu_lock()
 
 GpuWork::GpuWork()
 {
-    if constexpr (!kOnSimulator) {
-        const std::lock_guard guard(lock_mutex);
-        gpu_lock().enter_shared();
-    }
+    const std::lock_guard guard(lock_mutex);
+    gpu_lock().enter_shared();
 }
 
 GpuWork::~GpuWork()
 {
-    if constexpr (!kOnSimulator) {
-        const std::lock_guard guard(lock_mutex);
-        gpu_lock().leave_shared();
-    }
+    const std::lock_guard guard(lock_mutex);
+    gpu_lock().leave_shared();
 }
 
 void let_waiting_timing_run()
 {
-    if constexpr (!kOnSimulator) {
-        const std::lock_guard guard(lock_mutex);
-        if (opened_lock != nullptr && opened_lock->writer_waits()) {
-            COURSE_CUDA_CHECK(cudaDeviceSynchronize());  // none of this process's work left on the GPU
-            opened_lock->yield_to_writer();
-        }
+    const std::lock_guard guard(lock_mutex);
+    if (opened_lock != nullptr && opened_lock->writer_waits()) {
+        COURSE_CUDA_CHECK(cudaDeviceSynchronize());  // none of this process's work left on the GPU
+        opened_lock->yield_to_writer();
     }
 }
 
 ExclusiveGpu::ExclusiveGpu()
 {
-    if constexpr (!kOnSimulator) {
-        const std::lock_guard guard(lock_mutex);
-        gpu_lock().enter_exclusive();
-    }
+    const std::lock_guard guard(lock_mutex);
+    gpu_lock().enter_exclusive();
 }
 
 ExclusiveGpu::~ExclusiveGpu()
 {
-    if constexpr (!kOnSimulator) {
-        const std::lock_guard guard(lock_mutex);
-        gpu_lock().leave_exclusive();
-    }
+    const std::lock_guard guard(lock_mutex);
+    gpu_lock().leave_exclusive();
 }
+#endif
 
 }  // namespace course

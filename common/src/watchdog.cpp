@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <ratio>
 #include <string>
 #include <thread>
 #include <utility>
