@@ -27,7 +27,7 @@ def test() -> int:
     # simulator's tree is built and tested after the first tree's tests: on a small machine both
     # at once take longer than one after the other (the driver's tests build trees of their own).
     gpu = environment.has_gpu()
-    simulator = SimulatorBeside(tests_beside=True) if gpu else None
+    simulator = SimulatorBeside() if gpu else None
     jobs = environment.gpu_parallel_jobs() if gpu else max(os.cpu_count() or 1, 2)
     code = run_ctest(building.build_dir(), ["--preset", building.preset(), "--label-exclude", "^exercise$",
                                             "--parallel", str(jobs)])
@@ -68,17 +68,15 @@ def test_on_simulator() -> int:
 
 
 class SimulatorBeside:
-    """The simulator's tree (preset "sim": the simulator's own suite, and each lesson's solution
-    grader, unmodified starter and planted kernels graded there) configured and built in a thread of
-    its own at the lowest priority, beside the first tree's tests (with a GPU, a grader's timed runs
-    launch from the CPU, and a delayed launch would count in their times), its output to the tree's
-    logs/. `tests_beside`: its tests run in that thread too, after the build; else wait() runs them."""
+    """With a GPU: the simulator's tree (preset "sim": the simulator's own suite, and each lesson's
+    solution grader, unmodified starter and planted kernels graded there) configured, built and
+    tested in a thread of its own at the lowest priority, beside the GPU tree's tests (a grader's
+    timed runs launch from the CPU, and a delayed launch would count in their times), its output to
+    the tree's logs/."""
 
-    def __init__(self, tests_beside: bool) -> None:
-        self.tests_beside = tests_beside
+    def __init__(self) -> None:
         self.log = SIMULATOR_TREE / "logs" / "ctest.log"
-        what = "building and testing" if tests_beside else "building"
-        common.say(f"{what} {common.shown(SIMULATOR_TREE)} (preset 'sim') beside the first tree's tests "
+        common.say(f"building and testing {common.shown(SIMULATOR_TREE)} (preset 'sim') beside the GPU's tests "
                    f"(logs: {common.shown(SIMULATOR_TREE / 'logs')})")
         self.built: tuple[bool, str] = (False, "")
         self.code = 1
@@ -89,14 +87,14 @@ class SimulatorBeside:
     def run(self) -> None:
         self.built = building.build_tree_quietly(SIMULATOR_TREE, self.nice + simulator_configure(),
                                                  self.nice + ["cmake", "--build", "--preset", "sim"])
-        if not self.built[0] or not self.tests_beside:
+        if not self.built[0]:
             return
         self.log.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log, "w") as out:
             self.code = run_ctest(SIMULATOR_TREE, simulator_ctest_arguments(), out=out, prefix=self.nice)
 
     def wait(self) -> int:
-        """Once the tree is built (and tested): the tests' summary, or the first build errors; ctest's
+        """Once the tree is built and tested: the tests' summary, or the first build errors; ctest's
         code."""
         if self.thread.is_alive():
             common.say(f"waiting for {common.shown(SIMULATOR_TREE)} (logs: {common.shown(SIMULATOR_TREE / 'logs')})")
@@ -107,8 +105,6 @@ class SimulatorBeside:
             common.fail(f"building {common.shown(SIMULATOR_TREE)} failed: the first errors are above "
                         f"(logs: {common.shown(SIMULATOR_TREE / 'logs')})")
         common.say("the CPU simulator's tests, and every lesson graded on the simulator (build/sim)")
-        if not self.tests_beside:
-            return run_ctest(SIMULATOR_TREE, simulator_ctest_arguments())
         if not self.log.exists():
             common.say(f"the simulator's tests did not run (no {common.shown(self.log)})")
             return 1
