@@ -18,6 +18,7 @@ import tarfile
 import threading
 import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from . import building, common, environment, lessons, reports, sanitizer, shards, simulator_pass, thresholds, verdict
@@ -203,7 +204,8 @@ class BatchGrader:
     def __init__(self, *, out: Path, work: Path, jobs: int, seed: int, timeout: float, thresholds_file: Path | None,
                  only: list[str] | None, arch: str | None, on_simulator: bool = False, memory_limit: int | None = None,
                  simulator_graders: dict[str, tuple[Path | None, str]] | None = None,
-                 records: RecordLog | None = None, total: int = 0, quiet: bool = False):
+                 records: RecordLog | None = None, total: int = 0, quiet: bool = False,
+                 gpus: list[tuple[str, str]] | None = None):
         self.memory_limit = memory_limit
         self.simulator_graders = simulator_graders or {}  # lesson number -> (grader, why not built)
         self.on_simulator = on_simulator
@@ -225,9 +227,12 @@ class BatchGrader:
         self.trees: queue.Queue[Path] = queue.Queue()
         for i in range(jobs):
             self.trees.put(work / f"tree{i}")
-        # GPU timings must not overlap: one grader on the GPU at a time. The simulator's times are
-        # modelled, so its graders run side by side, one per job.
-        self.gpu = contextlib.nullcontext() if on_simulator else threading.Lock()
+        # A grader's timings must have its GPU alone: one grader per GPU at a time, each GPU taken from
+        # this queue by the job that grades next (CUDA_VISIBLE_DEVICES, so the grader sees that card
+        # only). The simulator's times are modelled, so its graders run side by side, one per job.
+        self.gpus: queue.Queue[tuple[str, str]] = queue.Queue()
+        for gpu in ([] if on_simulator else gpus or [("", "")]):
+            self.gpus.put(gpu)
         self.print_lock = threading.Lock()
         self.build_jobs = max(1, (os.cpu_count() or 2) // jobs)
 
@@ -333,17 +338,20 @@ class BatchGrader:
             for lesson in built:
                 grader = building.build_dir() / "lessons" / f"{lesson.target}_grader"
                 results = self.out / "results" / submission.name / f"{lesson.target}.json"
-                with self.gpu:
+                with self.one_gpu() as gpu:
                     outcome = verdict.run_grader(grader, results, modules=tree / "modules" / "exercise",
                                                  seed=self.seed, thresholds=self.thresholds_file, timeout=self.timeout,
-                                                 memory_limit=self.memory_limit, on_gpu=not self.on_simulator)
-                    if outcome.verdict == "pass" and outcome.backend == "gpu" and simulator_pass.wanted(lesson):
-                        passed = self.run_simulator_pass(lesson, tree / "modules" / "exercise")
-                        outcome.apply_simulator_pass(passed.finding, passed.note, passed.error)
-                    if outcome.verdict == "pass" and outcome.backend == "gpu":
+                                                 memory_limit=self.memory_limit, on_gpu=not self.on_simulator, gpu=gpu)
+                outcome.gpu = gpu
+                # The simulator's pass runs on the CPU: meanwhile the GPU grades another student.
+                if outcome.verdict == "pass" and outcome.backend == "gpu" and simulator_pass.wanted(lesson):
+                    passed = self.run_simulator_pass(lesson, tree / "modules" / "exercise")
+                    outcome.apply_simulator_pass(passed.finding, passed.note, passed.error)
+                if outcome.verdict == "pass" and outcome.backend == "gpu":
+                    with self.one_gpu() as gpu:
                         checked = sanitizer.run(grader, verdict.read_results(results),
-                                                modules=tree / "modules" / "exercise", seed=self.seed)
-                        outcome.apply_sanitizer(checked.finding, checked.note)
+                                                modules=tree / "modules" / "exercise", seed=self.seed, gpu=gpu)
+                    outcome.apply_sanitizer(checked.finding, checked.note)
                 (logs / f"{lesson.target}.log").write_text(outcome.output)
                 submission.outcomes[lesson.number] = outcome
                 self.record(submission, lesson)
@@ -351,6 +359,19 @@ class BatchGrader:
             self.trees.put(tree)
         return ""
 
+
+    @contextlib.contextmanager
+    def one_gpu(self) -> Iterator[str | None]:
+        """A GPU of the grading's, this job's alone until the block ends: its CUDA_VISIBLE_DEVICES
+        value ("" where the grader may see whatever CUDA finds); None on the simulator."""
+        if self.on_simulator:
+            yield None
+            return
+        gpu = self.gpus.get()
+        try:
+            yield gpu[0]
+        finally:
+            self.gpus.put(gpu)
 
     def run_simulator_pass(self, lesson: lessons.Lesson, modules: Path) -> simulator_pass.SimulatorPass:
         sim_grader, why = self.simulator_graders.get(lesson.number, (None, "not built"))
@@ -388,7 +409,7 @@ GRADING_FILE = "grading.json"  # what a grading was started with, for --resume
 def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | None, work_text: str | None, jobs: int,
                 seed: int | None, timeout: int, thresholds_file: Path | None, arch: str | None,
                 on_simulator: bool, resume: bool = False, quiet: bool = False, memory_limit: int | None = None,
-                shard: tuple[int, int] | None = None) -> int:
+                shard: tuple[int, int] | None = None, gpus: list[tuple[str, str]] | None = None) -> int:
     """./course grade --submissions DIR: grades every submission in DIR and writes the reports.
     Each row is on disk as soon as it is known (RecordLog); --resume continues an interrupted
     grading in the same --out with what it was started with, and grades only what is missing.
@@ -437,8 +458,11 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
     numbers = ", ".join(lesson.number for lesson in chosen)
     resumed = f", {len(submissions) - len(todo)} already graded" if resume else ""
     part = f" (shard {shards.shard_text(shard)} of the class)" if shard else ""
+    cards = "" if on_simulator or not gpus or not gpus[0][0] else (
+        ", on GPU " + ", ".join(f"{value} ({name})" for value, name in gpus) if len(gpus) == 1 else
+        f", on {len(gpus)} GPUs side by side (" + ", ".join(f"{value}: {name}" for value, name in gpus) + ")")
     common.say(f"grading {len(submissions)} submissions{part}{resumed}, lessons {numbers}, seed {seed}, "
-               f"{jobs} build tree(s) in {work}")
+               f"{jobs} build tree(s) in {work}{cards}")
     # The graders and the reference modules: built once, from the course's own tree; each
     # submission's tree builds only the student's code.
     building.build([f"{lesson.target}_grader" for lesson in chosen]
@@ -451,7 +475,7 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
     grader = BatchGrader(out=out, work=work, jobs=jobs, seed=seed, timeout=timeout, thresholds_file=thresholds_file,
                          only=[lesson.number for lesson in chosen], arch=arch, on_simulator=on_simulator,
                          memory_limit=memory_limit, simulator_graders=simulator_graders,
-                         records=records, total=len(todo), quiet=quiet)
+                         records=records, total=len(todo), quiet=quiet, gpus=gpus)
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         for future in [pool.submit(grader.grade, s, left) for s, left in todo]:
             future.result()
@@ -460,12 +484,7 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
     latest = {(row["student"], row["lesson"]): row for row in records.read()}
     rows = [latest[(s.name, lesson.number)] for s in submissions for lesson in chosen
             if (s.name, lesson.number) in latest]
-    device = "none found (GPU graders skipped)"
-    for row in rows:
-        results = verdict.read_results(out / "results" / row["student"] / f"lesson{row['lesson']}.json")
-        if results and results.get("device"):
-            device = results["device"]
-            break
+    device = graded_on(rows) or "none found (GPU graders skipped)"
     meta = {"course": settings["course"], "started": started, "finished": common.now_text(), "seed": seed,
             "timeout_s": timeout, "thresholds_file": settings["thresholds_file"],
             "thresholds": json.loads(thresholds_file.read_text()) if thresholds_file else None,
@@ -478,6 +497,16 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
         print((out / "summary.md").read_text())
     common.say(f"reports: {out / 'summary.md'}, {out / 'results.csv'}, {out / 'results.json'}")
     return 0
+
+
+def graded_on(rows: list[dict]) -> str:
+    """The devices the rows were graded on: "NVIDIA H100 80GB HBM3", or with several GPUs each
+    card and its CUDA_VISIBLE_DEVICES value ("NVIDIA H100 80GB HBM3 (GPU 0), NVIDIA H100 80GB HBM3
+    (GPU 1)"); "" where no grader named one."""
+    cards = sorted({(row.get("device") or "", row.get("gpu") or "") for row in rows if row.get("device")})
+    if len({gpu for _, gpu in cards}) <= 1:
+        return ", ".join(sorted({name for name, _ in cards}))
+    return ", ".join(f"{name} (GPU {gpu})" for name, gpu in cards)
 
 
 def resumed_settings(out: Path, settings: dict, seed: int | None) -> tuple[int, str]:

@@ -4,6 +4,8 @@ and the compiler's first errors."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import json
 import os
@@ -13,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from . import common, environment
@@ -200,9 +203,34 @@ def run_logged(command: list[str], log: Path, label: str | None = None) -> tuple
     return code, log.read_text(errors="replace")
 
 
+@contextlib.contextmanager
+def tree_lock(tree: Path, quiet: bool = False) -> Iterator[None]:
+    """The tree to this process alone while it configures and builds: two course commands that
+    build in one tree at once (two terminals, tests side by side) take turns instead of running two
+    CMakes or two ninjas on the same files. An flock(2), released by the kernel however the process
+    ends; the wait is said unless `quiet`."""
+    tree.mkdir(parents=True, exist_ok=True)
+    with open(tree / ".course-build.lock", "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if not quiet:
+                common.say(f"waiting for another course command that builds in {common.shown(tree)}")
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def build_tree(tree: Path, configure: list[str], build_targets: list[str], description: str) -> None:
     """Configures `tree` where it needs it (saying why, when it was configured before) and builds,
     one line per phase; the full output goes to tree/logs/, and a failure shows the first errors."""
+    with tree_lock(tree):
+        _build_tree(tree, configure, build_targets, description)
+
+
+def _build_tree(tree: Path, configure: list[str], build_targets: list[str], description: str) -> None:
     logs = tree / "logs"
     reason = forget_stale_configuration(tree)
     if reason is not None:
@@ -239,6 +267,12 @@ def build_quietly(targets: list[str], label: str | None = None) -> tuple[bool, s
 def build_tree_quietly(tree: Path, configure: list[str], build_targets: list[str],
                        label: str | None = None) -> tuple[bool, str]:
     """build_quietly for any tree: its configure and build commands given."""
+    with tree_lock(tree, quiet=True):
+        return _build_tree_quietly(tree, configure, build_targets, label)
+
+
+def _build_tree_quietly(tree: Path, configure: list[str], build_targets: list[str],
+                        label: str | None) -> tuple[bool, str]:
     log = ""
     reason = forget_stale_configuration(tree)
     if reason is not None:

@@ -35,6 +35,35 @@ def has_gpu() -> bool:
     return result.returncode == 0 and "GPU" in result.stdout
 
 
+def visible_gpus() -> list[tuple[str, str]]:
+    """The GPUs a grader started from here may use, each as (its CUDA_VISIBLE_DEVICES value, its
+    name): every GPU nvidia-smi lists, or where CUDA_VISIBLE_DEVICES is set already (a Slurm task's
+    GPUs), those it names, in its order. Empty without nvidia-smi or a GPU."""
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return []
+    result = subprocess.run([smi, "--query-gpu=index,uuid,name", "--format=csv,noheader"], capture_output=True,
+                            text=True)
+    if result.returncode != 0:
+        return []
+    listed = [[field.strip() for field in line.split(",", 2)] for line in result.stdout.splitlines()
+              if line.count(",") >= 2]
+    names = {key: name for index, uuid, name in listed for key in (index, uuid)}
+    chosen = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if chosen is None:
+        return [(index, name) for index, _, name in listed]
+    visible = []
+    for entry in (e.strip() for e in chosen.split(",")):
+        # CUDA stops at the first entry that names no GPU; so does this list.
+        name = names.get(entry) or next((n for key, n in names.items() if entry and key.startswith(entry)), None)
+        if name is None and entry.startswith("MIG-"):  # a MIG instance: nvidia-smi's GPU list has no UUID of it
+            name = f"MIG instance {entry}"
+        if name is None:
+            break
+        visible.append((entry, name))
+    return visible
+
+
 # What one grader may hold on the GPU at once (lesson 05's timed inputs, the L2 flush, the context);
 # a case that needs more takes the GPU alone (common/include/course/gpu_sharing.hpp).
 GRADER_GPU_BYTES = 4 << 30

@@ -51,6 +51,8 @@ def outcome_record(submission: Submission, lesson: lessons.Lesson, outcome: verd
         "threshold_overrides": outcome.overrides,
         "exit_code": outcome.exit_code,
         "log": str(log.relative_to(out)) if log.exists() else None,
+        "device": outcome.device or None,
+        "gpu": outcome.gpu or None,
     }
 
 
@@ -60,7 +62,7 @@ def not_graded_record(student: str, lesson: lessons.Lesson, reason: str) -> dict
             "files": [], "starter_files_added": [], "verdict": "error", "correctness": "unknown", "check": None,
             "deciding_check": {}, "ratio": None, "threshold": None, "threshold_source": None, "speed_checks": [],
             "reason": reason, "sanitizer": None, "simulator_pass": None, "messages": [reason], "cases": [],
-            "seed": None, "threshold_overrides": [], "exit_code": None, "log": None}
+            "seed": None, "threshold_overrides": [], "exit_code": None, "log": None, "device": None, "gpu": None}
 
 
 def applied_overrides(records: list[dict], backend: str) -> list[dict]:
@@ -86,7 +88,7 @@ def write_reports(out: Path, meta: dict, records: list[dict], chosen: list[lesso
     # figure, direction and threshold.
     columns = ["student", "lesson", "submitted", "verdict", "correctness", "check", "ratio", "direction", "threshold",
                "unit", "threshold_source", "checks", "seed", "reason", "sanitizer", "simulator_pass",
-               "messages"]
+               "messages", "device", "gpu"]
     with open(out / "results.csv", "w", newline="") as file:
         writer = csv.DictWriter(file, fieldnames=columns, extrasaction="ignore")
         writer.writeheader()

@@ -48,8 +48,10 @@ def first_report(output: str, tool: str) -> str:
     return f"compute-sanitizer --tool {tool}: " + ("; ".join(lines[:3]) if lines else "reported an error")
 
 
-def run(grader: Path, record: dict | None, *, modules: Path | str | None, seed: int | None) -> SanitizerPass:
-    """Runs each tool over the grader's correctness cases; stops at the first finding."""
+def run(grader: Path, record: dict | None, *, modules: Path | str | None, seed: int | None,
+        gpu: str | None = None) -> SanitizerPass:
+    """Runs each tool over the grader's correctness cases; stops at the first finding. `gpu`: the
+    CUDA_VISIBLE_DEVICES it runs with."""
     sanitizer = environment.find_tool("compute-sanitizer")
     if sanitizer is None:
         return SanitizerPass(note="not checked by compute-sanitizer: it is not installed (it comes with the CUDA "
@@ -59,6 +61,8 @@ def run(grader: Path, record: dict | None, *, modules: Path | str | None, seed: 
         return SanitizerPass(note="no correctness case for compute-sanitizer to run")
     env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
     env["COURSE_SANITIZE"] = "1"
+    if gpu:
+        env["CUDA_VISIBLE_DEVICES"] = gpu
     command = [str(grader), f"--test-case={case_filter(cases)}"]
     command += [f"--modules={modules}"] if modules else []
     command += [f"--seed={seed}"] if seed is not None else []

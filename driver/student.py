@@ -249,11 +249,11 @@ def reset(lesson: lessons.Lesson) -> int:
 GRADE_USAGE = ("usage: ./course grade [NN ...] [--sim | --gpu] [--seed N] [--thresholds FILE]",
                "usage: ./course grade --submissions DIR [--jobs N] [--out DIR [--resume]] [--seed N] [--timeout S] "
                "[--lessons NN,NN] [--thresholds FILE] [--work DIR] [--arch CUDA_ARCHS] [--memory-limit GIB] "
-               "[--shard I/N] [--quiet] [--sim | --gpu]",
+               "[--shard I/N] [--quiet] [--sim | --gpu [--gpus all|N,N]]",
                "usage: ./course grade --merge OUT SHARD_DIR...",
                "usage: ./course grade --submissions DIR --slurm [--partition P] [--gres G] [--tasks N] [--time T] "
                "[--dry-run] [the class options above]")
-CLASS_ONLY = ("jobs", "out", "work", "timeout", "lesson_list", "arch", "memory_limit", "shard")
+CLASS_ONLY = ("jobs", "out", "work", "timeout", "lesson_list", "arch", "memory_limit", "shard", "gpus")
 SLURM_ONLY = ("partition", "gres", "tasks", "time")
 
 
@@ -276,6 +276,9 @@ def grade_arguments(parser: CommandParser) -> None:
                                "interrupted: same seed and options, what is done is kept")
     class_options.add_argument("--quiet", action="store_true", help="no line per student, no summary: only errors "
                                "and where the reports are")
+    class_options.add_argument("--gpus", metavar="all|N,N", help="the GPUs that grade, one grader on each at a time "
+                               "(default all: every GPU nvidia-smi lists, or CUDA_VISIBLE_DEVICES names; N counts "
+                               "those from 0)")
     class_options.add_argument("--shard", metavar="I/N", help="grade only the I-th of N parts of the class "
                                "(every N-th student, in name order, from the I-th); ./course grade --merge makes "
                                "the class's reports from the parts' --out folders")
@@ -317,12 +320,16 @@ def grade_command(parser: CommandParser, args: list[str]) -> int:
         on_simulator = building.choose_backend(options.sim, options.gpu)
         chosen = [lessons.find_lesson(a) for a in options.lessons] if options.lessons else lessons.all_lessons()
         return grade(chosen, seed=seed, thresholds_file=thresholds_file, on_simulator=on_simulator)
-    jobs = whole_number("--jobs", options.jobs, 1, minimum=1, maximum=64)
     seed = whole_number("--seed", options.seed, None, maximum=MAX_SEED)
     timeout = whole_number("--timeout", options.timeout, 600, minimum=1, maximum=24 * 3600)
     thresholds_file = thresholds.read_thresholds(options.thresholds)
     # The GPU where there is one, else the CPU simulator (technique checks instead of timings).
     on_simulator = building.choose_backend(options.sim, options.gpu)
+    if on_simulator and options.gpus is not None:
+        common.fail("--gpus chooses GPUs to grade on, and this grading is on the CPU simulator", common.BAD_USAGE)
+    gpus = [] if on_simulator or options.slurm else choose_gpus(options.gpus)
+    # A build tree more than there are GPUs: the next student builds while every GPU grades.
+    jobs = whole_number("--jobs", options.jobs, len(gpus) + 1 if len(gpus) > 1 else 1, minimum=1, maximum=64)
     if options.lessons or not options.submissions:
         parser.error("lessons are chosen with --lessons")
     memory_gib = whole_number("--memory-limit", options.memory_limit, 16, minimum=0, maximum=4096)
@@ -335,6 +342,7 @@ def grade_command(parser: CommandParser, args: list[str]) -> int:
             parser.error("--slurm makes the parts itself (--shard), their build trees and their resumption")
         # The options every task passes on; paths absolute, for the cluster's nodes.
         passed = [*(["--lessons", options.lesson_list] if options.lesson_list else []),
+                  *(["--gpus", options.gpus] if options.gpus else []),
                   "--timeout", str(timeout), "--jobs", str(jobs), "--memory-limit", str(memory_gib),
                   *(["--thresholds", str(thresholds_file.resolve())] if thresholds_file else []),
                   *(["--arch", options.arch] if options.arch else [])]
@@ -348,7 +356,27 @@ def grade_command(parser: CommandParser, args: list[str]) -> int:
                              thresholds_file=thresholds_file, arch=options.arch, on_simulator=on_simulator,
                              resume=options.resume, quiet=options.quiet,
                              memory_limit=memory_gib << 30 if memory_gib else None,
-                             shard=shards.parse_shard(options.shard) if options.shard else None)
+                             shard=shards.parse_shard(options.shard) if options.shard else None, gpus=gpus)
+
+
+def choose_gpus(text: str | None) -> list[tuple[str, str]]:
+    """--gpus all|N,N: the GPUs that grade, as environment.visible_gpus() gives them. A machine
+    where nvidia-smi lists none grades on whatever CUDA finds (--gpu): one grader at a time."""
+    visible = environment.visible_gpus()
+    if text is None or text == "all":
+        return visible or [("", "the GPU CUDA finds")]
+    if not visible:
+        common.fail(f"--gpus {text}: nvidia-smi lists no GPU on this machine", common.BAD_USAGE)
+    chosen = []
+    for part in text.split(","):
+        if not part.strip().isdigit() or int(part) >= len(visible):
+            common.fail(f"--gpus {text}: give all, or GPU numbers from 0 to {len(visible) - 1} separated by commas "
+                        f"(this machine's GPUs: " + ", ".join(f"{i} {name}" for i, (_, name) in enumerate(visible))
+                        + ")", common.BAD_USAGE)
+        if visible[int(part)] in chosen:
+            common.fail(f"--gpus {text}: GPU {int(part)} is named twice", common.BAD_USAGE)
+        chosen.append(visible[int(part)])
+    return chosen
 
 
 GRADE = Command(

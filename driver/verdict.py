@@ -68,6 +68,8 @@ class Outcome:
     backend: str | None = None  # where the grader ran: "gpu" or "sim"
     sanitizer: str = ""  # the GPU's compute-sanitizer pass: what ran and took how long, or why it did not
     simulator: str = ""  # the GPU's simulator pass (driver/simulator_pass.py): what it checked, or why it did not
+    device: str = ""  # the device the grader named: the GPU's name, or the simulator's
+    gpu: str | None = None  # the CUDA_VISIBLE_DEVICES value a class's grader ran with ("" for none set)
 
     def apply_sanitizer(self, finding: str, note: str) -> None:
         """The sanitizer pass's result: a finding fails a lesson that passed its grader."""
@@ -138,7 +140,8 @@ def classify(code: int | None, output: str, record: dict | None, timed_out: bool
 
     overrides = [o for o in record.get("threshold_overrides") or [] if isinstance(o, dict)]
     outcome = Outcome("fail", correctness=correctness, speed=speed, cases=cases, exit_code=code, seed=seed,
-                      output=output, overrides=overrides, backend=record.get("backend"))
+                      output=output, overrides=overrides, backend=record.get("backend"),
+                      device=str(record.get("device") or ""))
     if timed_out or code == 124:
         outcome.verdict = "timeout"
         watchdog = record.get("reason") if record.get("status") == "timeout" else None
@@ -245,14 +248,17 @@ MEMORY_SIGNS = ("std::bad_alloc", "cudaErrorMemoryAllocation", "out of memory")
 
 def run_grader(grader: Path, results_file: Path, *, modules: Path | str | None = None, seed: int | None = None,
                thresholds: Path | None = None, timeout: float | None = None,
-               memory_limit: int | None = None, on_gpu: bool = False, test_cases: str | None = None) -> Outcome:
+               memory_limit: int | None = None, on_gpu: bool = False, test_cases: str | None = None,
+               gpu: str | None = None) -> Outcome:
     """Runs one grader (killed with its children after `timeout` + 30 s; its own watchdog stops it
     at `timeout`), with at most `memory_limit` bytes of address space where one is given, and
     classifies what happened. The grader reports through a pipe that only it holds (--results-fd);
     the record is saved to `results_file` for ./course status. Its output is kept within a bound
     (CappedOutput). `test_cases` (a doctest filter) runs only those: the record then tells what ran,
-    and no such run is a pass."""
+    and no such run is a pass. `gpu`: the CUDA_VISIBLE_DEVICES it runs with (the GPU it sees)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
+    if gpu:
+        env["CUDA_VISIBLE_DEVICES"] = gpu
     if timeout:
         env["COURSE_GRADER_TIMEOUT"] = str(int(timeout))
     results_file.parent.mkdir(parents=True, exist_ok=True)

@@ -52,7 +52,7 @@ constexpr double kMostBytesPerElement = manifest::threshold("reduce_sum/bytes_pe
 
 // On the simulator, the most warp instructions per element reduce_sum may issue for the check past
 // index 2^31 to run there: 0.9, 3.4 times the reference's 0.27 (2^31 elements of the reference are
-// interpreted in about 7 s on two cores). A kernel that needs more cannot pass the modelled
+// interpreted in about 12 s on two cores). A kernel that needs more cannot pass the modelled
 // bandwidth check either: the starter, at 1.68 per element, reaches 22% of the modelled copy.
 constexpr double kMostInterpretedInstructionsPerElement =
     manifest::threshold("reduce_sum/instructions_per_element", Backend::sim);

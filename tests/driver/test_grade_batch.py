@@ -268,6 +268,80 @@ class SlurmOptions(unittest.TestCase):
             self.assertIn("#SBATCH --array=1-1", (tmp / "out" / "slurm" / "grade.sbatch").read_text())
 
 
+# nvidia-smi as a machine with two H100s and an H200 answers `--query-gpu=index,uuid,name`.
+FAKE_SMI = """#!/bin/sh
+echo "0, GPU-1111aaaa, NVIDIA H100 80GB HBM3"
+echo "1, GPU-2222bbbb, NVIDIA H100 80GB HBM3"
+echo "2, GPU-3333cccc, NVIDIA H200"
+"""
+
+
+class GpuOptions(unittest.TestCase):
+    """--gpus: the GPUs a class is graded on, from nvidia-smi's list or CUDA_VISIBLE_DEVICES's (a
+    Slurm task's), bad values refused with the machine's GPUs named (nvidia-smi played by a script:
+    no GPU or build needed)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.bin = Path(self.tmp.name) / "bin"
+        self.bin.mkdir()
+        (self.bin / "nvidia-smi").write_text(FAKE_SMI)
+        (self.bin / "nvidia-smi").chmod(0o755)
+        self.path = f"{self.bin}:{os.environ.get('PATH', '')}"
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def chosen(self, text: str | None, visible: str | None = None) -> list[tuple[str, str]]:
+        driver = load_driver()
+        env = {"PATH": self.path}
+        saved = {k: os.environ.get(k) for k in ("PATH", "CUDA_VISIBLE_DEVICES")}
+        try:
+            os.environ.update(env)
+            os.environ.pop("CUDA_VISIBLE_DEVICES", None)
+            if visible is not None:
+                os.environ["CUDA_VISIBLE_DEVICES"] = visible
+            return driver.student.choose_gpus(text)
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+
+    def test_all_some_and_a_slurm_tasks_gpus(self):
+        h100, h200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
+        self.assertEqual(self.chosen(None), [("0", h100), ("1", h100), ("2", h200)])
+        self.assertEqual(self.chosen("all"), self.chosen(None))
+        self.assertEqual(self.chosen("2,0"), [("2", h200), ("0", h100)])
+        # A task that was given GPUs 2 and 1: --gpus counts those, and its graders get their values.
+        self.assertEqual(self.chosen(None, visible="2,1"), [("2", h200), ("1", h100)])
+        self.assertEqual(self.chosen("1", visible="2,1"), [("1", h100)])
+        self.assertEqual(self.chosen(None, visible="GPU-3333"), [("GPU-3333", h200)])
+        # CUDA stops at the first entry that names no GPU.
+        self.assertEqual(self.chosen(None, visible="1,7,0"), [("1", h100)])
+
+    def test_bad_values_name_the_machines_gpus(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "class" / "ann").mkdir(parents=True)
+            for value, message in (("3", "GPU numbers from 0 to 2"), ("0,0", "GPU 0 is named twice"),
+                                   ("one", "GPU numbers from 0 to 2"), ("", "GPU numbers from 0 to 2")):
+                with self.subTest(value=value):
+                    result = run_course("grade", "--submissions", str(Path(tmp) / "class"), "--gpu", "--gpus", value,
+                                        env={"PATH": self.path})
+                    self.assertEqual(result.returncode, 2, result.stdout)
+                    self.assertIn(message, result.stdout)
+                    if "from 0 to 2" in message:
+                        self.assertIn("0 NVIDIA H100 80GB HBM3, 1 NVIDIA H100 80GB HBM3, 2 NVIDIA H200", result.stdout)
+            on_simulator = run_course("grade", "--submissions", str(Path(tmp) / "class"), "--sim", "--gpus", "all")
+            self.assertEqual(on_simulator.returncode, 2, on_simulator.stdout)
+            self.assertIn("--gpus chooses GPUs to grade on, and this grading is on the CPU simulator",
+                          on_simulator.stdout)
+            student = run_course("grade", "03", "--gpus", "all")
+            self.assertEqual(student.returncode, 2, student.stdout)
+            self.assertIn("usage: ./course grade [NN ...]", student.stdout)
+
+
 @unittest.skipUnless(build_dir(), "needs the configured build tree (COURSE_BUILD_DIR, set by CTest)")
 @unittest.skipUnless((ROOT / "solutions").is_dir(), "needs the reference solutions (not in a student copy)")
 class ClassInParts(unittest.TestCase):
@@ -365,7 +439,7 @@ class ClassFolder(unittest.TestCase):
     no GPU and neither --sim nor --gpu the class is graded on the simulator."""
 
     def test_every_entry_is_reported(self):
-        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading"
+        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading-folder"
         starter = (ROOT / "exercises" / LESSON / STUDENT_FILE).read_bytes()
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
@@ -439,7 +513,7 @@ class EveryLessonsChecks(unittest.TestCase):
     in results.json and in results.csv's checks column."""
 
     def test_every_check_has_its_figure_and_threshold(self):
-        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading"
+        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading-checks"
         lessons = sorted(p.name for p in (ROOT / "solutions").iterdir() if p.is_dir())
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
