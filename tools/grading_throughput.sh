@@ -5,6 +5,7 @@
 # every verdict came out the same:
 #
 #   tools/grading_throughput.sh [STUDENTS] [GPUS...]   # 16 students; GPUS: --gpus values (all 0)
+#   LESSONS=03,05 tools/grading_throughput.sh ...      # only these lessons (default: every lesson)
 #
 # Each grading's reports and its time go to build/throughput/gpus-<choice>/ (a grading stopped
 # part-way continues there with `./course grade ... --resume`; its time.txt then holds one line per
@@ -47,8 +48,10 @@ for choice in "${choices[@]}"; do
   [ -f "$where/out/grading.json" ] && resume=(--resume)
   mkdir -p "$where"
   started=$(date +%s.%N)
+  only=()
+  [ -n "${LESSONS:-}" ] && only=(--lessons "$LESSONS")
   ./course grade --submissions "$class" --gpu --gpus "$choice" --seed "$seed" --out "$where/out" \
-    --work "$where/work" --quiet "${resume[@]}" >"$where/grade.log" 2>&1 || true
+    --work "$where/work" --quiet "${only[@]}" "${resume[@]}" >>"$where/grade.log" 2>&1 || true
   awk -v a="$(date +%s.%N)" -v b="$started" 'BEGIN { printf "%.1f\n", a - b }' >>"$where/time.txt"
 done
 python3 - "$out" "${choices[@]}" <<'EOF'
