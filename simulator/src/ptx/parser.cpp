@@ -313,7 +313,12 @@ private:
                 vec = 2;
             else if (m == ".v4")
                 vec = 4;
-            else if (auto it = typeNames().find(m); it != typeNames().end())
+            else if (m == ".attribute") {  // .attribute(.managed): storage the host shares, as any global here
+                expect("(");
+                while (at(Kind::Directive))
+                    next();
+                expect(")");
+            } else if (auto it = typeNames().find(m); it != typeNames().end())
                 d.type = it->second;
             // .ptr, state-space qualifiers of pointer params and the like carry no layout.
         }

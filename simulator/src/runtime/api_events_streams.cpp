@@ -174,6 +174,32 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
     return cudaSuccess;
 }
 
+// As cudaLaunchHostFunc: the stream's work has finished, so the callback runs at once. A kernel
+// fault not yet synchronised with reaches it as its status, as a GPU passes a callback the error of
+// the work before it; a fault already seen fails the call.
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                  unsigned int flags)
+{
+    cudaError_t status = cudaSuccess;
+    {
+        std::lock_guard lock(runtime().mutex);
+        if (cudaError_t e = stickyError())
+            return e;  // a fault the program has seen already: the context is unusable
+        if (!callback)
+            return failCall("cudaStreamAddCallback", cudaErrorInvalidValue, "callback is NULL");
+        if (flags != 0)
+            return failCall("cudaStreamAddCallback", cudaErrorInvalidValue, "flags must be 0");
+        if (!isValidStream(stream))
+            return failCall("cudaStreamAddCallback", cudaErrorInvalidResourceHandle, "unknown stream");
+        if (activeCapture(stream))
+            return failCall("cudaStreamAddCallback", cudaErrorStreamCaptureUnsupported,
+                            "a callback cannot be captured (cudaLaunchHostFunc can on a GPU)");
+        status = synchronizeWithDevice();
+    }
+    callback(stream, status, userData);  // outside the lock: the callback may call the runtime
+    return cudaSuccess;
+}
+
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
     std::lock_guard lock(runtime().mutex);

@@ -261,14 +261,95 @@ cudaError_t cudaMalloc(void** devPtr, size_t size)
     return cudaSuccess;
 }
 
-// Device memory is host memory here, so managed memory is plain device memory.
+// Device memory is host memory here, so managed memory is plain device memory, remembered as
+// managed for the calls that take only managed memory (cudaMemAdvise, cudaMemPrefetchAsync).
 cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int)
 {
     const cudaError_t e = cudaMalloc(devPtr, size);
     // The host writes managed memory through plain pointers, which the initcheck cannot see.
-    if (e == cudaSuccess && *devPtr)
+    if (e == cudaSuccess && *devPtr) {
         DeviceMemory::instance().markWritten(*devPtr, size);
+        std::lock_guard lock(runtime().mutex);
+        runtime().managedAllocations.insert(*devPtr);
+    }
     return e;
+}
+
+namespace {
+// Why [devPtr, devPtr + count) is not managed memory a hint may name, or nullptr. Call with
+// runtime().mutex held.
+const char* notManagedRange(const void* devPtr, size_t count)
+{
+    if (count == 0)
+        return "count is 0";
+    const Allocation* a = DeviceMemory::instance().find(reinterpret_cast<uintptr_t>(devPtr));
+    if (!a || !runtime().managedAllocations.count(reinterpret_cast<const void*>(a->base)))
+        return "devPtr is not managed memory (cudaMallocManaged's or a __managed__ variable)";
+    if (reinterpret_cast<uintptr_t>(devPtr) + count > a->base + a->size)
+        return "the range runs past the end of its managed allocation";
+    return nullptr;
+}
+
+// Why a location is not this machine's one device or the host, or nullptr.
+const char* badLocation(const cudaMemLocation& location, cudaError_t& error)
+{
+    error = cudaErrorInvalidValue;
+    if (location.type == cudaMemLocationTypeDevice) {
+        error = cudaErrorInvalidDevice;
+        return location.id == 0 ? nullptr : "location.id is not a device (the simulator has device 0)";
+    }
+    if (location.type == cudaMemLocationTypeHost || location.type == cudaMemLocationTypeHostNumaCurrent)
+        return nullptr;
+    if (location.type == cudaMemLocationTypeHostNuma)
+        return location.id == 0 ? nullptr : "location.id is not a NUMA node (the simulator has node 0)";
+    return "location.type is not a device or the host";
+}
+}  // namespace
+
+// Hints only: the memory lives in one place here, so a valid hint changes nothing.
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (const char* why = notManagedRange(devPtr, count))
+        return failCall("cudaMemAdvise", cudaErrorInvalidValue, why);
+    switch (advice) {
+    case cudaMemAdviseSetReadMostly:
+    case cudaMemAdviseUnsetReadMostly:
+    case cudaMemAdviseUnsetPreferredLocation:
+        return cudaSuccess;  // the location is ignored
+    case cudaMemAdviseSetPreferredLocation:
+    case cudaMemAdviseSetAccessedBy:
+    case cudaMemAdviseUnsetAccessedBy: {
+        cudaError_t error = cudaSuccess;
+        if (const char* why = badLocation(location, error))
+            return failCall("cudaMemAdvise", error, why);
+        return cudaSuccess;
+    }
+    default:
+        return failCall("cudaMemAdvise", cudaErrorInvalidValue, "advice is not a cudaMemoryAdvise");
+    }
+}
+
+// Work on a stream has finished when a call returns, and managed memory is where both sides can
+// read it: a valid prefetch has nothing to move.
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = stickyError())
+        return e;
+    if (const char* why = notManagedRange(devPtr, count))
+        return failCall("cudaMemPrefetchAsync", cudaErrorInvalidValue, why);
+    cudaError_t error = cudaSuccess;
+    if (const char* why = badLocation(location, error))
+        return failCall("cudaMemPrefetchAsync", error, why);
+    if (flags != 0)
+        return failCall("cudaMemPrefetchAsync", cudaErrorInvalidValue, "flags must be 0");
+    if (!isValidStream(stream))
+        return failCall("cudaMemPrefetchAsync", cudaErrorInvalidResourceHandle, "unknown stream");
+    return cudaSuccess;
 }
 
 cudaError_t cudaFree(void* devPtr)
@@ -284,6 +365,7 @@ cudaError_t cudaFree(void* devPtr)
         return cudaSuccess;
     if (!DeviceMemory::instance().release(devPtr))
         return failCall("cudaFree", cudaErrorInvalidValue, "pointer is not the start of a live cudaMalloc allocation");
+    runtime().managedAllocations.erase(devPtr);
     return cudaSuccess;
 }
 

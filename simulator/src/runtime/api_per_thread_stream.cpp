@@ -130,4 +130,16 @@ cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream)
     return cudaGraphLaunch(exec, perThread(stream));
 }
 
+cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                       unsigned int flags)
+{
+    return cudaStreamAddCallback(perThread(stream), callback, userData, flags);
+}
+
+cudaError_t cudaMemPrefetchAsync_ptsz(const void* devPtr, size_t count, cudaMemLocation location, unsigned int flags,
+                                      cudaStream_t stream)
+{
+    return cudaMemPrefetchAsync(devPtr, count, location, flags, perThread(stream));
+}
+
 }  // extern "C"

@@ -46,8 +46,18 @@ void __cudaUnregisterFatBinary(void**)
     // Kernels stay registered: other static destructors may still launch.
 }
 
-char __cudaInitModule(void**)
+// Called before the host first reads a __managed__ variable of the translation unit: the module
+// is loaded, which points the host's addresses of its managed variables at their storage.
+char __cudaInitModule(void** handle)
 {
+    std::lock_guard lock(runtime().mutex);
+    FatBinary& binary = *reinterpret_cast<FatBinary*>(handle);
+    ensureLoaded(binary);
+    if (!binary.module) {
+        failCall("__cudaInitModule", cudaErrorInvalidPtx,
+                 "the module of a __managed__ variable could not be loaded: " + binary.loadError);
+        return 0;
+    }
     return 1;
 }
 
@@ -67,10 +77,11 @@ void __cudaRegisterVar(void** handle, char* hostVar, char*, const char* deviceNa
     runtime().variables[hostVar] = VariableEntry{reinterpret_cast<FatBinary*>(handle), deviceName, size, constant != 0};
 }
 
-void __cudaRegisterManagedVar(void**, void**, char*, const char* deviceName, int, size_t, int, int)
+void __cudaRegisterManagedVar(void** handle, void** hostVarPtrAddress, char*, const char* deviceName, int, size_t, int,
+                              int)
 {
-    failCall("__cudaRegisterManagedVar", cudaErrorNotSupported,
-             std::string("__managed__ variable ") + deviceName + " is not supported");
+    std::lock_guard lock(runtime().mutex);
+    reinterpret_cast<FatBinary*>(handle)->managed.emplace_back(hostVarPtrAddress, deviceName);
 }
 
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream)

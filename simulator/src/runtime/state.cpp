@@ -67,7 +67,17 @@ void ensureLoaded(FatBinary& binary)
             }));
     } catch (const std::exception& e) {
         binary.loadError = e.what();
+        return;
     }
+    for (const auto& [hostPointer, name] : binary.managed) {
+        if (const ptx::Variable* var = binary.module->findVariable(name)) {
+            *hostPointer = var->storage;
+            runtime().managedAllocations.insert(var->storage);  // memory cudaMemAdvise may name
+        } else
+            binary.loadError = "__managed__ variable " + name + " is not in the module's PTX";
+    }
+    if (!binary.loadError.empty())
+        binary.module.reset();
 }
 
 const ptx::Kernel* kernelFor(const void* hostFunction, FunctionEntry** entry, cudaError_t& error, std::string& message)

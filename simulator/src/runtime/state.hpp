@@ -10,6 +10,8 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -25,6 +27,9 @@ struct FatBinary {
     std::string loadError;  // fat-binary or module-level PTX problem
     std::unique_ptr<ptx::Module> module;
     std::string ptx;
+    // Its __managed__ variables: where the host code reads each one's address, and its PTX name.
+    // Loading the module points them at the variables' storage, which host and kernels share.
+    std::vector<std::pair<void**, std::string>> managed;
 };
 
 struct FunctionEntry {
@@ -76,7 +81,8 @@ struct RuntimeState {
     std::vector<std::unique_ptr<FatBinary>> binaries;
     std::unordered_map<const void*, FunctionEntry> functions;
     std::unordered_map<const void*, VariableEntry> variables;
-    std::vector<std::unique_ptr<Library>> libraries;  // never freed: a graph may still launch them
+    std::vector<std::unique_ptr<Library>> libraries;     // never freed: a graph may still launch them
+    std::unordered_set<const void*> managedAllocations;  // bases of cudaMallocManaged's and __managed__ storage
     // cudaDeviceSetLimit's values, with a GPU's defaults: device printf's FIFO per launch, and the
     // device heap that malloc in kernels allocates from.
     size_t printfFifoBytes = size_t{1} << 20;

@@ -16,16 +16,13 @@ int main()
     std::printf("cudaGraphCreate: %s\n", cudaGetErrorName(cudaGraphCreate(&graph, 0)));
     std::printf("cudaGraphInstantiate for device launch: %s\n",
                 cudaGetErrorName(cudaGraphInstantiate(&exec, graph, cudaGraphInstantiateFlagDeviceLaunch)));
-    // Every other runtime function links, and fails by name: callbacks, memory hints, textures.
-    cudaStream_t stream;
-    cudaStreamCreate(&stream);
-    std::printf("cudaStreamAddCallback: %s\n", cudaGetErrorName(cudaStreamAddCallback(
-                                                   stream, [](cudaStream_t, cudaError_t, void*) {}, nullptr, 0)));
+    // Every other runtime function links, and fails by name: memory range queries, textures.
     int* data;
-    cudaMalloc(&data, 1024);
-    cudaMemLocation device{cudaMemLocationTypeDevice, 0};
-    std::printf("cudaMemAdvise: %s\n", cudaGetErrorName(cudaMemAdvise(data, 1024, cudaMemAdviseSetReadMostly, device)));
-    std::printf("cudaMemPrefetchAsync: %s\n", cudaGetErrorName(cudaMemPrefetchAsync(data, 1024, device, 0, stream)));
+    cudaMallocManaged(&data, 1024);
+    int readMostly = -1;
+    std::printf("cudaMemRangeGetAttribute: %s\n",
+                cudaGetErrorName(cudaMemRangeGetAttribute(&readMostly, sizeof readMostly,
+                                                          cudaMemRangeAttributeReadMostly, data, 1024)));
     std::printf("cudaDestroyTextureObject: %s\n", cudaGetErrorName(cudaDestroyTextureObject(0)));
     const cudaChannelFormatDesc made = cudaCreateChannelDesc(8, 8, 0, 0, cudaChannelFormatKindUnsigned);
     std::printf("cudaCreateChannelDesc: %d %d %d %d, kind %d\n", made.x, made.y, made.z, made.w, int(made.f));
