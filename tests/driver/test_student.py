@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
 import os
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 import unittest
 from pathlib import Path
@@ -728,6 +730,45 @@ class BadInput(unittest.TestCase):
         self.assertTrue(progress, out.getvalue())
         self.assertRegex(progress[0], r"^course test: 1 of 2 tests done, \d+ s; running longest: "
                                       r"lesson05\.solution/slow \(\d+ s\)$")
+
+    def test_two_builds_in_one_tree_take_turns(self):
+        # Two commands that build in one tree at once (threads here, processes in use): the second
+        # configure-and-build starts when the first has ended, and a build that waits says so.
+        driver = load_driver()
+        spans, lock = [], threading.Lock()
+
+        def run_logged(command, log, label=None):
+            started = time.monotonic()
+            time.sleep(0.3)
+            with lock:
+                spans.append((started, time.monotonic()))
+            return 0, ""
+
+        driver.building.run_logged = run_logged
+        driver.building.forget_stale_configuration = lambda tree: None
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = Path(tmp) / "tree"
+            build = driver.building.build_tree_quietly
+            threads = [threading.Thread(target=build, args=(tree, ["configure"], ["build"])) for _ in range(2)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            (first_start, first_end), (second_start, _) = sorted(spans)
+            self.assertGreaterEqual(second_start, first_end, spans)
+            # A build while another course command holds the tree waits, and says why.
+            with open(tree / ".course-build.lock", "a") as held:
+                fcntl.flock(held, fcntl.LOCK_EX)
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out):
+                    waiting = threading.Thread(target=driver.building.build_tree,
+                                               args=(tree, ["configure"], ["build"], "the tree"))
+                    waiting.start()
+                    time.sleep(0.5)
+                    self.assertTrue(waiting.is_alive())
+                    fcntl.flock(held, fcntl.LOCK_UN)
+                    waiting.join()
+            self.assertIn(f"waiting for another course command that builds in {tree}", out.getvalue())
 
     def test_the_readme_names_where_grading_logs_are(self):
         driver = load_driver()
