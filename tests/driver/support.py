@@ -3,6 +3,7 @@ program."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import itertools
@@ -90,3 +91,21 @@ def solved03(starter: str) -> str:
     if STARTER03_LINES not in starter:
         raise AssertionError("lesson 03's starter changed: update STARTER03_LINES in tests/driver/support.py")
     return starter.replace(STARTER03_LINES, SOLVED03_LINES)
+
+
+@contextlib.contextmanager
+def mock_env(**values):
+    """Sets (or, for None, removes) environment variables for the duration."""
+    saved = {name: os.environ.get(name) for name in values}
+    try:
+        for name, value in values.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        yield
+    finally:
+        for name, value in saved.items():
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = value

@@ -29,7 +29,7 @@ import unittest
 import zipfile
 from pathlib import Path
 
-from support import ROOT, build_dir, has_gpu, load_driver, run_course
+from support import ROOT, build_dir, has_gpu, load_driver, mock_env, run_course
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "submissions"
 LESSON = "03_neighbored_reduction"
@@ -294,20 +294,8 @@ class GpuOptions(unittest.TestCase):
 
     def chosen(self, text: str | None, visible: str | None = None) -> list[tuple[str, str]]:
         driver = load_driver()
-        env = {"PATH": self.path}
-        saved = {k: os.environ.get(k) for k in ("PATH", "CUDA_VISIBLE_DEVICES")}
-        try:
-            os.environ.update(env)
-            os.environ.pop("CUDA_VISIBLE_DEVICES", None)
-            if visible is not None:
-                os.environ["CUDA_VISIBLE_DEVICES"] = visible
+        with mock_env(PATH=self.path, CUDA_VISIBLE_DEVICES=visible):
             return driver.student.choose_gpus(text)
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
 
     def test_all_some_and_a_slurm_tasks_gpus(self):
         h100, h200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"

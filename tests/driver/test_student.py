@@ -15,7 +15,7 @@ import time
 import unittest
 from pathlib import Path
 
-from support import ROOT, build_dir, copy_driver, load_driver, run_course
+from support import ROOT, build_dir, copy_driver, load_driver, mock_env, run_course
 
 
 def make_course(root: Path, lessons: dict[str, str]) -> None:
@@ -783,24 +783,6 @@ class BadInput(unittest.TestCase):
             outcome = driver.student.grade_lesson(driver.lessons.find_lesson("03"))
             self.assertEqual(outcome.verdict, "compile error")
             self.assertIn("expected a ';'", (Path(tmp) / "logs" / "lesson03.log").read_text())
-
-
-@contextlib.contextmanager
-def mock_env(**values):
-    """Sets (or, for None, removes) environment variables for the duration."""
-    saved = {name: os.environ.get(name) for name in values}
-    try:
-        for name, value in values.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-        yield
-    finally:
-        for name, value in saved.items():
-            os.environ.pop(name, None)
-            if value is not None:
-                os.environ[name] = value
 
 
 def thresholds_file(folder: str, content) -> str:
