@@ -6,19 +6,16 @@
 //   atomic_result  an 8-byte memset of the result, then one atomicAdd per block
 //                  (exact for integers in any order; two operations per call, not one)
 //   cooperative    partials, cooperative_groups::this_grid().sync(), block 0 adds them (a
-//                  cooperative launch: every block resident at once; not on the simulator)
+//                  cooperative launch: every block resident at once)
 //
 //   ./course run 09
 
 #include "one_launch.hpp"
 
-#include "course/backend.hpp"
 #include "course/cuda_check.hpp"
 
-#include <cuda/atomic>
-#if !COURSE_ON_SIMULATOR
 #include <cooperative_groups.h>
-#endif
+#include <cuda/atomic>
 
 #include <algorithm>
 #include <array>
@@ -142,7 +139,6 @@ __global__ void __launch_bounds__(Block)
         atomicAdd(reinterpret_cast<unsigned long long*>(result), static_cast<unsigned long long>(sum));
 }
 
-#if !COURSE_ON_SIMULATOR
 template <unsigned Block, unsigned Unroll>
 __global__ void __launch_bounds__(Block)
     cooperative_kernel(const int* __restrict__ data, std::size_t n, long long* result, long long* partials)
@@ -159,7 +155,6 @@ __global__ void __launch_bounds__(Block)
     if (threadIdx.x == 0)
         *result = total;
 }
-#endif
 
 /// Nothing at all: the floor under any one-launch design, timed the same way.
 __global__ void empty_kernel()
@@ -184,11 +179,7 @@ Kernel kernel_of(Design design)
     case Design::atomic_result:
         return {reinterpret_cast<const void*>(&atomic_result_kernel<256, 4>), 256};
     case Design::cooperative:
-#if COURSE_ON_SIMULATOR
-        break;
-#else
         return {reinterpret_cast<const void*>(&cooperative_kernel<256, 4>), 256};
-#endif
     }
     throw std::invalid_argument(std::string("not on this device: ") + design_name(design));
 }
@@ -246,16 +237,10 @@ Designs::Designs(std::size_t max_n) : ticket_(1)
 {
     std::size_t most = 1;
     for (const Design design : all_designs())
-        if (available(design))
-            most = std::max(most, grid(design, max_n));
+        most = std::max(most, grid(design, max_n));
     partials_ = course::DeviceBuffer<long long>(most);
     ticket_.fill_bytes(0);
     COURSE_CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-bool Designs::available(Design design)
-{
-    return design != Design::cooperative || !course::kOnSimulator;
 }
 
 std::size_t Designs::grid(Design design, std::size_t n) const

@@ -111,8 +111,6 @@ enum class Design {
 class Designs {
 public:
     explicit Designs(std::size_t max_n);
-    /// False for the cooperative design where the device cannot launch one (the simulator).
-    [[nodiscard]] static bool available(Design design);
     [[nodiscard]] std::size_t grid(Design design, std::size_t n) const;
     void run(Design design, const int* data, std::size_t n, long long* result, cudaStream_t stream);
     /// One launch of an empty kernel: the floor of any one-launch call, timed the same way.

@@ -25,7 +25,7 @@ struct ReduceOnceLaunch {
     /// 0: an ordinary launch. 1: a cooperative launch (cudaLaunchCooperativeKernel), which lets
     /// the kernel wait for the whole grid (cooperative_groups::this_grid().sync()) and so needs
     /// every block resident at once: max_blocks_per_sm may then be no more than the blocks of
-    /// reduce_once one SM holds (the simulator does not run cooperative launches).
+    /// reduce_once one SM holds.
     std::uint32_t cooperative;
 };
 

@@ -15,6 +15,9 @@ namespace cudasim {
 
 namespace {
 constexpr uint8_t kUninitializedSharedByte = 0x5a;
+// A cooperative launch's warps take turns this many instructions at a time (in order), so that a
+// block that waits for another in a loop of its own (not grid.sync()) lets the others run.
+constexpr uint64_t kCooperativeSlice = 4096;
 }  // namespace
 
 BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts) : launch_(launch), interpreter_(launch, counts)
@@ -34,7 +37,8 @@ BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts) : launch_(launch
         block_.sharedExtents.push_back({dynamicBase, dynamicBase + launch.dynamicSmem, nullptr});
     if (launch.raceCheck) {
         block_.sharedShadow.resize((block_.shared.size() + 3) / 4);
-        block_.globalWrites.resize(kGlobalWriteSlots);
+        block_.globalWrites.resize(launch.cooperative ? kCooperativeGlobalWriteSlots : kGlobalWriteSlots);
+        block_.globalWriteMask = block_.globalWrites.size() - 1;
     }
     if (launch.ordering)
         block_.ordering.resize(threads);
@@ -85,6 +89,8 @@ void BlockRunner::fillConstantRegisters()
         fill(ptx::SrDynamicSmemSize, launch_.dynamicSmem);
         fill(ptx::SrTotalSmemSize, block_.shared.size());
         fill(ptx::SrEnvreg, 0);
+        fill(ptx::SrEnvreg1, launch_.gridWorkspace >> 32);
+        fill(ptx::SrEnvreg2, launch_.gridWorkspace & 0xffffffffu);
     }
 }
 
@@ -97,6 +103,7 @@ void BlockRunner::startWarps(uint64_t linearIndex)
         w.rpc = -1;
         w.arrived = 0;
         w.status = Warp::Status::Ready;
+        w.gridArrivals = 0;
         w.stack.clear();
         std::fill(w.loadRound.begin(), w.loadRound.end(), 0);
         w.round = 1;
@@ -174,7 +181,7 @@ void BlockRunner::runShuffled(ScheduleRandom& random)
     }
 }
 
-void BlockRunner::run(uint64_t linearIndex)
+void BlockRunner::begin(uint64_t linearIndex)
 {
     const Dim3& g = launch_.grid;
     block_.ctaid = {static_cast<uint32_t>(linearIndex % g.x), static_cast<uint32_t>(linearIndex / g.x % g.y),
@@ -191,35 +198,60 @@ void BlockRunner::run(uint64_t linearIndex)
     std::fill(block_.shared.begin(), block_.shared.end(), kUninitializedSharedByte);
     block_.newRaceInterval();
     startWarps(linearIndex);
-    std::optional<ScheduleRandom> random;
+    random_.reset();
     if (launch_.schedule != 0)
-        random.emplace(launch_.schedule, launch_.epoch, linearIndex);
-    interpreter_.shuffleWith(random ? &*random : nullptr);
-    for (;;) {
-        if (random)
-            runShuffled(*random);
+        random_.emplace(launch_.schedule, launch_.epoch, linearIndex);
+    interpreter_.shuffleWith(random_ ? &*random_ : nullptr);
+}
+
+// The end of a barrier interval, when no warp is ready: false if every warp has exited, else the
+// barrier they wait at is checked and released.
+bool BlockRunner::releaseBarrier()
+{
+    interpreter_.counters().onPhaseEnd(warps_);
+    const bool anyWaiting =
+        std::any_of(warps_.begin(), warps_.end(), [](const Warp& w) { return w.status == Warp::Status::AtBarrier; });
+    if (!anyWaiting)
+        return false;
+    checkBarrier();
+    finishBarrierReduction();
+    block_.newRaceInterval();  // the barrier orders every access before it before every one after
+    ++block_.ordering.interval;
+    for (Warp& w : warps_) {
+        w.resetSyncs();
+        if (w.status != Warp::Status::AtBarrier)
+            continue;
+        w.status = Warp::Status::Ready;
+        w.arrived = 0;
+        w.votes = 0;
+    }
+    return true;
+}
+
+void BlockRunner::run(uint64_t linearIndex)
+{
+    begin(linearIndex);
+    do {
+        if (random_)
+            runShuffled(*random_);
         else
             for (Warp& w : warps_)
                 if (w.status == Warp::Status::Ready)
                     interpreter_.run(w, block_);
-        interpreter_.counters().onPhaseEnd(warps_);
-        const bool anyWaiting = std::any_of(warps_.begin(), warps_.end(),
-                                            [](const Warp& w) { return w.status == Warp::Status::AtBarrier; });
-        if (!anyWaiting)
-            return;
-        checkBarrier();
-        finishBarrierReduction();
-        block_.newRaceInterval();  // the barrier orders every access before it before every one after
-        ++block_.ordering.interval;
-        for (Warp& w : warps_) {
-            w.resetSyncs();
-            if (w.status != Warp::Status::AtBarrier)
-                continue;
-            w.status = Warp::Status::Ready;
-            w.arrived = 0;
-            w.votes = 0;
-        }
+    } while (releaseBarrier());
+}
+
+bool BlockRunner::advance()
+{
+    bool anyReady = false;
+    for (Warp& w : warps_) {
+        if (w.status != Warp::Status::Ready)
+            continue;
+        interpreter_.startSlice(w, block_, random_ ? 1 + random_->below(64) : kCooperativeSlice);
+        interpreter_.run(w, block_);
+        anyReady = anyReady || w.status == Warp::Status::Ready;
     }
+    return !anyReady && !releaseBarrier();
 }
 
 }  // namespace cudasim

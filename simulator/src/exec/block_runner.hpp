@@ -1,13 +1,16 @@
 // Runs one thread block: its warps take turns until each reaches the
 // block's barrier or exits, like coroutines that yield at bar.sync (in
-// order, or in slices under a seeded schedule: exec/schedule.hpp).
+// order, or in slices under a seeded schedule: exec/schedule.hpp, and in a
+// cooperative launch).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "exec/block_state.hpp"
 #include "exec/interpreter.hpp"
+#include "exec/schedule.hpp"
 #include "exec/warp.hpp"
 
 namespace cudasim {
@@ -19,6 +22,11 @@ public:
     // Executes block number `linearIndex` of the grid. Printf output is left
     // in state().printfOutput. Throws DeviceFault.
     void run(uint64_t linearIndex);
+    // A cooperative launch's blocks run side by side instead: begin() sets block `linearIndex`
+    // up, and each advance() gives every ready warp one slice of instructions (exec/launcher.cpp
+    // takes the blocks in turn). Returns true once every warp of the block has exited.
+    void begin(uint64_t linearIndex);
+    bool advance();
     BlockState& state() { return block_; }
     Interpreter& interpreter() { return interpreter_; }
 
@@ -28,13 +36,15 @@ private:
     void checkBarrier() const;
     void finishBarrierReduction();
     void runShuffled(ScheduleRandom& random);
+    bool releaseBarrier();
 
     LaunchContext& launch_;
     Interpreter interpreter_;
     BlockState block_;
     std::vector<Warp> warps_;
     std::vector<uint64_t> registers_;
-    std::vector<Warp*> readyWarps_;  // runShuffled's choice, kept to spare an allocation per slice
+    std::vector<Warp*> readyWarps_;         // runShuffled's choice, kept to spare an allocation per slice
+    std::optional<ScheduleRandom> random_;  // the block's random stream under a seeded schedule
 };
 
 }  // namespace cudasim

@@ -115,7 +115,8 @@ struct BlockState {
     // write evicts an older one in its slot (a race with that one goes unnoticed), and loads
     // look only while the interval has written global memory at all.
     std::vector<GlobalWriteSlot> globalWrites;
-    bool globalWritten = false;  // the interval has written global memory
+    uint64_t globalWriteMask = 0;  // globalWrites.size() - 1 (a power of two)
+    bool globalWritten = false;    // the interval has written global memory
     uint32_t raceEpoch = 0;
     BlockOrdering ordering;  // the ordering check across blocks, where the launch has one
     void newRaceInterval()

@@ -137,11 +137,11 @@ bool Interpreter::arriveAtBarrier(Warp& w, const Instr& in, uint32_t exec, const
 
 // Takes a new chunk of the launch's instruction budget (CUDASIM_INSTRUCTION_LIMIT); this is also
 // where a warp notices that the launch was stopped. Out of runWith's loop, which must stay small.
-// Under a seeded schedule the budget is charged a slice at a time (startSlice), and reaching zero
-// ends the slice.
+// Under a seeded schedule and in a cooperative launch the budget is charged a slice at a time
+// (startSlice), and reaching zero ends the slice.
 bool Interpreter::chargeBudget(const Warp& w, const BlockState& b, const Instr& in)
 {
-    if (shuffle_) {
+    if (shuffle_ || sliced_) {
         budgetLeft_ = 0;
         return true;
     }
@@ -172,6 +172,21 @@ void Interpreter::budgetExceeded(const Warp& w, const BlockState& b, const Instr
                           " warp instructions (CUDASIM_INSTRUCTION_LIMIT); block (" + std::to_string(b.ctaid.x) + "," +
                           std::to_string(b.ctaid.y) + "," + std::to_string(b.ctaid.z) + "), warp " +
                           std::to_string(w.index) + ", PTX line " + std::to_string(in.line));
+}
+
+// A cooperative launch's this_grid().sync(): thread 0 of each block adds to a word of the grid
+// workspace (an atomic, counted in launch_.gridArrivals), then reads that word until every block of
+// the grid has. A read that cannot see them all yet waits instead: it ends the warp's slice before
+// it executes, so that waiting costs no instructions, counters or modelled time.
+bool Interpreter::waitsAtGridSync(const Warp& w, const Instr& in, uint32_t exec) const
+{
+    if (exec == 0 || w.gridArrivals == 0)
+        return false;
+    const Operand& a = in.ops[2];
+    const uint64_t address =
+        (a.reg == Operand::kNoReg ? 0 : w.reg(a.reg)[std::countr_zero(exec)]) + static_cast<uint64_t>(a.imm);
+    return address - launch_.gridWorkspace < kGridWorkspaceBytes &&
+           launch_.gridArrivals < launch_.grid.count() * w.gridArrivals;
 }
 
 void Interpreter::trap(const Warp& w, const BlockState& b, const Instr& in, uint32_t exec)
@@ -219,9 +234,16 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
             uint32_t p = predicateMask(w, in.guard);
             exec &= in.guardNeg ? ~p : p;
         }
+        const Executor executor = executorOf(in.op);
+        if (sliced_ && executor == Executor::Load && waitsAtGridSync(w, in, exec)) {
+            // The end of this warp's slice, before the poll: it stays Ready, at this instruction,
+            // and the rest of its slice goes back to the launch's budget.
+            launch_.instructionsUsed.fetch_sub(budgetLeft_ + 1);
+            budgetLeft_ = 0;
+            return;
+        }
         listener.onIssue(w, b, in, w.active, exec);
         uint64_t clk = ++b.clock;
-        const Executor executor = executorOf(in.op);
         if (executor == Executor::Arithmetic) {  // most instructions: a predictable branch, not the switch's jump
             executeArithmetic(w, in, exec, clk, *launch_.kernel);
             ++w.pc;

@@ -23,17 +23,20 @@ class Interpreter {
 public:
     Interpreter(LaunchContext& launch, Counts& counts)
         : launch_(launch), counters_(counts, launch.epoch), memory_(launch.params, launch.kernel->paramBytes),
-          raceCheck_(launch.raceCheck), initCheck_(launch.initCheck), ordering_(launch.ordering)
+          sliced_(launch.cooperative), raceCheck_(launch.raceCheck), initCheck_(launch.initCheck),
+          ordering_(launch.ordering)
     {
     }
 
     // Runs `warp` until it reaches a barrier (status AtBarrier) or all its
-    // threads have exited (status Done), or, under a seeded schedule, until
-    // its slice of instructions is spent (status stays Ready). Throws DeviceFault.
+    // threads have exited (status Done), or, under a seeded schedule or in a
+    // cooperative launch, until its slice of instructions is spent (status
+    // stays Ready). Throws DeviceFault.
     void run(Warp& warp, BlockState& block);
 
     // Under a seeded schedule (exec/schedule.hpp): the block's random stream, or null for the
-    // in-order schedule; then the length of the next slice, charged to the instruction budget.
+    // in-order schedule; then (there, and in a cooperative launch) the length of the next slice,
+    // charged to the instruction budget.
     void shuffleWith(ScheduleRandom* random) { shuffle_ = random; }
     void startSlice(const Warp& w, const BlockState& b, uint64_t instructions);
 
@@ -44,10 +47,11 @@ private:
     template <class Listener>
     void runWith(Warp& w, BlockState& b, Listener& listener);
     // The rare paths out of the loop of runWith: a new chunk of the instruction budget, and trap.
-    // Returns true when the warp's slice is over instead (seeded schedule).
+    // Returns true when the warp's slice is over instead (seeded schedule, cooperative launch).
     [[gnu::noinline]] bool chargeBudget(const Warp& w, const BlockState& b, const ptx::Instr& in);
     [[noreturn, gnu::cold, gnu::noinline]] void budgetExceeded(const Warp& w, const BlockState& b,
                                                                const ptx::Instr& in);
+    bool waitsAtGridSync(const Warp& w, const ptx::Instr& in, uint32_t exec) const;
     [[noreturn, gnu::cold, gnu::noinline]] void trap(const Warp& w, const BlockState& b, const ptx::Instr& in,
                                                      uint32_t exec);
     void branch(Warp& w, const ptx::Instr& in, uint32_t exec);
@@ -92,6 +96,7 @@ private:
     MemoryAccess memory_;
     uint64_t budgetLeft_ = 0;  // instructions until chargeBudget, or until the slice ends
     ScheduleRandom* shuffle_ = nullptr;
+    bool sliced_;  // warps run a slice at a time even in order (a cooperative launch)
     bool raceCheck_;
     bool initCheck_;
     OrderingCheck* ordering_;  // the ordering check across blocks, or none

@@ -29,6 +29,8 @@ class DeviceHeap;  // exec/device_heap.hpp
 
 class OrderingCheck;
 
+inline constexpr uint64_t kGridWorkspaceBytes = 8;
+
 struct LaunchContext {
     const ptx::Kernel* kernel = nullptr;
     Dim3 grid, block;
@@ -48,6 +50,12 @@ struct LaunchContext {
     std::atomic<uint64_t> printfCallsDropped{0};
     DeviceHeap* heap = nullptr;         // malloc and free in kernels (cudaLimitMallocHeapSize)
     OrderingCheck* ordering = nullptr;  // the ordering check across blocks (exec/ordering_check.hpp), or none
+    // A cooperative launch (cudaLaunchCooperativeKernel): every block of the grid is resident at
+    // once, and they take turns a slice at a time, so that blocks may wait for each other; its
+    // grid workspace (8 zeroed bytes of device memory) is where grid.sync() counts arrivals.
+    bool cooperative = false;
+    uint64_t gridWorkspace = 0;
+    std::atomic<uint64_t> gridArrivals{0};  // atomics on the workspace so far: blocks' arrivals at grid.sync()
 };
 
 // Thrown by the interpreter when a thread does something a GPU would

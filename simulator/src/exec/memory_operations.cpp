@@ -535,6 +535,10 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
         if (ordered)
             ordering::afterFlagRead(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
     }
+    if (sliced_ && addrs[std::countr_zero(exec)] - launch_.gridWorkspace < kGridWorkspaceBytes) {
+        launch_.gridArrivals += static_cast<uint64_t>(std::popcount(exec));  // grid.sync(): this block arrives
+        ++w.gridArrivals;
+    }
     listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Atomic, where, addrs, exec, static_cast<uint32_t>(bytes)});
     if (raceCheck_ && where == ResolvedSpace::Shared)
         checkSharedLanes(w, b, in, addrs, exec, static_cast<uint32_t>(bytes), true);

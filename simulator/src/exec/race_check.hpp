@@ -47,6 +47,8 @@ namespace cudasim {
 enum class RaceAccessKind : uint8_t { Read, Write, Atomic };
 
 inline constexpr size_t kGlobalWriteSlots = size_t{1} << 16;
+// A cooperative launch holds every block of its grid at once: a smaller table each.
+inline constexpr size_t kCooperativeGlobalWriteSlots = size_t{1} << 12;
 
 // Throws the DeviceFault of a race at `address` (a shared-memory offset, or a global address).
 [[noreturn]] void reportRace(const LaunchContext& launch, const BlockState& b, const RaceAccess& earlier,
@@ -93,9 +95,9 @@ inline RaceAccessKind writeKind(const RaceAccess& a)
 // (a few cache lines, where a hash would touch a line per lane).
 inline GlobalWriteSlot& globalSlot(BlockState& b, uint64_t word)
 {
-    return b.globalWrites[word & (kGlobalWriteSlots - 1)];
+    return b.globalWrites[word & b.globalWriteMask];
 }
-static_assert(std::has_single_bit(kGlobalWriteSlots));
+static_assert(std::has_single_bit(kGlobalWriteSlots) && std::has_single_bit(kCooperativeGlobalWriteSlots));
 
 // One word of a global access (see checkGlobalAccess).
 inline void checkGlobalWord(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t thread,

@@ -150,9 +150,12 @@ enum SpecialReg : uint32_t {
     SrLanemaskGe,
     SrDynamicSmemSize,
     SrTotalSmemSize,
-    SrEnvreg,  // %envreg0..31, which the driver sets for a launch (a cooperative launch's grid
-               // workspace): 0 here, where cooperative launches are refused
-    SrCarry,   // CC.CF of add.cc/addc/sub.cc/subc/mad.cc/madc, one bit per lane
+    SrEnvreg,  // %envreg0 and %envreg3..31, which the driver sets for a launch: 0 here
+    // %envreg1 and %envreg2: the high and low halves of a cooperative launch's grid workspace, where
+    // this_grid().sync() counts the blocks that arrived (0 for an ordinary launch: grid.sync() traps)
+    SrEnvreg1,
+    SrEnvreg2,
+    SrCarry,  // CC.CF of add.cc/addc/sub.cc/subc/mad.cc/madc, one bit per lane
     kNumSpecialRegs
 };
 

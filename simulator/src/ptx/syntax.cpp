@@ -72,16 +72,16 @@ const std::unordered_map<std::string_view, uint32_t>& specialRegNames()
             {"%dynamic_smem_size", SrDynamicSmemSize},
             {"%total_smem_size", SrTotalSmemSize},
         };
-        // Cooperative groups' grid.sync() reads its grid workspace from %envreg1/%envreg2: a module
-        // that uses it must load (its kernels are refused only if launched cooperatively).
+        // Cooperative groups' grid.sync() reads its grid workspace from %envreg1 (high half) and
+        // %envreg2 (low half); the other environment registers read as 0.
         static const std::array<std::string, 32> envregs = [] {
             std::array<std::string, 32> all;
             for (std::size_t i = 0; i < all.size(); ++i)
                 all[i] = "%envreg" + std::to_string(i);
             return all;
         }();
-        for (const std::string& name : envregs)
-            known.emplace(name, SrEnvreg);
+        for (std::size_t i = 0; i < envregs.size(); ++i)
+            known.emplace(envregs[i], i == 1 ? SrEnvreg1 : i == 2 ? SrEnvreg2 : SrEnvreg);
         return known;
     }();
     return names;

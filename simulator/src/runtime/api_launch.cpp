@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 #include <cudasim/schedule.hpp>
 
+#include "exec/device_memory.hpp"
 #include "exec/device_model.hpp"
 #include "exec/launcher.hpp"
 #include "exec/sector_footprint.hpp"
@@ -125,7 +126,7 @@ cudaError_t validateConfiguration(const ptx::Kernel& k, FunctionEntry& f, dim3 g
 }  // namespace
 
 cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t dynamicSmem,
-                         cudaStream_t stream)
+                         cudaStream_t stream, bool cooperative)
 {
     std::lock_guard lock(runtime().mutex);
     if (cudaError_t e = stickyError())
@@ -145,9 +146,22 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
         return failStreamCall(capture, "kernel launch", error, why);
     if (cudaError_t e = validateConfiguration(*k, *entry, grid, block, dynamicSmem, why))
         return failStreamCall(capture, ("launch of " + demangle(k->name)).c_str(), e, why);
+    if (cooperative) {
+        // Every block of a cooperative grid must be resident at once.
+        const uint64_t threads = uint64_t{block.x} * block.y * block.z;
+        const uint64_t resident =
+            uint64_t(blocksPerSm(kernelRegisters(*entry, *k), static_cast<int>(threads), k->staticSmem + dynamicSmem)) *
+            kMultiprocessors;
+        const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
+        if (blocks > resident)
+            return failStreamCall(capture, ("cooperative launch of " + demangle(k->name)).c_str(),
+                                  cudaErrorCooperativeLaunchTooLarge,
+                                  std::to_string(blocks) + " blocks, but at most " + std::to_string(resident) +
+                                      " of them fit on the device at once");
+    }
 
     // The arguments are copied now, so a graph replays the values they had at capture.
-    PreparedLaunch launch{k, entry, grid, block, dynamicSmem, std::vector<uint8_t>(k->paramBytes)};
+    PreparedLaunch launch{k, entry, grid, block, dynamicSmem, std::vector<uint8_t>(k->paramBytes), cooperative};
     for (size_t i = 0; i < k->params.size(); ++i)
         std::memcpy(launch.params.data() + k->params[i].offset, args[i], k->params[i].size);
     if (capture)
@@ -187,7 +201,17 @@ void runLaunch(const PreparedLaunch& prepared)
         launch.trace = &*trace;
         traced = true;
     }
+    // A cooperative launch's grid workspace: where grid.sync() counts the blocks that arrived.
+    void* workspace = nullptr;
+    if (prepared.cooperative) {
+        workspace = DeviceMemory::instance().allocate(8);
+        DeviceMemory::instance().fill(workspace, 0, 8);
+        launch.cooperative = true;
+        launch.gridWorkspace = reinterpret_cast<uint64_t>(workspace);
+    }
     LaunchResult result = executeKernel(launch);
+    if (workspace)
+        DeviceMemory::instance().release(workspace);
     if (trace)
         trace->write();
 
@@ -241,6 +265,12 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
                              cudaStream_t stream)
 {
     return launchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                        cudaStream_t stream)
+{
+    return launchKernel(func, gridDim, blockDim, args, sharedMem, stream, true);
 }
 
 }  // extern "C"

@@ -103,6 +103,12 @@ cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
     return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, perThread(stream));
 }
 
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                             size_t sharedMem, cudaStream_t stream)
+{
+    return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, perThread(stream));
+}
+
 cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode)
 {
     return cudaStreamBeginCapture(perThread(stream), mode);

@@ -1,5 +1,5 @@
-// Kernel launch entry point shared by <<<...>>>, cudaLaunchKernel and graph
-// replay.
+// Kernel launch entry point shared by <<<...>>>, cudaLaunchKernel,
+// cudaLaunchCooperativeKernel and graph replay.
 #pragma once
 
 #include <algorithm>
@@ -14,8 +14,9 @@
 
 namespace cudasim {
 
+// cooperative: cudaLaunchCooperativeKernel's launch, whose grid must be resident at once.
 cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t dynamicSmem,
-                         cudaStream_t stream);
+                         cudaStream_t stream, bool cooperative = false);
 
 // A launch that passed the checks, with its arguments copied: what a graph's
 // kernel node holds.
@@ -25,6 +26,7 @@ struct PreparedLaunch {
     dim3 grid, block;
     size_t dynamicSmem = 0;
     std::vector<uint8_t> params;  // the kernel's parameter space
+    bool cooperative = false;
 };
 
 // Runs the kernel, writes its printf output, updates the counters and the
