@@ -15,7 +15,7 @@ namespace cudasim {
 
 namespace {
 constexpr uint8_t kUninitializedSharedByte = 0x5a;
-// A cooperative launch's warps take turns this many instructions at a time (in order), so that a
+// The warps of a kernel that syncs its grid take turns this many instructions at a time (in order), so that a
 // block that waits for another in a loop of its own (not grid.sync()) lets the others run.
 constexpr uint64_t kCooperativeSlice = 4096;
 }  // namespace
@@ -37,7 +37,7 @@ BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts) : launch_(launch
         block_.sharedExtents.push_back({dynamicBase, dynamicBase + launch.dynamicSmem, nullptr});
     if (launch.raceCheck) {
         block_.sharedShadow.resize((block_.shared.size() + 3) / 4);
-        block_.globalWrites.resize(launch.cooperative ? kCooperativeGlobalWriteSlots : kGlobalWriteSlots);
+        block_.globalWrites.resize(launch.gridWorkspace != 0 ? kCooperativeGlobalWriteSlots : kGlobalWriteSlots);
         block_.globalWriteMask = block_.globalWrites.size() - 1;
     }
     if (launch.ordering)

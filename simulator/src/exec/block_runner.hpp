@@ -1,7 +1,7 @@
 // Runs one thread block: its warps take turns until each reaches the
 // block's barrier or exits, like coroutines that yield at bar.sync (in
-// order, or in slices under a seeded schedule: exec/schedule.hpp, and in a
-// cooperative launch).
+// order, or in slices under a seeded schedule: exec/schedule.hpp, and where
+// the kernel syncs its grid).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,7 @@ public:
     // Executes block number `linearIndex` of the grid. Printf output is left
     // in state().printfOutput. Throws DeviceFault.
     void run(uint64_t linearIndex);
-    // A cooperative launch's blocks run side by side instead: begin() sets block `linearIndex`
+    // The blocks of a kernel that syncs its grid run side by side instead: begin() sets block `linearIndex`
     // up, and each advance() gives every ready warp one slice of instructions (exec/launcher.cpp
     // takes the blocks in turn). Returns true once every warp of the block has exited.
     void begin(uint64_t linearIndex);

@@ -137,7 +137,7 @@ bool Interpreter::arriveAtBarrier(Warp& w, const Instr& in, uint32_t exec, const
 
 // Takes a new chunk of the launch's instruction budget (CUDASIM_INSTRUCTION_LIMIT); this is also
 // where a warp notices that the launch was stopped. Out of runWith's loop, which must stay small.
-// Under a seeded schedule and in a cooperative launch the budget is charged a slice at a time
+// Under a seeded schedule and where the kernel syncs its grid the budget is charged a slice at a time
 // (startSlice), and reaching zero ends the slice.
 bool Interpreter::chargeBudget(const Warp& w, const BlockState& b, const Instr& in)
 {
@@ -174,7 +174,7 @@ void Interpreter::budgetExceeded(const Warp& w, const BlockState& b, const Instr
                           std::to_string(w.index) + ", PTX line " + std::to_string(in.line));
 }
 
-// A cooperative launch's this_grid().sync(): thread 0 of each block adds to a word of the grid
+// this_grid().sync(): thread 0 of each block adds to a word of the grid
 // workspace (an atomic, counted in launch_.gridArrivals), then reads that word until every block of
 // the grid has. A read that cannot see them all yet waits instead: it ends the warp's slice before
 // it executes, so that waiting costs no instructions, counters or modelled time.

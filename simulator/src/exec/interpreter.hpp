@@ -23,19 +23,19 @@ class Interpreter {
 public:
     Interpreter(LaunchContext& launch, Counts& counts)
         : launch_(launch), counters_(counts, launch.epoch), memory_(launch.params, launch.kernel->paramBytes),
-          sliced_(launch.cooperative), raceCheck_(launch.raceCheck), initCheck_(launch.initCheck),
+          sliced_(launch.gridWorkspace != 0), raceCheck_(launch.raceCheck), initCheck_(launch.initCheck),
           ordering_(launch.ordering)
     {
     }
 
     // Runs `warp` until it reaches a barrier (status AtBarrier) or all its
-    // threads have exited (status Done), or, under a seeded schedule or in a
-    // cooperative launch, until its slice of instructions is spent (status
+    // threads have exited (status Done), or, under a seeded schedule or where the
+    // kernel syncs its grid, until its slice of instructions is spent (status
     // stays Ready). Throws DeviceFault.
     void run(Warp& warp, BlockState& block);
 
     // Under a seeded schedule (exec/schedule.hpp): the block's random stream, or null for the
-    // in-order schedule; then (there, and in a cooperative launch) the length of the next slice,
+    // in-order schedule; then (there, and where the kernel syncs its grid) the length of the next slice,
     // charged to the instruction budget.
     void shuffleWith(ScheduleRandom* random) { shuffle_ = random; }
     void startSlice(const Warp& w, const BlockState& b, uint64_t instructions);
@@ -47,7 +47,7 @@ private:
     template <class Listener>
     void runWith(Warp& w, BlockState& b, Listener& listener);
     // The rare paths out of the loop of runWith: a new chunk of the instruction budget, and trap.
-    // Returns true when the warp's slice is over instead (seeded schedule, cooperative launch).
+    // Returns true when the warp's slice is over instead (seeded schedule, a kernel that syncs its grid).
     [[gnu::noinline]] bool chargeBudget(const Warp& w, const BlockState& b, const ptx::Instr& in);
     [[noreturn, gnu::cold, gnu::noinline]] void budgetExceeded(const Warp& w, const BlockState& b,
                                                                const ptx::Instr& in);
@@ -96,7 +96,7 @@ private:
     MemoryAccess memory_;
     uint64_t budgetLeft_ = 0;  // instructions until chargeBudget, or until the slice ends
     ScheduleRandom* shuffle_ = nullptr;
-    bool sliced_;  // warps run a slice at a time even in order (a cooperative launch)
+    bool sliced_;  // warps run a slice at a time even in order (a kernel that syncs its grid)
     bool raceCheck_;
     bool initCheck_;
     OrderingCheck* ordering_;  // the ordering check across blocks, or none

@@ -50,11 +50,12 @@ struct LaunchContext {
     std::atomic<uint64_t> printfCallsDropped{0};
     DeviceHeap* heap = nullptr;         // malloc and free in kernels (cudaLimitMallocHeapSize)
     OrderingCheck* ordering = nullptr;  // the ordering check across blocks (exec/ordering_check.hpp), or none
-    // A cooperative launch (cudaLaunchCooperativeKernel): every block of the grid is resident at
-    // once, and they take turns a slice at a time, so that blocks may wait for each other; its
-    // grid workspace (8 zeroed bytes of device memory) is where grid.sync() counts arrivals.
-    bool cooperative = false;
+    // A kernel that syncs its grid (cooperative groups' grid.sync()): its grid workspace (8 zeroed
+    // bytes of device memory, 0 for other kernels), where grid.sync() counts the blocks that
+    // arrived, and the blocks the device holds at once, which take turns a slice at a time so that
+    // they may wait for each other (all of the grid in a cooperative launch).
     uint64_t gridWorkspace = 0;
+    uint64_t residentBlocks = 0;
     std::atomic<uint64_t> gridArrivals{0};  // atomics on the workspace so far: blocks' arrivals at grid.sync()
 };
 

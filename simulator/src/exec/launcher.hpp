@@ -18,7 +18,12 @@ struct LaunchResult {
 };
 
 // Blocks are handed out dynamically; a race-free kernel gives the same
-// results for any number of workers.
+// results for any number of workers. A launch with a grid workspace (a
+// kernel that syncs its grid) keeps as many blocks resident as the device
+// holds, side by side.
 LaunchResult executeKernel(LaunchContext& launch);
+
+// Whether the kernel reads its grid workspace (%envreg1, %envreg2): cooperative groups' grid.sync().
+bool kernelSyncsGrid(const ptx::Kernel& kernel);
 
 }  // namespace cudasim

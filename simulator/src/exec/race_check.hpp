@@ -47,7 +47,7 @@ namespace cudasim {
 enum class RaceAccessKind : uint8_t { Read, Write, Atomic };
 
 inline constexpr size_t kGlobalWriteSlots = size_t{1} << 16;
-// A cooperative launch holds every block of its grid at once: a smaller table each.
+// A kernel that syncs its grid holds every resident block at once: a smaller table each.
 inline constexpr size_t kCooperativeGlobalWriteSlots = size_t{1} << 12;
 
 // Throws the DeviceFault of a race at `address` (a shared-memory offset, or a global address).

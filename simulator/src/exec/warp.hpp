@@ -36,7 +36,7 @@ struct Warp {
     uint32_t barrierDest = 0;  // bar.red: destination register
     int32_t barrierLine = 0;
     Status status = Status::Ready;
-    uint32_t gridArrivals = 0;  // a cooperative launch: this warp's atomics on the grid workspace
+    uint32_t gridArrivals = 0;  // grid.sync(): this warp's atomics on the grid workspace
     // Race check: bar.warp.sync executed by this warp since the block's last barrier, and for each
     // lane the count after the last one it took part in.
     uint32_t syncs = 0;

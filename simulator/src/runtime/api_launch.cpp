@@ -201,13 +201,18 @@ void runLaunch(const PreparedLaunch& prepared)
         launch.trace = &*trace;
         traced = true;
     }
-    // A cooperative launch's grid workspace: where grid.sync() counts the blocks that arrived.
+    // The grid workspace of a kernel that syncs its grid, where grid.sync() counts the blocks that
+    // arrived: a GPU gives one to every launch, so grid.sync() works in an ordinary launch too,
+    // as long as the device holds the whole grid at once.
     void* workspace = nullptr;
-    if (prepared.cooperative) {
-        workspace = DeviceMemory::instance().allocate(8);
-        DeviceMemory::instance().fill(workspace, 0, 8);
-        launch.cooperative = true;
+    const uint64_t threads = launch.block.count();
+    const int residentPerSm = blocksPerSm(kernelRegisters(*prepared.entry, *k), static_cast<int>(threads),
+                                          k->staticSmem + prepared.dynamicSmem);
+    if (prepared.cooperative || kernelSyncsGrid(*k)) {
+        workspace = DeviceMemory::instance().allocate(kGridWorkspaceBytes);
+        DeviceMemory::instance().fill(workspace, 0, kGridWorkspaceBytes);
         launch.gridWorkspace = reinterpret_cast<uint64_t>(workspace);
+        launch.residentBlocks = uint64_t(residentPerSm) * kMultiprocessors;
     }
     LaunchResult result = executeKernel(launch);
     if (workspace)
@@ -234,10 +239,7 @@ void runLaunch(const PreparedLaunch& prepared)
     c.block[2] = block.z;
     c.counts = result.counts;
     c.atomicsOnHottestAddress = result.atomicsOnHottestAddress;
-    const uint64_t threads = launch.block.count();
-    modelKernel(c, {launch.grid.count(), static_cast<int>((threads + 31) / 32),
-                    blocksPerSm(kernelRegisters(*prepared.entry, *k), static_cast<int>(threads),
-                                k->staticSmem + prepared.dynamicSmem)});
+    modelKernel(c, {launch.grid.count(), static_cast<int>((threads + 31) / 32), residentPerSm});
     runtime().deviceClockMs += c.modelledMilliseconds;
     ++runtime().launches;
     runtime().recentLaunches.push_back(c);

@@ -2,8 +2,9 @@
 // cudaLaunchCooperativeKernel, whose blocks wait for each other with this_grid().sync(): a
 // stencil iterated in place across the whole grid (each step reads what other blocks wrote in the
 // step before), a sum whose partials block 0 adds after the grid syncs, a grid one block too
-// large (refused), and grid.sync() in an ordinary launch (it traps). What is printed does not
-// depend on how many blocks the device holds.
+// large (refused), and grid.sync() in an ordinary launch of two blocks (the runtime gives every
+// launch a grid workspace, and two blocks are resident at once: it works). What is printed does
+// not depend on how many blocks the device holds.
 #include <cooperative_groups.h>
 
 #include "common.cuh"
@@ -111,7 +112,6 @@ int main()
     CHECK(cudaMemcpy(&valid, flag, sizeof valid, cudaMemcpyDeviceToHost));
     std::printf("this_grid().is_valid() in an ordinary launch: %d\n", valid);
 
-    // Last: the trap leaves the context unusable.
     sync_in_ordinary_launch<<<2, 32>>>(flag);
     std::printf("grid.sync() in an ordinary launch: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
     return 0;
