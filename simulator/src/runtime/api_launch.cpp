@@ -129,16 +129,12 @@ cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void**
                          cudaStream_t stream, bool cooperative)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    Capture* capture = nullptr;
+    if (cudaError_t e = openStreamCall("kernel launch", stream, capture))
         return e;
-    if (!isValidStream(stream))
-        return failCall("kernel launch", cudaErrorInvalidResourceHandle, "unknown stream");
-    cudaError_t error = cudaSuccess;
-    Capture* capture = captureFor("kernel launch", stream, error);
-    if (error)
-        return error;
     if (!capture && runtime().pendingFault != cudaSuccess)
         return cudaSuccess;  // the device is already broken
+    cudaError_t error = cudaSuccess;
     FunctionEntry* entry = nullptr;
     std::string why;
     const ptx::Kernel* k = kernelFor(hostFunction, &entry, error, why);

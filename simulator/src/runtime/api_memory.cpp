@@ -80,14 +80,9 @@ cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cuda
                  bool synchronous)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError())
+    Capture* capture = nullptr;
+    if (cudaError_t e = openStreamCall(api, stream, capture, synchronous))
         return e;
-    if (!isValidStream(stream))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-    cudaError_t error = cudaSuccess;
-    Capture* capture = captureFor(api, stream, error);
-    if (error)
-        return error;
     if (cudaError_t e = checkCopy(api, dst, src, count, kind)) {
         if (capture)
             invalidateCapture(*capture, api);
@@ -115,14 +110,9 @@ cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cuda
 cudaError_t fill(const char* api, void* dst, int value, size_t count, cudaStream_t stream)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    Capture* capture = nullptr;
+    if (cudaError_t e = openStreamCall(api, stream, capture))
         return e;
-    if (!isValidStream(stream))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-    cudaError_t error = cudaSuccess;
-    Capture* capture = captureFor(api, stream, error);
-    if (error)
-        return error;
     if (count && !isDevice(dst, count))
         return failStreamCall(capture, api, cudaErrorInvalidValue,
                               "destination is not " + std::to_string(count) + " bytes of device memory");
@@ -144,14 +134,9 @@ cudaError_t copy2D(const char* api, void* dst, size_t dpitch, const void* src, s
                    size_t height, cudaMemcpyKind kind, cudaStream_t stream, bool synchronous)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError())
+    Capture* capture = nullptr;
+    if (cudaError_t e = openStreamCall(api, stream, capture, synchronous))
         return e;
-    if (!isValidStream(stream))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-    cudaError_t error = cudaSuccess;
-    Capture* capture = captureFor(api, stream, error);
-    if (error)
-        return error;
     if (width == 0 || height == 0)
         return cudaSuccess;
     if (width > dpitch || width > spitch)
@@ -192,14 +177,9 @@ cudaError_t symbolCopy(const char* api, const void* symbol, void* host, size_t c
                        cudaMemcpyKind kind, cudaStream_t stream, bool synchronous)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = synchronous ? synchronizeWithDevice() : stickyError())
+    Capture* capture = nullptr;
+    if (cudaError_t e = openStreamCall(api, stream, capture, synchronous))
         return e;
-    if (!isValidStream(stream))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-    cudaError_t error = cudaSuccess;
-    Capture* capture = captureFor(api, stream, error);
-    if (error)
-        return error;
     size_t size = 0;
     std::string why;
     uint8_t* storage = symbolStorage(symbol, &size, &why);

@@ -110,6 +110,18 @@ Capture* captureFor(const char* api, cudaStream_t stream, cudaError_t& error)
     return nullptr;
 }
 
+cudaError_t openStreamCall(const char* api, cudaStream_t stream, Capture*& capture, bool waits)
+{
+    capture = nullptr;
+    if (cudaError_t e = waits ? synchronizeWithDevice() : stickyError())
+        return e;
+    if (!isValidStream(stream))
+        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    cudaError_t error = cudaSuccess;
+    capture = captureFor(api, stream, error);
+    return error;
+}
+
 cudaError_t failStreamCall(Capture* capture, const char* api, cudaError_t e, const std::string& why)
 {
     if (!capture)

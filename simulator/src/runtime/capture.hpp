@@ -44,6 +44,12 @@ Capture* captureWithId(unsigned long long id);
 // invalidated).
 Capture* captureFor(const char* api, cudaStream_t stream, cudaError_t& error);
 
+// The opening every call that submits work to a stream shares: the sticky error (for a call
+// that waits for the device, `waits`, a pending kernel fault too), a known stream, then
+// captureFor's capture (`capture`, nullptr to run the work now). cudaSuccess, or the error the
+// call returns. Call with runtime().mutex held.
+cudaError_t openStreamCall(const char* api, cudaStream_t stream, Capture*& capture, bool waits = false);
+
 // Marks the capture invalidated by `api` (the first such call is kept).
 void invalidateCapture(Capture& capture, const char* api);
 
