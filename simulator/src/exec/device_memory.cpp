@@ -11,7 +11,7 @@
 
 namespace cudasim {
 namespace {
-constexpr uint64_t kAllocationAlignment = 256;  // cudaMalloc guarantees 256 B
+constexpr uint64_t kAllocationAlignment = 512;  // cudaMalloc guarantees 256 B; a GPU gives textureAlignment, 512
 constexpr size_t kFreedHistory = 4096;
 // From this size on an allocation is mapped: its pages (zeros) cost memory only once written,
 // so a kernel may read a buffer of 2^31 ints that is mostly zeros on a machine with less memory.

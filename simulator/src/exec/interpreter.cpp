@@ -259,6 +259,9 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
         case Executor::Atomic:
             atomic(w, b, in, exec, listener);
             break;
+        case Executor::Texture:
+            fetchTexture(w, b, in, exec, listener);
+            break;
         case Executor::Branch:
             if (in.guard != Operand::kNoReg)
                 listener.onBranch(w, in, exec != 0 && (w.active & ~exec) != 0);

@@ -66,6 +66,9 @@ private:
     void store(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec, Listener& listener);
     template <class Listener>
     void atomic(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec, Listener& listener);
+    // In texture_fetch.cpp: tex.1d (tex1Dfetch).
+    template <class Listener>
+    void fetchTexture(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec, Listener& listener);
     void call(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
     void warpSync(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
     void checkMembermask(const Warp& w, const BlockState& b, const ptx::Instr& in, uint32_t exec,

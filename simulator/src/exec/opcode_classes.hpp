@@ -13,6 +13,7 @@ enum class Executor : uint8_t {
     Load,
     Store,
     Atomic,
+    Texture,
     Branch,
     Barrier,
     WarpSync,

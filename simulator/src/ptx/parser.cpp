@@ -644,7 +644,8 @@ private:
         if (!types.empty())
             in.type = types[0];
         if (types.size() > 1) {
-            if (in.op == Op::Cvt || in.op == Op::Set) {  // cvt.dtype.atype, set.cmp.dtype.stype
+            if (in.op == Op::Cvt || in.op == Op::Set || in.op == Op::Tex) {  // cvt.dtype.atype, set.cmp.dtype.stype,
+                                                                             // tex.1d.v4.dtype.ctype
                 in.srcType = types[1];
             } else if (in.op == Op::Dp4a || in.op == Op::Dp2a) {  // dp4a.atype.btype
                 in.srcType = types[0];
@@ -840,6 +841,17 @@ private:
             return;
         }
         if (accept("[")) {
+            if (in.op == Op::Tex) {  // [texture object, {coordinates}]: ops[2] and ops[3]
+                --in.numOps;
+                parseOperand(k, in);
+                expect(",");
+                parseOperand(k, in);
+                expect("]");
+                if (in.ops[2].kind != Operand::Kind::Reg || in.ops[3].kind != Operand::Kind::Vec ||
+                    in.ops[3].vec[0] == Operand::kNoReg)
+                    kernelFail("tex: expected [texture object register, {coordinate register}]", in.line);
+                return;
+            }
             o.kind = Operand::Kind::Addr;
             parseAddress(k, o);
             expect("]");

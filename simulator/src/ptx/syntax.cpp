@@ -183,6 +183,12 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
     if (std::string problem = applyOrderModifier(in, m); problem != "no")
         return problem;
     switch (in.op) {
+    case Op::Tex:
+        // tex1Dfetch on a texture object over linear memory; arrays, other geometries, levels and
+        // gradients are not modelled.
+        if (m == ".1d")
+            return {};
+        return "texture fetch " + std::string(m) + " is not supported (only tex.1d: tex1Dfetch on linear memory)";
     case Op::Mul:
     case Op::Mad:
         if (m == ".lo")

@@ -16,14 +16,14 @@ int main()
     std::printf("cudaGraphCreate: %s\n", cudaGetErrorName(cudaGraphCreate(&graph, 0)));
     std::printf("cudaGraphInstantiate for device launch: %s\n",
                 cudaGetErrorName(cudaGraphInstantiate(&exec, graph, cudaGraphInstantiateFlagDeviceLaunch)));
-    // Every other runtime function links, and fails by name: memory range queries, textures.
+    // Every other runtime function links, and fails by name: memory range queries, surfaces.
     int* data;
     cudaMallocManaged(&data, 1024);
     int readMostly = -1;
     std::printf("cudaMemRangeGetAttribute: %s\n",
                 cudaGetErrorName(cudaMemRangeGetAttribute(&readMostly, sizeof readMostly,
                                                           cudaMemRangeAttributeReadMostly, data, 1024)));
-    std::printf("cudaDestroyTextureObject: %s\n", cudaGetErrorName(cudaDestroyTextureObject(0)));
+    std::printf("cudaDestroySurfaceObject: %s\n", cudaGetErrorName(cudaDestroySurfaceObject(0)));
     const cudaChannelFormatDesc made = cudaCreateChannelDesc(8, 8, 0, 0, cudaChannelFormatKindUnsigned);
     std::printf("cudaCreateChannelDesc: %d %d %d %d, kind %d\n", made.x, made.y, made.z, made.w, int(made.f));
     return 0;

@@ -43,7 +43,7 @@ TEST_CASE("the opcode table gives names, the parser's mnemonics, issue costs and
         if (parsed && m != mnemonics().end())
             CHECK(m->second.op == op);
     }
-    CHECK(mnemonics().size() == 74);  // 65 opcodes and 9 aliases
+    CHECK(mnemonics().size() == 75);  // 66 opcodes and 9 aliases
     CHECK(mnemonics().at("ldu").op == Op::Ld);
     CHECK(mnemonics().at("madc").carryIn);
     CHECK_FALSE(mnemonics().at("mad").carryIn);
@@ -144,6 +144,40 @@ TEST_CASE("an unknown instruction names the opcode, the kernel and the PTX line"
     CHECK(m.kernels[1].error.find("frobnicate") != std::string::npos);
     CHECK(m.kernels[1].error.find("kernel bad") != std::string::npos);
     CHECK(m.kernels[1].error.find("PTX line 9") != std::string::npos);
+}
+
+TEST_CASE("tex.1d decodes its texture object and coordinate; other texture geometries are refused by name")
+{
+    Module m = parsePtx(R"(
+.visible .entry fetch(.param .u64 t)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [t];
+  tex.1d.v4.f32.s32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5}];
+  ret;
+}
+.visible .entry fetch2d(.param .u64 t)
+{
+  .reg .b32 %r<7>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [t];
+  tex.2d.v4.f32.s32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5, %r6}];
+  ret;
+}
+)");
+    REQUIRE(m.kernels.size() == 2);
+    REQUIRE(m.kernels[0].error.empty());
+    const Instr& in = m.kernels[0].code[1];
+    CHECK(in.op == Op::Tex);
+    CHECK(in.type == Type::F32);
+    CHECK(in.srcType == Type::S32);
+    CHECK(in.ops[0].kind == Operand::Kind::Vec);
+    CHECK(in.ops[0].count == 4);
+    CHECK(in.ops[2].kind == Operand::Kind::Reg);
+    CHECK(in.ops[3].kind == Operand::Kind::Vec);
+    CHECK(in.ops[3].count == 1);
+    CHECK(m.kernels[1].error.find("texture fetch .2d is not supported") != std::string::npos);
 }
 
 TEST_CASE("an unknown register or label is reported with its line")
