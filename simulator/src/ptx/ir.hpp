@@ -55,7 +55,7 @@ constexpr bool isPackedFloat(Type t)
 {
     return t == Type::F16x2 || t == Type::BF16x2;
 }
-// The 16-bit floats, alone or in pairs: their arithmetic is exec/half_precision.cpp's.
+// The 16-bit floats, alone or in pairs: their arithmetic is exec/arithmetic/half_precision.cpp's.
 constexpr bool isHalfPrecision(Type t)
 {
     return t == Type::F16 || t == Type::BF16 || isPackedFloat(t);

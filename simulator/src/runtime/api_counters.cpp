@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-#include "exec/thread_pool.hpp"
+#include "exec/scheduling/thread_pool.hpp"
 #include "runtime/state.hpp"
 
 namespace cudasim {

@@ -6,8 +6,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "exec/device_memory.hpp"
-#include "exec/device_model.hpp"
+#include "exec/memory/device_memory.hpp"
+#include "exec/scheduling/device_model.hpp"
 #include "runtime/capture.hpp"
 #include "runtime/state.hpp"
 

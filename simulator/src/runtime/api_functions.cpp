@@ -10,7 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "exec/device_model.hpp"
+#include "exec/scheduling/device_model.hpp"
 #include "runtime/register_count.hpp"
 #include "runtime/state.hpp"
 

@@ -14,11 +14,11 @@
 #include <cuda_runtime_api.h>
 #include <cudasim/schedule.hpp>
 
-#include "exec/device_memory.hpp"
-#include "exec/device_model.hpp"
-#include "exec/launcher.hpp"
-#include "exec/sector_footprint.hpp"
-#include "exec/warp_trace.hpp"
+#include "exec/memory/device_memory.hpp"
+#include "exec/observers/sector_footprint.hpp"
+#include "exec/observers/warp_trace.hpp"
+#include "exec/scheduling/device_model.hpp"
+#include "exec/scheduling/launcher.hpp"
 #include "runtime/capture.hpp"
 #include "runtime/launch.hpp"
 #include "runtime/register_count.hpp"

@@ -11,9 +11,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include "exec/device_memory.hpp"
-#include "exec/device_model.hpp"
-#include "exec/sector_footprint.hpp"
+#include "exec/memory/device_memory.hpp"
+#include "exec/observers/sector_footprint.hpp"
+#include "exec/scheduling/device_model.hpp"
 #include "runtime/capture.hpp"
 #include "runtime/state.hpp"
 #include "runtime/streams.hpp"

@@ -8,8 +8,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "exec/device_memory.hpp"
-#include "exec/textures.hpp"
+#include "exec/memory/device_memory.hpp"
+#include "exec/memory/textures.hpp"
 #include "runtime/state.hpp"
 
 namespace cudasim {

@@ -6,7 +6,7 @@
 
 #include <cudasim/faults.hpp>
 
-#include "exec/device_memory.hpp"
+#include "exec/memory/device_memory.hpp"
 #include "ptx/parser.hpp"
 #include "runtime/fatbin.hpp"
 

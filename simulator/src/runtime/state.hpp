@@ -16,7 +16,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "exec/device_heap.hpp"
+#include "exec/memory/device_heap.hpp"
 #include "ptx/ir.hpp"
 
 namespace cudasim {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "exec/device_model.hpp"
+#include "exec/scheduling/device_model.hpp"
 
 namespace cudasim {
 namespace {

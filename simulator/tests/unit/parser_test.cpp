@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "exec/opcode_classes.hpp"
+#include "exec/scheduling/opcode_classes.hpp"
 #include "ptx/lexer.hpp"
 #include "ptx/syntax.hpp"
 #include "ptx_runner.hpp"

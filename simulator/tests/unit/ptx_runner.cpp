@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "exec/device_memory.hpp"
+#include "exec/memory/device_memory.hpp"
 #include "ptx/parser.hpp"
 
 namespace cudasim::test {

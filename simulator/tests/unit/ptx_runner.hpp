@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/launcher.hpp"
+#include "exec/scheduling/launcher.hpp"
 #include "ptx/ir.hpp"
 
 namespace cudasim::test {

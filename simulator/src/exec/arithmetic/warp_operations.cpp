@@ -1,0 +1,167 @@
+// Instructions that exchange data between the lanes of a warp: shuffles,
+// votes, reductions and matches.
+#include "exec/arithmetic/warp_operations.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "exec/arithmetic/alu.hpp"
+#include "exec/arithmetic/arithmetic.hpp"
+#include "exec/scheduling/lanes.hpp"
+
+namespace cudasim {
+
+using ptx::Op;
+using ptx::Type;
+
+void executeWarpOperation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
+{
+    const Type t = in.type;
+    switch (in.op) {
+    case Op::Shfl: {
+        Lanes s0, s1, s2, d, p;
+        const uint64_t* a = source(w, in.ops[2], s0, clk);
+        const uint64_t* bv = source(w, in.ops[3], s1, clk);
+        const uint64_t* cv = source(w, in.ops[4], s2, clk);
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            int32_t bval = static_cast<int32_t>(bv[lane] & 0x1f);
+            int32_t cval = static_cast<int32_t>(cv[lane] & 0x1f);
+            int32_t segmask = static_cast<int32_t>((cv[lane] >> 8) & 0x1f);
+            int32_t maxLane = (lane & segmask) | (cval & ~segmask);
+            int32_t minLane = lane & segmask;
+            int32_t j = lane;
+            bool valid;
+            switch (in.mode) {
+            case ptx::ShflUp:
+                j = lane - bval;
+                valid = j >= maxLane;
+                break;
+            case ptx::ShflDown:
+                j = lane + bval;
+                valid = j <= maxLane;
+                break;
+            case ptx::ShflBfly:
+                j = lane ^ bval;
+                valid = j <= maxLane;
+                break;
+            default:
+                j = minLane | (bval & ~segmask);
+                valid = j <= maxLane;
+                break;
+            }
+            if (!valid)
+                j = lane;
+            d[lane] = a[j];
+            p[lane] = valid ? 1 : 0;
+        }
+        writeBack(w, in.ops[0], d, exec);
+        if (in.hasPairDest)
+            writeBack(w, in.ops[1], p, exec);
+        break;
+    }
+    case Op::Vote: {
+        Lanes d, s;
+        // Each lane votes with the lanes of its membermask: a lane outside it adds nothing to the
+        // ballot, and all/uni look at the members alone (a cooperative-groups tile votes so).
+        const bool masked = in.numOps > 3 && in.ops[3].kind != Operand::Kind::None;
+        const uint64_t* masks = masked ? source(w, in.ops[3], s, clk) : nullptr;
+        const uint32_t yes =
+            in.ops[2].kind == Operand::Kind::Imm ? (in.ops[2].imm ? exec : 0) : exec & predicateMask(w, in.ops[2].reg);
+        for (uint32_t m = exec; m; m &= m - 1) {
+            const int lane = std::countr_zero(m);
+            const uint32_t members = masks ? exec & static_cast<uint32_t>(masks[lane]) : exec;
+            const uint32_t ballot = yes & members;
+            switch (in.mode) {
+            case ptx::VoteBallot:
+                d[lane] = ballot;
+                break;
+            case ptx::VoteAll:
+                d[lane] = ballot == members;
+                break;
+            case ptx::VoteAny:
+                d[lane] = ballot != 0;
+                break;
+            default:
+                d[lane] = ballot == 0 || ballot == members;
+                break;
+            }
+        }
+        writeBack(w, in.ops[0], d, exec);
+        break;
+    }
+    case Op::Activemask: {
+        Lanes d;
+        std::fill(d, d + kWarpSize, uint64_t{exec});
+        writeBack(w, in.ops[0], d, exec);
+        break;
+    }
+    case Op::Redux: {
+        Lanes s0, d;
+        const uint64_t* a = source(w, in.ops[2], s0, clk);
+        bool sign = ptx::isSigned(t);
+        uint64_t r = in.mode == ptx::AtomAnd ? 0xffffffffu : 0;
+        bool first = true;
+        for (uint32_t m = exec; m; m &= m - 1) {
+            int l = std::countr_zero(m);
+            uint64_t v = alu::normalize(a[l], t);
+            switch (in.mode) {
+            case ptx::AtomAdd:
+                r += v;
+                break;
+            case ptx::AtomAnd:
+                r &= v;
+                break;
+            case ptx::AtomOr:
+                r |= v;
+                break;
+            case ptx::AtomXor:
+                r ^= v;
+                break;
+            case ptx::AtomMin:
+                r = first ? v : sign ? (static_cast<int64_t>(v) < static_cast<int64_t>(r) ? v : r) : std::min(r, v);
+                break;
+            case ptx::AtomMax:
+                r = first ? v : sign ? (static_cast<int64_t>(v) > static_cast<int64_t>(r) ? v : r) : std::max(r, v);
+                break;
+            default:
+                throwUnsupported(in, kernel, "redux operation");
+            }
+            first = false;
+        }
+        std::fill(d, d + kWarpSize, r & 0xffffffffu);
+        writeBack(w, in.ops[0], d, exec);
+        break;
+    }
+    case Op::Match: {
+        // Each lane compares its value with those of the lanes of its membermask. match.any: the
+        // members holding the same value; match.all: the members if all hold the same, else 0,
+        // and the predicate says which.
+        Lanes s0, s1, d, p;
+        const uint64_t* a = source(w, in.ops[2], s0, clk);
+        const bool masked = in.numOps > 3 && in.ops[3].kind != Operand::Kind::None;
+        const uint64_t* masks = masked ? source(w, in.ops[3], s1, clk) : nullptr;
+        const uint64_t wm = alu::widthMask(bitsOf(t));
+        for (uint32_t lanes = exec; lanes; lanes &= lanes - 1) {
+            const int l = std::countr_zero(lanes);
+            const uint32_t members = masks ? exec & static_cast<uint32_t>(masks[l]) : exec;
+            uint32_t same = 0;
+            for (uint32_t m = members; m; m &= m - 1) {
+                const int o = std::countr_zero(m);
+                if ((a[o] & wm) == (a[l] & wm))
+                    same |= 1u << o;
+            }
+            const bool all = same == members;
+            d[l] = in.mode == ptx::MatchAll ? (all ? same : 0) : same;
+            p[l] = all ? 1 : 0;
+        }
+        writeBack(w, in.ops[0], d, exec);
+        if (in.hasPairDest)
+            writeBack(w, in.ops[1], p, exec);
+        break;
+    }
+    default:
+        throwUnsupported(in, kernel, "warp operation");
+    }
+}
+
+}  // namespace cudasim

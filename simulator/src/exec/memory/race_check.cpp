@@ -1,0 +1,56 @@
+#include "exec/memory/race_check.hpp"
+
+#include <cstdio>
+
+#include "support/demangle.hpp"
+
+namespace cudasim {
+namespace {
+
+const char* verb(RaceAccessKind kind)
+{
+    switch (kind) {
+    case RaceAccessKind::Read:
+        return "reads";
+    case RaceAccessKind::Write:
+        return "writes";
+    default:
+        return "writes (atomically)";
+    }
+}
+
+std::string describeAccess(const LaunchContext& launch, const RaceAccess& a, RaceAccessKind kind)
+{
+    const Dim3& b = launch.block;
+    const uint32_t t = a.thread();
+    const ptx::Kernel& k = *launch.kernel;
+    const std::string where = a.pc() < k.code.size() && a.pc() < RaceAccess::kPcs - 1
+                                  ? ptx::sourcePosition(k, k.code[a.pc()])
+                                  : "an unknown PTX line";
+    return "thread (" + std::to_string(t % b.x) + "," + std::to_string(t / b.x % b.y) + "," +
+           std::to_string(t / (b.x * b.y)) + ") (warp " + std::to_string(t / kWarpSize) + ", lane " +
+           std::to_string(t % kWarpSize) + ") " + verb(kind) + " at " + where;
+}
+
+}  // namespace
+
+void reportRace(const LaunchContext& launch, const BlockState& b, const RaceAccess& earlier, RaceAccessKind earlierKind,
+                const RaceAccess& later, RaceAccessKind laterKind, uint64_t address, bool sameWarp, bool global)
+{
+    const char* hazard = earlierKind == RaceAccessKind::Read ? "write-after-read"
+                         : laterKind == RaceAccessKind::Read ? "read-after-write"
+                                                             : "write-after-write";
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(address));
+    const Dim3& c = b.ctaid;
+    throw DeviceFault(
+        cudaErrorLaunchFailure,
+        std::string(global ? "global-memory race (" : "shared-memory race (") + hazard + ") at " +
+            (global ? "global address " : "__shared__ ") + hex + " in kernel " + demangle(launch.kernel->name) +
+            ", block (" + std::to_string(c.x) + "," + std::to_string(c.y) + "," + std::to_string(c.z) +
+            "): " + describeAccess(launch, earlier, earlierKind) + ", " + describeAccess(launch, later, laterKind) +
+            (sameWarp ? ", lanes of one warp with no __syncwarp() or barrier between them"
+                      : ", with no barrier between them"));
+}
+
+}  // namespace cudasim

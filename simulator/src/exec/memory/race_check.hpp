@@ -1,0 +1,201 @@
+// The race check, like compute-sanitizer's racecheck, lanes of one warp included (independent
+// thread scheduling): two accesses to the same word from different threads of a block, at least
+// one of them a write, race unless something orders them. Shared memory is checked fully; global
+// memory, which compute-sanitizer does not check at all, for reads after another thread's write
+// (read-after-write). Two writes of one global word are left to the grader's check of the values.
+//
+// Ordering, kept simple (CUDA's happens-before for one block):
+//   * a block barrier (bar.sync, barrier.sync, bar.red) orders everything before it in the block
+//     before everything after it: accesses are tagged with the block's barrier interval;
+//   * bar.warp.sync (__syncwarp) orders the accesses of the lanes that took part in it: each warp
+//     counts its bar.warp.syncs, and each lane remembers the count at the last one it took part
+//     in. Two lanes of one warp are ordered if both took part in a bar.warp.sync after the
+//     earlier access;
+//   * nothing else orders two threads: not being in the same warp (independent thread
+//     scheduling), not membar/fence, not a shuffle or vote;
+//   * atomics do not race with atomics, nor with plain reads: the read of a compare-and-swap loop
+//     (`old = *p; do { ... } while (atomicCAS(p, old, ...) != old)`) only seeds its guess. A plain
+//     write and an atomic do race (shared memory; global atomics are not checked);
+//   * a store that leaves the word as it was races with nothing (many threads setting the same
+//     flag), though it still counts as a write for later readers.
+//
+// Shadow state: per 4-byte word of the block's shared memory, 24 bytes: the last write and the
+// last two reads by different threads (one from another warp where there was one). Reads from threads
+// other than these two are forgotten, so the check can miss a race; what it reports is a race.
+// Global memory: the words written in the current interval, in a table of kGlobalWriteSlots
+// entries per worker indexed by the address's low bits; a write evicts an older one that shares its
+// slot, and reads are not remembered (a write after another thread's read goes unnoticed).
+//
+// The simulator runs the warps of a block one at a time between barriers, so the access that
+// runs second here need not be the second on a GPU: the hazard's kind (read-after-write, ...)
+// names the order the simulator ran them in.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "exec/scheduling/block_state.hpp"
+#include "exec/scheduling/launch_context.hpp"
+#include "exec/scheduling/warp.hpp"
+
+namespace cudasim {
+
+enum class RaceAccessKind : uint8_t { Read, Write, Atomic };
+
+inline constexpr size_t kGlobalWriteSlots = size_t{1} << 16;
+// A kernel that syncs its grid holds every resident block at once: a smaller table each.
+inline constexpr size_t kCooperativeGlobalWriteSlots = size_t{1} << 12;
+
+// Throws the DeviceFault of a race at `address` (a shared-memory offset, or a global address).
+[[noreturn]] void reportRace(const LaunchContext& launch, const BlockState& b, const RaceAccess& earlier,
+                             RaceAccessKind earlierKind, const RaceAccess& later, RaceAccessKind laterKind,
+                             uint64_t address, bool sameWarp, bool global);
+
+namespace race_detail {
+
+// Whether `a` (an earlier access of the same word) and an access now by lane `lane` of `w`, thread
+// `thread`, touching the bytes `bytes`, are unordered.
+inline bool unordered(const RaceAccess& a, uint32_t epoch, const Warp& w, int lane, uint32_t thread, uint32_t bytes)
+{
+    if (a.epoch() != epoch || a.thread() == thread || (a.bytes() & bytes) == 0)
+        return false;
+    if (a.thread() / kWarpSize != w.index)
+        return true;
+    return !(w.laneSync[lane] > a.sync() && w.laneSync[a.thread() % kWarpSize] > a.sync());
+}
+
+inline RaceAccessKind writeKind(const RaceAccess& a)
+{
+    return a.atomic() ? RaceAccessKind::Atomic : RaceAccessKind::Write;
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void race(const LaunchContext& launch, const BlockState& b, const Warp& w,
+                                                        const RaceAccess& earlier, RaceAccessKind earlierKind,
+                                                        const RaceAccess& now, RaceAccessKind kind, uint64_t word)
+{
+    reportRace(launch, b, earlier, earlierKind, now, kind,
+               word * 4 + static_cast<uint64_t>(std::countr_zero(now.bytes())), earlier.thread() / kWarpSize == w.index,
+               false);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void globalRace(const LaunchContext& launch, const BlockState& b,
+                                                              const Warp& w, const RaceAccess& earlier,
+                                                              const RaceAccess& now, RaceAccessKind kind, uint64_t word)
+{
+    reportRace(launch, b, earlier, writeKind(earlier), now, kind,
+               word * 4 + static_cast<uint64_t>(std::countr_zero(now.bytes())), earlier.thread() / kWarpSize == w.index,
+               true);
+}
+
+// Direct-mapped by the word's low bits: the lanes of a coalesced access use neighbouring slots
+// (a few cache lines, where a hash would touch a line per lane).
+inline GlobalWriteSlot& globalSlot(BlockState& b, uint64_t word)
+{
+    return b.globalWrites[word & b.globalWriteMask];
+}
+static_assert(std::has_single_bit(kGlobalWriteSlots) && std::has_single_bit(kCooperativeGlobalWriteSlots));
+
+// One word of a global access (see checkGlobalAccess).
+inline void checkGlobalWord(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t thread,
+                            uint32_t pc, uint64_t word, uint32_t bytes, bool write)
+{
+    const uint32_t epoch = b.raceEpoch;
+    GlobalWriteSlot& slot = globalSlot(b, word);
+    const RaceAccess now(epoch, w.syncs, thread, bytes, false, pc);
+    if (!write) {
+        if (slot.word == word && unordered(slot.write, epoch, w, lane, thread, bytes))
+            globalRace(launch, b, w, slot.write, now, RaceAccessKind::Read, word);
+        return;
+    }
+    slot.word = word;
+    slot.write = now;
+    b.globalWritten = true;
+}
+
+// One word of an access (see checkSharedAccess).
+[[gnu::always_inline]] inline void checkSharedWord(const LaunchContext& launch, BlockState& b, const Warp& w, int lane,
+                                                   uint32_t thread, uint32_t pc, uint64_t word, uint32_t bytes,
+                                                   RaceAccessKind kind, bool unchanged)
+{
+    const uint32_t epoch = b.raceEpoch;
+    SharedWordShadow& s = b.sharedShadow[word];
+    const RaceAccess now(epoch, w.syncs, thread, bytes, kind == RaceAccessKind::Atomic, pc);
+    if (kind == RaceAccessKind::Read) {
+        if (!s.write.atomic() && unordered(s.write, epoch, w, lane, thread, bytes))
+            race(launch, b, w, s.write, writeKind(s.write), now, kind, word);
+        if (s.read.epoch() != epoch) {
+            s.read = now;
+            s.otherRead.forget();
+        } else if (s.read.thread() == thread) {
+            const uint32_t before = s.read.bytes();
+            s.read = now;
+            s.read.addBytes(before);
+        } else {
+            // Keep a reader of another warp if there was one: any of them races with a write here.
+            const uint32_t warp = w.index;
+            const bool keepOther = s.otherRead.epoch() == epoch && s.otherRead.thread() / kWarpSize != warp &&
+                                   s.read.thread() / kWarpSize == warp;
+            if (!keepOther)
+                s.otherRead = s.read;
+            s.read = now;
+        }
+        return;
+    }
+    const bool atomic = kind == RaceAccessKind::Atomic;
+    if (!unchanged) {
+        if (!(atomic && s.write.atomic()) && unordered(s.write, epoch, w, lane, thread, bytes))
+            race(launch, b, w, s.write, writeKind(s.write), now, kind, word);
+        if (!atomic && unordered(s.read, epoch, w, lane, thread, bytes))
+            race(launch, b, w, s.read, RaceAccessKind::Read, now, kind, word);
+        if (!atomic && unordered(s.otherRead, epoch, w, lane, thread, bytes))
+            race(launch, b, w, s.otherRead, RaceAccessKind::Read, now, kind, word);
+        // The reads so far all come before this write (else it raced): later accesses need only be
+        // checked against the write. An atomic keeps them: a later atomic does not race with it.
+        if (!atomic && bytes == 0xf) {
+            s.read.forget();
+            s.otherRead.forget();
+        }
+    }
+    s.write = now;
+}
+
+}  // namespace race_detail
+
+// One lane's plain load or store of `size` bytes (1 to 16, aligned) at global `address`: a load is
+// checked against the interval's writes, a store is recorded.
+inline void checkGlobalAccess(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t pc,
+                              uint64_t address, uint32_t size, bool write)
+{
+    const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(lane);
+    if (size < 4) {
+        const uint32_t bytes = ((1u << size) - 1) << (address & 3);
+        race_detail::checkGlobalWord(launch, b, w, lane, thread, pc, address / 4, bytes, write);
+        return;
+    }
+    for (uint64_t word = address / 4; word < (address + size) / 4; ++word)
+        race_detail::checkGlobalWord(launch, b, w, lane, thread, pc, word, 0xf, write);
+}
+
+// One lane's access of `size` bytes (1 to 16, aligned) at byte `offset` of the block's shared
+// memory, by instruction `pc`. `unchanged`: a store of the bytes already there. Throws
+// DeviceFault (cudaErrorLaunchFailure) on a race. Always inlined: it runs in each caller's loop
+// over the lanes, where a call per lane costs more than the check.
+[[gnu::always_inline]] inline void checkSharedAccess(const LaunchContext& launch, BlockState& b, const Warp& w,
+                                                     int lane, uint32_t pc, uint64_t offset, uint32_t size,
+                                                     RaceAccessKind kind, bool unchanged = false)
+{
+    const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(lane);
+    if (size <= 4) {  // one word
+        const uint32_t bytes = size == 4 ? 0xfu : ((1u << size) - 1) << (offset & 3);
+        race_detail::checkSharedWord(launch, b, w, lane, thread, pc, offset / 4, bytes, kind, unchanged);
+        return;
+    }
+    for (uint64_t word = offset / 4; word < (offset + size) / 4; ++word)
+        race_detail::checkSharedWord(launch, b, w, lane, thread, pc, word, 0xf, kind, unchanged);
+}
+
+}  // namespace cudasim

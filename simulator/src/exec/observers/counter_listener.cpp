@@ -1,0 +1,158 @@
+// The counter listener's hooks that are not on every instruction's path: memory requests, their
+// sectors and bank conflicts, atomics, and the round trips on each block's critical path.
+#include "exec/observers/counter_listener.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <unordered_map>
+
+#include "exec/memory/device_memory.hpp"
+#include "exec/observers/sector_footprint.hpp"
+
+namespace cudasim {
+
+using ptx::Instr;
+using ptx::Operand;
+
+// Between two barriers the block waits for its slowest warp: the memory round trips on the
+// block's critical path are the most any of its warps made in that interval.
+void CounterListener::onPhaseEnd(std::span<Warp> warps)
+{
+    uint32_t most[3] = {};
+    for (Warp& w : warps) {
+        for (int source = 0; source < 3; ++source) {
+            most[source] = std::max(most[source], w.phaseRounds[source]);
+            w.phaseRounds[source] = 0;
+        }
+    }
+    counts_.cachedRounds += most[kRoundCached];
+    counts_.l2Rounds += most[kRoundL2];
+    counts_.dramRounds += most[kRoundDram];
+}
+
+RunTouches CounterListener::touchSectors(uint64_t address, uint64_t count)
+{
+    const uint64_t end = address + count * 32;
+    const Allocation* a = footprintAllocation_;
+    if (!a || address < a->base || end > a->base + a->size) {
+        a = DeviceMemory::instance().find(address);
+        if (!a || !a->footprint)
+            return {};
+        footprintAllocation_ = a;
+    }
+    if (end <= a->base + a->size + 31)
+        return a->footprint->touchRun(address, static_cast<uint32_t>(count), epoch_);
+    // A run past the allocation's end (into the next one): each sector by itself.
+    RunTouches touched;
+    for (uint64_t sector = address; sector < end; sector += 32) {
+        const RunTouches one = touchSectors(sector, 1);
+        touched.dram += one.dram;
+        touched.l2 |= one.l2;
+    }
+    return touched;
+}
+
+uint8_t CounterListener::countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
+                                     uint32_t bytes)
+{
+    int n = std::popcount(lanes);
+    uint8_t from = kRoundCached;
+    if (where == ResolvedSpace::Global) {
+        // Distinct 32-byte sectors touched by the warp's request.
+        // Accesses are aligned to their size (at most 16 bytes), so each lies
+        // in a single sector. Coalesced warps visit sectors in ascending order,
+        // which is counted in one pass; other patterns are sorted.
+        uint64_t sectors[kWarpSize];
+        int count = 0;
+        uint64_t distinct = 0;
+        bool ascending = true;
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint64_t sector = addrs[std::countr_zero(m)] >> 5;
+            if (count > 0 && sector != sectors[count - 1]) {
+                ascending &= sector > sectors[count - 1];
+                ++distinct;
+            }
+            sectors[count++] = sector;
+        }
+        distinct += count > 0 ? 1 : 0;
+        if (!ascending) {
+            std::sort(sectors, sectors + count);
+            distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
+            count = static_cast<int>(distinct);
+        }
+        // Runs of consecutive sectors, touched together: a coalesced request is one run.
+        for (int i = 0; i < count;) {
+            int end = i + 1;
+            while (end < count && sectors[end] <= sectors[end - 1] + 1)
+                ++end;
+            const RunTouches touched = touchSectors(sectors[i] << 5, sectors[end - 1] - sectors[i] + 1);
+            counts_.dramSectors += touched.dram;
+            if (touched.dram > 0)
+                from = kRoundDram;
+            else if (touched.l2)
+                from = std::max<uint8_t>(from, kRoundL2);
+            i = end;
+        }
+        if (write) {
+            ++counts_.globalStoreRequests;
+            counts_.globalStoreSectors += distinct;
+        } else {
+            ++counts_.globalLoadRequests;
+            counts_.globalLoadSectors += distinct;
+            if (bytes == 16)
+                ++counts_.globalWideLoadRequests;
+        }
+    } else if (where == ResolvedSpace::Shared) {
+        if (write)
+            ++counts_.sharedStoreRequests;
+        else
+            ++counts_.sharedLoadRequests;
+        // Each bank serves one 4-byte word per wavefront; distinct words in the
+        // same bank serialise. A request of B bytes needs at least B/128 wavefronts.
+        uint64_t words[kWarpSize * 4];
+        int count = 0;
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            int l = std::countr_zero(m);
+            for (uint32_t o = 0; o < bytes; o += 4)
+                words[count++] = (addrs[l] + o) >> 2;
+        }
+        if (!std::is_sorted(words, words + count))
+            std::sort(words, words + count);
+        count = static_cast<int>(std::unique(words, words + count) - words);
+        int perBank[32] = {};
+        int worst = 0;
+        for (int i = 0; i < count; ++i)
+            worst = std::max(worst, ++perBank[words[i] & 31]);
+        int ideal = static_cast<int>((static_cast<uint64_t>(n) * bytes + 127) / 128);
+        if (worst > ideal)
+            counts_.sharedBankConflicts += static_cast<uint64_t>(worst - ideal);
+    }
+    return from;
+}
+
+// ptxas turns an atomic that adds the same constant to one address from every lane into one
+// update per warp; any other atomic updates memory once per lane.
+void CounterListener::countAtomic(const Instr& in, const Operand& value, const uint64_t* addrs, uint32_t exec)
+{
+    uint64_t first = addrs[std::countr_zero(exec)];
+    bool oneAddress = true;
+    for (uint32_t m = exec; m; m &= m - 1)
+        oneAddress &= addrs[std::countr_zero(m)] == first;
+    bool aggregated =
+        oneAddress && value.kind == Operand::Kind::Imm &&
+        (in.mode == ptx::AtomAdd || in.mode == ptx::AtomInc || in.mode == ptx::AtomDec || in.mode == ptx::AtomAnd ||
+         in.mode == ptx::AtomOr || in.mode == ptx::AtomMin || in.mode == ptx::AtomMax);
+    if (aggregated) {
+        ++counts_.atomicOperations;
+        ++atomicTargets_[first];
+        return;
+    }
+    counts_.atomicOperations += static_cast<uint64_t>(std::popcount(exec));
+    for (uint32_t m = exec; m; m &= m - 1)
+        ++atomicTargets_[addrs[std::countr_zero(m)]];
+}
+
+}  // namespace cudasim

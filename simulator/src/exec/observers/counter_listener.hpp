@@ -1,0 +1,191 @@
+// The counters of include/cudasim/counters.hpp, and the memory round trips and DRAM sectors the
+// timing model needs, kept as an execution listener (exec/observers/listener.hpp). Every warp runs with it,
+// so the hook called at every instruction is inline.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cudasim/counters.hpp>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "exec/memory/device_memory.hpp"
+#include "exec/observers/listener.hpp"
+#include "exec/observers/sector_footprint.hpp"
+#include "exec/scheduling/block_state.hpp"
+#include "exec/scheduling/opcode_classes.hpp"
+#include "exec/scheduling/warp.hpp"
+#include "ptx/ir.hpp"
+
+namespace cudasim {
+
+class CounterListener : public ExecutionListener {
+public:
+    // `epoch`: the launch's number, for the sectors it touches (exec/observers/sector_footprint.hpp).
+    CounterListener(Counts& counts, uint64_t epoch) : counts_(counts), epoch_(epoch) {}
+
+    void onIssue(Warp& w, const BlockState&, const ptx::Instr& in, uint32_t, uint32_t exec)
+    {
+        ++counts_.warpInstructions;
+        counts_.issueSlots += issueCost(in);
+        if (w.roundOpen)
+            followRound(w, in);
+        counts_.threadInstructions += static_cast<uint64_t>(std::popcount(exec));
+    }
+    void onBranch(const Warp&, const ptx::Instr&, bool divergent)
+    {
+        ++counts_.branches;
+        if (divergent)
+            ++counts_.divergentBranches;
+    }
+    void onBarrier(const Warp&, const ptx::Instr&, uint32_t) { ++counts_.barriers; }
+    void onWarpOperation(const Warp&, const ptx::Instr& in, uint32_t)
+    {
+        if (in.op == ptx::Op::Shfl)
+            ++counts_.shuffles;
+        else if (in.op == ptx::Op::Redux)
+            ++counts_.warpReductions;
+    }
+    void onAtomic(const Warp&, const ptx::Instr&, uint32_t) { ++counts_.atomics; }
+    // Inline, so that the switch folds away in each caller, which passes a constant kind.
+    void onMemoryAccess(Warp& w, const ptx::Instr& in, const MemoryEvent& access)
+    {
+        switch (access.kind) {
+        case MemoryEvent::Kind::Load: {
+            const uint8_t from = countMemory(access.where, false, access.addresses, access.lanes, access.bytes);
+            if (access.where == ResolvedSpace::Global)
+                startRound(w, in.ops[0], from);
+            break;
+        }
+        case MemoryEvent::Kind::Store:
+            countMemory(access.where, true, access.addresses, access.lanes, access.bytes);
+            break;
+        case MemoryEvent::Kind::Atomic:
+            if (access.where == ResolvedSpace::Global) {
+                const bool isRed = in.op == ptx::Op::Red;
+                countAtomic(in, isRed ? in.ops[2] : in.ops[3], access.addresses, access.lanes);
+                if (!isRed)
+                    startRound(w, in.ops[0], kRoundL2);  // the old value comes back from L2
+            }
+            break;
+        }
+    }
+    void onPhaseEnd(std::span<Warp> warps);
+
+    // Atomic updates per global address (timing model: updates of one address serialise).
+    std::unordered_map<uint64_t, uint64_t>& atomicTargets() { return atomicTargets_; }
+
+private:
+    // The open round trip meets `in`. ptxas issues the independent loads of a basic block before
+    // the instructions that use loaded values, so a use does not end the round by itself: the
+    // round ends at a load, atomic or branch that depends on a value still in flight (it cannot
+    // issue before the value arrives), or at the end of a basic block (a branch, barrier or exit)
+    // after some instruction used one. Loads in between join the round. A value computed from one
+    // in flight is in flight too.
+    static void followRound(Warp& w, const ptx::Instr& in)
+    {
+        const bool reads = readsLoadInFlight(w, in);
+        switch (executorOf(in.op)) {
+        case Executor::Load:
+        case Executor::Atomic:
+        case Executor::Call:
+            if (reads)
+                w.endRound();
+            else if (writesFirstOperand(in))
+                markDestination(w, in, 0);  // a global load marks it again (startRound)
+            return;
+        case Executor::Branch:
+        case Executor::Barrier:
+        case Executor::Exit:
+            if (reads || w.roundUsed)
+                w.endRound();
+            return;
+        case Executor::Arithmetic:
+        case Executor::WarpOperation:
+            markDestination(w, in, reads ? w.round : 0);
+            break;
+        default:
+            break;
+        }
+        w.roundUsed |= reads;
+    }
+    static bool writesFirstOperand(const ptx::Instr& in)
+    {
+        switch (executorOf(in.op)) {
+        case Executor::Arithmetic:
+        case Executor::WarpOperation:
+        case Executor::Load:
+            return true;
+        case Executor::Atomic:
+            return in.op != ptx::Op::Red;
+        default:
+            return false;
+        }
+    }
+    // The destination registers of `in` (and a `|p` partner) belong to round `round`, 0 for none.
+    static void markDestination(Warp& w, const ptx::Instr& in, uint32_t round)
+    {
+        for (int i = 0; i < (in.hasPairDest ? 2 : 1); ++i) {
+            const ptx::Operand& o = in.ops[i];
+            if (o.kind == ptx::Operand::Kind::Reg)
+                w.loadRound[o.reg] = round;
+            else if (o.kind == ptx::Operand::Kind::Vec)
+                for (int v = 0; v < o.count; ++v)
+                    if (o.vec[v] != ptx::Operand::kNoReg)
+                        w.loadRound[o.vec[v]] = round;
+        }
+    }
+    // Whether `in` reads a register that a global load of the warp's open round writes, or one
+    // computed from such a register.
+    static bool readsLoadInFlight(const Warp& w, const ptx::Instr& in)
+    {
+        auto pending = [&](uint32_t r) { return r != ptx::Operand::kNoReg && w.loadRound[r] == w.round; };
+        if (pending(in.guard))
+            return true;
+        for (int i = writesFirstOperand(in) ? (in.hasPairDest ? 2 : 1) : 0; i < in.numOps; ++i) {
+            const ptx::Operand& o = in.ops[i];
+            switch (o.kind) {
+            case ptx::Operand::Kind::Reg:
+            case ptx::Operand::Kind::Addr:
+                if (pending(o.reg))
+                    return true;
+                break;
+            case ptx::Operand::Kind::Vec:
+                for (int v = 0; v < o.count; ++v)
+                    if (pending(o.vec[v]))
+                        return true;
+                break;
+            default:
+                break;
+            }
+        }
+        return false;
+    }
+    // Counts one warp-wide access; for global memory, returns where its farthest sector came from
+    // (a RoundSource).
+    uint8_t countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
+    // Records the `count` consecutive sectors from `address` as touched by this launch.
+    RunTouches touchSectors(uint64_t address, uint64_t count);
+    // A global load into `destination` opens the warp's round trip, or joins the open one.
+    void startRound(Warp& w, const ptx::Operand& destination, uint8_t source)
+    {
+        if (destination.kind == ptx::Operand::Kind::Reg)
+            w.loadRound[destination.reg] = w.round;
+        else if (destination.kind == ptx::Operand::Kind::Vec)
+            for (int i = 0; i < destination.count; ++i)
+                if (destination.vec[i] != ptx::Operand::kNoReg)
+                    w.loadRound[destination.vec[i]] = w.round;
+        w.roundOpen = true;
+        w.roundSource = std::max(w.roundSource, source);
+    }
+    void countAtomic(const ptx::Instr& in, const ptx::Operand& value, const uint64_t* addrs, uint32_t exec);
+
+    Counts& counts_;
+    uint64_t epoch_;
+    const Allocation* footprintAllocation_ = nullptr;  // the allocation touchSectors used last
+    std::unordered_map<uint64_t, uint64_t> atomicTargets_;
+};
+
+}  // namespace cudasim

@@ -1,0 +1,96 @@
+#include "exec/observers/sector_footprint.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "exec/scheduling/device_model.hpp"
+
+namespace cudasim {
+namespace {
+
+std::atomic<uint64_t> g_epoch{0};
+
+// Launch numbers as stored per sector: 1..255, never 0 (untouched).
+uint8_t stamp(uint64_t epoch)
+{
+    return static_cast<uint8_t>(1 + epoch % 255);
+}
+
+}  // namespace
+
+SectorFootprint::SectorFootprint(uintptr_t base, uint64_t bytes) : base_(base & ~uintptr_t{31})
+{
+    const uint64_t sectors = (bytes + 31) / 32 + 2;
+    launchOf_ = static_cast<uint64_t*>(std::calloc((sectors + 7) / 8, sizeof(uint64_t)));
+    if (!launchOf_)
+        throw std::bad_alloc();
+}
+
+SectorFootprint::~SectorFootprint()
+{
+    std::free(launchOf_);
+}
+
+SectorTouch SectorFootprint::touch(uint64_t address, uint64_t epoch)
+{
+    const uint64_t index = (address - base_) >> 5;
+    const int shift = static_cast<int>(index % 8) * 8;
+    const uint64_t now = stamp(epoch);
+    std::atomic_ref<uint64_t> record = word(index);
+    uint64_t before = record.load(std::memory_order_relaxed);
+    do {
+        if ((before >> shift & 0xff) == now)
+            return SectorTouch::Again;  // this launch touched it already, perhaps on another worker
+    } while (!record.compare_exchange_weak(before, (before & ~(uint64_t{0xff} << shift)) | now << shift,
+                                           std::memory_order_relaxed));
+    return epoch > 0 && (before >> shift & 0xff) == stamp(epoch - 1) ? SectorTouch::L2 : SectorTouch::Dram;
+}
+
+RunTouches SectorFootprint::touchRun(uint64_t address, uint32_t count, uint64_t epoch)
+{
+    RunTouches touched;
+    uint64_t index = (address - base_) >> 5;
+    const uint64_t now = stamp(epoch);
+    const uint64_t previous = epoch > 0 ? stamp(epoch - 1) : 0;
+    const uint64_t nowInEveryByte = now * 0x0101010101010101ull;
+    while (count > 0) {
+        if (index % 8 != 0 || count < 8) {
+            const SectorTouch one = touch(base_ + (index << 5), epoch);
+            touched.dram += one == SectorTouch::Dram ? 1 : 0;
+            touched.l2 |= one == SectorTouch::L2;
+            ++index;
+            --count;
+            continue;
+        }
+        std::atomic_ref<uint64_t> record = word(index);
+        uint64_t before = record.load(std::memory_order_relaxed);
+        if (before != nowInEveryByte)
+            before = record.exchange(nowInEveryByte, std::memory_order_relaxed);
+        for (int b = 0; b < 8; ++b) {
+            const uint64_t last = before >> (8 * b) & 0xff;
+            if (last == now)
+                continue;
+            if (previous != 0 && last == previous)
+                touched.l2 = true;
+            else
+                ++touched.dram;
+        }
+        index += 8;
+        count -= 8;
+    }
+    return touched;
+}
+
+uint64_t nextLaunchEpoch()
+{
+    return ++g_epoch;
+}
+
+void streamThroughL2(uint64_t bytes)
+{
+    if (bytes >= device_model::kL2Bytes)
+        g_epoch += 2;  // the next launch's "previous" is none
+}
+
+}  // namespace cudasim

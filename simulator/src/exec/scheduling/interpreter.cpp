@@ -1,0 +1,414 @@
+// The SIMT interpreter. Each instruction is executed for all 32 lanes in
+// an inner loop; results are written back only for the lanes in the
+// execution mask (active path and guard predicate).
+//
+// Divergence uses a reconvergence stack: a divergent branch parks the
+// not-taken lanes on the stack and runs the taken lanes until they reach
+// the branch's immediate post-dominator, where the paths are merged again.
+#include "exec/scheduling/interpreter.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "exec/arithmetic/arithmetic.hpp"
+#include "exec/arithmetic/warp_operations.hpp"
+#include "exec/memory/device_heap.hpp"
+#include "exec/memory/device_printf.hpp"
+#include "exec/memory/memory_access.hpp"
+#include "exec/memory/ordering_check.hpp"
+#include "exec/scheduling/lanes.hpp"
+#include "exec/scheduling/opcode_classes.hpp"
+#include "support/demangle.hpp"
+
+namespace cudasim {
+namespace {
+
+using ptx::Op;
+
+constexpr uint64_t kBudgetChunk = 1 << 16;
+
+}  // namespace
+
+// ---- control flow ----
+
+void Interpreter::popPath(Warp& w)
+{
+    while (!w.stack.empty()) {
+        SimtEntry e = w.stack.back();
+        w.stack.pop_back();
+        uint32_t lanes = e.mask & ~w.exited;
+        if (lanes) {
+            w.pc = e.pc;
+            w.rpc = e.rpc;
+            w.active = lanes;
+            return;
+        }
+    }
+    w.active = 0;
+    w.status = Warp::Status::Done;
+}
+
+// Lanes parked at a reconvergence point that is an unconditional ret/exit
+// have nothing left to do; they count as exited, so that the common
+// `if (i >= n) return; ... __syncthreads();` does not wait for them.
+void Interpreter::retireLanesWaitingAtExit(Warp& w, const Instr* code)
+{
+    uint32_t above = w.active;
+    for (size_t i = w.stack.size(); i-- > 0;) {
+        const SimtEntry& e = w.stack[i];
+        uint32_t waitingHere = e.mask & ~above & ~w.exited;
+        const Instr& next = code[e.pc];
+        if (waitingHere && (next.op == Op::Ret || next.op == Op::Exit) && next.guard == Operand::kNoReg)
+            w.exited |= waitingHere;
+        above |= e.mask;
+    }
+}
+
+void Interpreter::exitLanes(Warp& w, uint32_t lanes)
+{
+    w.exited |= lanes;
+    w.active &= ~lanes;
+    if (w.active == 0)
+        popPath(w);
+}
+
+void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken)
+{
+    if (in.guard == Operand::kNoReg) {
+        w.pc = in.target;
+        return;
+    }
+    uint32_t notTaken = w.active & ~taken;
+    if (notTaken == 0) {
+        w.pc = in.target;
+    } else if (taken == 0) {
+        ++w.pc;
+    } else {
+        int32_t join = in.reconverge;
+        if (join != w.rpc)
+            w.stack.push_back({join, w.rpc, w.active});
+        if (shuffle_ && (shuffle_->next() & 1)) {  // a seeded schedule may run the not-taken lanes first
+            w.stack.push_back({in.target, join, taken});
+            w.active = notTaken;
+            w.rpc = join;
+            ++w.pc;
+            return;
+        }
+        w.stack.push_back({w.pc + 1, join, notTaken});
+        w.active = taken;
+        w.rpc = join;
+        w.pc = in.target;
+    }
+}
+
+// The lanes in `exec` arrive at bar.sync (or bar.red). Returns true if
+// the warp must now wait for the rest of the block.
+bool Interpreter::arriveAtBarrier(Warp& w, const Instr& in, uint32_t exec, const Instr* code)
+{
+    w.arrived |= exec;
+    w.barrierMode = in.mode;
+    w.barrierLine = static_cast<int32_t>(in.line);
+    if (in.mode != ptx::BarSync) {
+        // bar.red d, barrier, [count,] p: the predicate is the last operand.
+        const Operand& p = in.ops[in.numOps - 1];
+        w.votes |= exec & (p.kind == Operand::Kind::Imm ? (p.imm ? ~0u : 0u) : predicateMask(w, p.reg));
+        w.barrierDest = in.ops[0].reg;
+    }
+    retireLanesWaitingAtExit(w, code);
+    ++w.pc;
+    if (!w.allLiveArrived() && !w.stack.empty() && w.stack.back().rpc == w.rpc) {
+        // Other lanes of this warp are on a sibling path: let them run to
+        // their barrier (or exit) first; this path resumes after the barrier.
+        SimtEntry sibling = w.stack.back();
+        w.stack.back() = {w.pc, w.rpc, w.active};
+        w.stack.push_back(sibling);
+        popPath(w);
+        return false;
+    }
+    w.status = Warp::Status::AtBarrier;
+    return true;
+}
+
+// Takes a new chunk of the launch's instruction budget (CUDASIM_INSTRUCTION_LIMIT); this is also
+// where a warp notices that the launch was stopped. Out of runWith's loop, which must stay small.
+// Under a seeded schedule and where the kernel syncs its grid the budget is charged a slice at a time
+// (startSlice), and reaching zero ends the slice.
+bool Interpreter::chargeBudget(const Warp& w, const BlockState& b, const Instr& in)
+{
+    if (shuffle_ || sliced_) {
+        budgetLeft_ = 0;
+        return true;
+    }
+    uint64_t used = launch_.instructionsUsed.fetch_add(kBudgetChunk);
+    if (used >= launch_.instructionLimit)
+        budgetExceeded(w, b, in);
+    if (launch_.stop.load(std::memory_order_relaxed))
+        throw DeviceFault(cudaSuccess, "stopped");
+    budgetLeft_ = kBudgetChunk - 1;
+    return false;
+}
+
+void Interpreter::startSlice(const Warp& w, const BlockState& b, uint64_t instructions)
+{
+    uint64_t used = launch_.instructionsUsed.fetch_add(instructions);
+    if (used >= launch_.instructionLimit)
+        budgetExceeded(w, b, launch_.kernel->code[static_cast<size_t>(w.pc)]);
+    if (launch_.stop.load(std::memory_order_relaxed))
+        throw DeviceFault(cudaSuccess, "stopped");
+    budgetLeft_ = instructions;
+}
+
+void Interpreter::budgetExceeded(const Warp& w, const BlockState& b, const Instr& in)
+{
+    throw DeviceFault(cudaErrorLaunchTimeout,
+                      "kernel " + demangle(launch_.kernel->name) + " exceeded the instruction budget of " +
+                          std::to_string(launch_.instructionLimit) +
+                          " warp instructions (CUDASIM_INSTRUCTION_LIMIT); block (" + std::to_string(b.ctaid.x) + "," +
+                          std::to_string(b.ctaid.y) + "," + std::to_string(b.ctaid.z) + "), warp " +
+                          std::to_string(w.index) + ", PTX line " + std::to_string(in.line));
+}
+
+// this_grid().sync(): thread 0 of each block adds to a word of the grid
+// workspace (an atomic, counted in launch_.gridArrivals), then reads that word until every block of
+// the grid has. A read that cannot see them all yet waits instead: it ends the warp's slice before
+// it executes, so that waiting costs no instructions, counters or modelled time.
+bool Interpreter::waitsAtGridSync(const Warp& w, const Instr& in, uint32_t exec) const
+{
+    if (exec == 0 || w.gridArrivals == 0)
+        return false;
+    const Operand& a = in.ops[2];
+    const uint64_t address =
+        (a.reg == Operand::kNoReg ? 0 : w.reg(a.reg)[std::countr_zero(exec)]) + static_cast<uint64_t>(a.imm);
+    return address - launch_.gridWorkspace < kGridWorkspaceBytes &&
+           launch_.gridArrivals < launch_.grid.count() * w.gridArrivals;
+}
+
+void Interpreter::trap(const Warp& w, const BlockState& b, const Instr& in, uint32_t exec)
+{
+    AccessSite s = site(w, b, std::countr_zero(exec), in);
+    throw DeviceFault(cudaErrorLaunchFailure, "trap executed in " + describeThread(s));
+}
+
+// ---- the main loop ----
+
+// The warp trace follows one warp of one block: whether it listens is decided here, once per run of
+// the warp, so that the loop of every other warp has no test for it.
+void Interpreter::run(Warp& w, BlockState& b)
+{
+    const uint64_t block = b.ctaid.x + uint64_t{launch_.grid.x} * (b.ctaid.y + uint64_t{launch_.grid.y} * b.ctaid.z);
+    if (launch_.trace && launch_.trace->follows(block, w.index)) {
+        TracedListeners listeners(counters_, *launch_.trace);
+        runWith(w, b, listeners);
+    } else {
+        runWith(w, b, counters_);
+    }
+}
+
+template <class Listener>
+void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
+{
+    const Instr* code = launch_.kernel->code.data();
+    w.status = Warp::Status::Ready;
+    for (;;) {
+        if (w.pc == w.rpc) {
+            popPath(w);
+            if (w.status == Warp::Status::Done)
+                return;
+            if (w.active & w.arrived) {  // resumed a path parked past a barrier
+                w.status = Warp::Status::AtBarrier;
+                return;
+            }
+            continue;
+        }
+        const Instr& in = code[w.pc];
+        if (budgetLeft_-- == 0 && chargeBudget(w, b, in))
+            return;  // the end of this warp's slice: it stays Ready, at this instruction
+        uint32_t exec = w.active;
+        if (in.guard != Operand::kNoReg) {
+            uint32_t p = predicateMask(w, in.guard);
+            exec &= in.guardNeg ? ~p : p;
+        }
+        const Executor executor = executorOf(in.op);
+        if (sliced_ && executor == Executor::Load && waitsAtGridSync(w, in, exec)) {
+            // The end of this warp's slice, before the poll: it stays Ready, at this instruction,
+            // and the rest of its slice goes back to the launch's budget.
+            launch_.instructionsUsed.fetch_sub(budgetLeft_ + 1);
+            budgetLeft_ = 0;
+            return;
+        }
+        listener.onIssue(w, b, in, w.active, exec);
+        uint64_t clk = ++b.clock;
+        if (executor == Executor::Arithmetic) {  // most instructions: a predictable branch, not the switch's jump
+            executeArithmetic(w, in, exec, clk, *launch_.kernel);
+            ++w.pc;
+            continue;
+        }
+        switch (executor) {
+        case Executor::Load:
+            load(w, b, in, exec, listener);
+            break;
+        case Executor::Store:
+            store(w, b, in, exec, listener);
+            break;
+        case Executor::Atomic:
+            atomic(w, b, in, exec, listener);
+            break;
+        case Executor::Texture:
+            fetchTexture(w, b, in, exec, listener);
+            break;
+        case Executor::Branch:
+            if (in.guard != Operand::kNoReg)
+                listener.onBranch(w, in, exec != 0 && (w.active & ~exec) != 0);
+            branch(w, in, exec);
+            continue;
+        case Executor::Barrier:
+            listener.onBarrier(w, in, exec);
+            if (arriveAtBarrier(w, in, exec, code))
+                return;
+            continue;
+        case Executor::Exit:
+            ++w.pc;
+            exitLanes(w, exec);
+            if (w.status == Warp::Status::Done)
+                return;
+            if (w.active & w.arrived) {  // resumed a path parked past a barrier
+                w.status = Warp::Status::AtBarrier;
+                return;
+            }
+            continue;
+        case Executor::Trap:
+            if (exec)
+                trap(w, b, in, exec);
+            break;
+        case Executor::Call:
+            call(w, b, in, exec);
+            break;
+        case Executor::WarpSync:
+            warpSync(w, b, in, exec);
+            break;
+        case Executor::NoEffect:
+            if (ordering_ && in.op == Op::Membar)
+                for (uint32_t lanes = exec; lanes; lanes &= lanes - 1)
+                    ordering::fence(b.ordering, w.index * kWarpSize + static_cast<uint32_t>(std::countr_zero(lanes)),
+                                    in.order);
+            break;
+        case Executor::WarpOperation:
+            if (in.op != Op::Activemask)
+                checkMembermask(w, b, in, exec, in.ops[in.numOps - 1]);
+            listener.onWarpOperation(w, in, exec);
+            executeWarpOperation(w, in, exec, clk, *launch_.kernel);
+            break;
+        case Executor::Arithmetic:
+            executeArithmetic(w, in, exec, clk, *launch_.kernel);
+            break;
+        }
+        ++w.pc;
+    }
+}
+
+// bar.warp.sync (__syncwarp): the lanes run in step here anyway; for the race check it orders the
+// memory accesses of the lanes that take part, those of its mask that execute it.
+// Like compute-sanitizer's synccheck: a lane that executes __syncwarp(), a shuffle, a vote, a match
+// or a warp reduction must be in its membermask (PTX leaves the result undefined otherwise).
+void Interpreter::checkMembermask(const Warp& w, const BlockState& b, const Instr& in, uint32_t exec, const Operand& m)
+{
+    uint32_t outside = 0;
+    if (m.kind == Operand::Kind::Imm) {
+        outside = exec & ~static_cast<uint32_t>(m.imm);
+    } else if (m.kind == Operand::Kind::Reg) {
+        const uint64_t* masks = w.reg(m.reg);
+        for (uint32_t lanes = exec; lanes; lanes &= lanes - 1) {
+            const int l = std::countr_zero(lanes);
+            outside |= ((masks[l] >> l) & 1) == 0 ? 1u << l : 0u;
+        }
+    }
+    if (outside)
+        invalidMembermask(w, b, in, std::countr_zero(outside), m);
+}
+
+void Interpreter::invalidMembermask(const Warp& w, const BlockState& b, const Instr& in, int lane, const Operand& m)
+{
+    const uint64_t mask = m.kind == Operand::Kind::Imm ? m.imm : w.reg(m.reg)[lane];
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%08x", static_cast<unsigned>(mask));
+    const std::string what = in.op == Op::WarpSync ? "__syncwarp()" : std::string(ptx::opName(in.op)) + ".sync";
+    throw DeviceFault(cudaErrorLaunchFailure, "Invalid membermask: " + what + " with membermask " + hex +
+                                                  " executed by lane " + std::to_string(lane) +
+                                                  ", which the mask leaves out, in " +
+                                                  describeThread(site(w, b, lane, in)));
+}
+
+void Interpreter::warpSync(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+{
+    if (!exec)
+        return;
+    const Operand& m = in.ops[0];
+    checkMembermask(w, b, in, exec, m);
+    uint32_t mask = m.kind == Operand::Kind::Imm   ? static_cast<uint32_t>(m.imm)
+                    : m.kind == Operand::Kind::Reg ? static_cast<uint32_t>(w.reg(m.reg)[std::countr_zero(exec)])
+                                                   : ~0u;
+    uint32_t lanes = exec & mask;
+    if (!lanes)
+        return;
+    if (w.syncs + 1 == RaceAccess::kSyncs) {
+        // More bar.warp.syncs since the last barrier than the shadow records: start afresh, as if
+        // there were a barrier (a race across this point goes unnoticed).
+        b.newRaceInterval();
+        w.resetSyncs();
+    }
+    ++w.syncs;
+    for (; lanes; lanes &= lanes - 1)
+        w.laneSync[std::countr_zero(lanes)] = w.syncs;
+}
+
+void Interpreter::call(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+{
+    Lanes ret{};
+    for (uint32_t m = exec; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        AccessSite s = site(w, b, l, in);
+        auto reader = [&](uint64_t addr, uint32_t size) -> const uint8_t* {
+            ResolvedSpace where;
+            return memory_.resolve(ptx::Space::Generic, addr, size, false, s, b, where);
+        };
+        uint64_t p0 = w.reg(in.ops[2].reg)[l];
+        uint64_t p1 = in.numOps > 3 ? w.reg(in.ops[3].reg)[l] : 0;
+        if (in.mode == ptx::CallVprintf) {
+            // A full FIFO drops the call unformatted: a flood costs no more than counting it.
+            if (launch_.printfBytesLeft.load(std::memory_order_relaxed) <= 0) {
+                launch_.printfCallsDropped.fetch_add(1, std::memory_order_relaxed);
+                continue;
+            }
+            std::string text;
+            ret[l] = static_cast<uint64_t>(formatDevicePrintf(p0, p1, reader, text));
+            const auto bytes = static_cast<int64_t>(text.size());
+            if (launch_.printfBytesLeft.fetch_sub(bytes, std::memory_order_relaxed) >= bytes)
+                b.printfOutput += text;
+            else
+                launch_.printfCallsDropped.fetch_add(1, std::memory_order_relaxed);
+        } else if (in.mode == ptx::CallMalloc) {
+            ret[l] = launch_.heap ? launch_.heap->allocate(p0) : 0;  // NULL when the heap is full
+        } else if (in.mode == ptx::CallFree) {
+            if (launch_.heap && !launch_.heap->release(p0))
+                throw DeviceFault(cudaErrorIllegalAddress, "free(" + hexAddress(p0) +
+                                                               "): not an address that malloc in a kernel returned "
+                                                               "(freed twice, or not the start of a block) in " +
+                                                               describeThread(s));
+        } else {
+            uint64_t line = in.numOps > 4 ? w.reg(in.ops[4].reg)[l] : 0;
+            uint64_t func = in.numOps > 5 ? w.reg(in.ops[5].reg)[l] : 0;
+            throw DeviceFault(cudaErrorAssert,
+                              describeAssertion(p0, p1, line, func, reader) + " in " + describeThread(s));
+        }
+    }
+    if (in.ops[0].kind == Operand::Kind::Reg)
+        writeBack(w, in.ops[0], ret, exec);
+}
+
+}  // namespace cudasim

@@ -1,0 +1,131 @@
+// Building blocks of the interpreter: reading operands for all 32 lanes,
+// writing results back under a lane mask, and the lane-wise loop that most
+// instructions are made of.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "exec/scheduling/warp.hpp"
+#include "ptx/ir.hpp"
+
+namespace cudasim {
+
+using Lanes = uint64_t[kWarpSize];
+
+inline int bitsOf(ptx::Type t)
+{
+    return ptx::typeBytes(t) * 8;
+}
+
+using ptx::Instr;
+using ptx::Operand;
+
+// Pointer to the 32 lane values of an operand; immediates and clocks are
+// expanded into `scratch`.
+inline const uint64_t* source(Warp& w, const Operand& o, uint64_t* scratch, uint64_t clock)
+{
+    switch (o.kind) {
+    case Operand::Kind::Reg:
+        return w.reg(o.reg);
+    case Operand::Kind::Imm:
+        std::fill(scratch, scratch + kWarpSize, static_cast<uint64_t>(o.imm));
+        return scratch;
+    case Operand::Kind::Clock32:
+        std::fill(scratch, scratch + kWarpSize, clock & 0xffffffffu);
+        return scratch;
+    case Operand::Kind::Clock64:
+        std::fill(scratch, scratch + kWarpSize, clock);
+        return scratch;
+    case Operand::Kind::GlobalTimer: {
+        auto ns =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+                .count();
+        std::fill(scratch, scratch + kWarpSize, static_cast<uint64_t>(ns));
+        return scratch;
+    }
+    default:
+        std::fill(scratch, scratch + kWarpSize, 0);
+        return scratch;
+    }
+}
+
+inline void writeBack(Warp& w, const Operand& o, const uint64_t* values, uint32_t mask)
+{
+    if (o.kind != Operand::Kind::Reg)
+        return;  // sink `_`
+    uint64_t* d = w.reg(o.reg);
+    if (mask == 0xffffffffu) {
+        std::copy(values, values + kWarpSize, d);
+        return;
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        d[l] = values[l];
+    }
+}
+
+// Gathers bit 0 of every lane of a predicate register into a lane mask.
+inline uint32_t predicateMask(Warp& w, uint32_t reg)
+{
+    const uint64_t* p = w.reg(reg);
+    uint32_t m = 0;
+#if defined(__SSE2__)
+    // Move bit 0 of two lanes into their sign bits and collect those.
+    for (int l = 0; l < kWarpSize; l += 2) {
+        __m128i v = _mm_slli_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + l)), 63);
+        m |= static_cast<uint32_t>(_mm_movemask_pd(_mm_castsi128_pd(v))) << l;
+    }
+#else
+    for (int l = 0; l < kWarpSize; ++l)
+        m |= static_cast<uint32_t>(p[l] & 1) << l;
+#endif
+    return m;
+}
+
+// Applies f lane-wise to the instruction's sources and writes ops[0].
+// With a full mask the results go straight into the destination register
+// (each lane reads its sources before writing, so aliasing is harmless);
+// an immediate second operand is kept in a register instead of an array.
+template <int N, class F>
+inline void lanewise(Warp& w, const Instr& in, uint32_t mask, uint64_t clock, F f)
+{
+    Lanes s0, s1, s2, s3, temp;
+    const Operand& dest = in.ops[0];
+    bool direct = mask == 0xffffffffu && dest.kind == Operand::Kind::Reg;
+    uint64_t* d = direct ? w.reg(dest.reg) : temp;
+    const uint64_t* a = source(w, in.ops[2], s0, clock);
+    if constexpr (N == 2) {
+        if (in.ops[3].kind == Operand::Kind::Imm) {
+            const uint64_t b = static_cast<uint64_t>(in.ops[3].imm);
+            for (int l = 0; l < kWarpSize; ++l)
+                d[l] = f(a[l], b);
+            if (!direct)
+                writeBack(w, dest, d, mask);
+            return;
+        }
+    }
+    const uint64_t* b = N > 1 ? source(w, in.ops[3], s1, clock) : a;
+    const uint64_t* c = N > 2 ? source(w, in.ops[4], s2, clock) : a;
+    const uint64_t* e = N > 3 ? source(w, in.ops[5], s3, clock) : a;
+    for (int l = 0; l < kWarpSize; ++l) {
+        if constexpr (N == 1)
+            d[l] = f(a[l]);
+        else if constexpr (N == 2)
+            d[l] = f(a[l], b[l]);
+        else if constexpr (N == 3)
+            d[l] = f(a[l], b[l], c[l]);
+        else
+            d[l] = f(a[l], b[l], c[l], e[l]);
+    }
+    if (!direct)
+        writeBack(w, dest, d, mask);
+}
+
+}  // namespace cudasim

@@ -1,0 +1,199 @@
+#include "exec/scheduling/launcher.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "exec/memory/ordering_check.hpp"
+#include "exec/scheduling/block_runner.hpp"
+#include "exec/scheduling/thread_pool.hpp"
+#include "support/demangle.hpp"
+
+namespace cudasim {
+namespace {
+
+// Why a grid whose every running block waits at grid.sync() can never get past it.
+std::string neverPastGridSync(const LaunchContext& launch, uint64_t exited, uint64_t unstarted)
+{
+    const std::string kernel =
+        "kernel " + demangle(launch.kernel->name) + ": every block running waits at " + "this_grid().sync()";
+    if (unstarted > 0)
+        return kernel + " for blocks that cannot start until one of them ends: the grid has " +
+               std::to_string(launch.grid.count()) + " blocks and the device holds " +
+               std::to_string(launch.residentBlocks) +
+               " of them at once (cudaLaunchCooperativeKernel refuses such a grid; on a GPU it hangs)";
+    return kernel + ", which " + std::to_string(exited) + " of the grid's " + std::to_string(launch.grid.count()) +
+           " blocks exited without reaching: the grid can never get past it (on a GPU it hangs)";
+}
+
+// A launch of a kernel that syncs its grid (cooperative or not): as many blocks resident at once as
+// the device holds, a new one starting where one ends, as on a GPU. The resident blocks take turns
+// in rounds, each giving every ready warp a slice of instructions (the blocks of a round on all the
+// worker threads); a warp that waits at grid.sync() for blocks that have not arrived yet runs
+// nothing meanwhile (Interpreter::waitsAtGridSync). A round in which no block ran an instruction
+// can only be a grid that never gets past grid.sync(): a fault, where a GPU would hang.
+LaunchResult executeGridSynced(LaunchContext& launch)
+{
+    const uint64_t blocks = launch.grid.count();
+    const uint64_t resident = std::max<uint64_t>(1, std::min(blocks, launch.residentBlocks));
+    std::vector<Counts> counts(resident);
+    std::vector<std::unique_ptr<BlockRunner>> runners;
+    std::vector<uint64_t> blockOf(resident);
+    runners.reserve(resident);
+    std::vector<size_t> running;
+    for (uint64_t r = 0; r < resident; ++r) {
+        runners.push_back(std::make_unique<BlockRunner>(launch, counts[r]));
+        runners.back()->begin(r);
+        blockOf[r] = r;
+        running.push_back(r);
+    }
+    uint64_t nextBlock = resident;
+    LaunchResult result;
+    uint64_t faultBlock = ~0ull;
+    std::mutex resultMutex;
+    std::map<uint64_t, std::string> printfByBlock;
+    std::vector<uint8_t> finished(resident, 0);
+    std::atomic<size_t> next{0};
+    auto worker = [&](unsigned) {
+        for (size_t i = next.fetch_add(1); i < running.size() && !launch.stop.load(std::memory_order_relaxed);
+             i = next.fetch_add(1)) {
+            const size_t r = running[i];
+            try {
+                finished[r] = runners[r]->advance() ? 1 : 0;
+            } catch (const DeviceFault& fault) {
+                std::lock_guard lock(resultMutex);
+                if (fault.error != cudaSuccess && blockOf[r] < faultBlock) {
+                    faultBlock = blockOf[r];
+                    result.error = fault.error;
+                    result.message = fault.what();
+                }
+                launch.stop = true;
+            }
+        }
+    };
+    auto instructions = [&counts] {
+        uint64_t sum = 0;
+        for (const Counts& c : counts)
+            sum += c.warpInstructions;
+        return sum;
+    };
+    uint64_t exited = 0;
+    while (!running.empty() && !launch.stop) {
+        const uint64_t before = instructions();
+        next = 0;
+        if (running.size() == 1 || ThreadPool::instance().size() == 1)
+            worker(0);
+        else
+            ThreadPool::instance().runOnAll(worker);
+        std::erase_if(running, [&](size_t r) {
+            if (!finished[r])
+                return false;
+            finished[r] = 0;
+            ++exited;
+            if (!runners[r]->state().printfOutput.empty())
+                printfByBlock[blockOf[r]] += runners[r]->state().printfOutput;
+            if (nextBlock == blocks)
+                return true;
+            blockOf[r] = nextBlock++;  // the next block takes the slot this one left
+            runners[r]->begin(blockOf[r]);
+            return false;
+        });
+        if (!running.empty() && !launch.stop && instructions() == before) {
+            result.error = cudaErrorLaunchTimeout;
+            result.message = neverPastGridSync(launch, exited, blocks - nextBlock);
+            break;
+        }
+    }
+    for (const size_t r : running)
+        if (!runners[r]->state().printfOutput.empty())
+            printfByBlock[blockOf[r]] += runners[r]->state().printfOutput;
+    std::unordered_map<uint64_t, uint64_t> atomicTargets;
+    for (uint64_t r = 0; r < resident; ++r) {
+        for (auto& [address, updates] : runners[r]->interpreter().counters().atomicTargets())
+            atomicTargets[address] += updates;
+        result.counts += counts[r];
+    }
+    for (auto& [block, text] : printfByBlock)
+        result.printfOutput += text;
+    for (auto& [address, updates] : atomicTargets)
+        result.atomicsOnHottestAddress = std::max(result.atomicsOnHottestAddress, updates);
+    return result;
+}
+
+}  // namespace
+
+bool kernelSyncsGrid(const ptx::Kernel& kernel)
+{
+    return std::any_of(kernel.code.begin(), kernel.code.end(), [](const ptx::Instr& in) {
+        return std::any_of(std::begin(in.ops), std::begin(in.ops) + in.numOps, [](const ptx::Operand& o) {
+            return o.kind == ptx::Operand::Kind::Reg && (o.reg == ptx::SrEnvreg1 || o.reg == ptx::SrEnvreg2);
+        });
+    });
+}
+
+LaunchResult executeKernel(LaunchContext& launch)
+{
+    const uint64_t blocks = launch.grid.count();
+    std::atomic<uint64_t> nextBlock{0};
+    std::mutex resultMutex;
+    LaunchResult result;
+    uint64_t faultBlock = ~0ull;
+    std::map<uint64_t, std::string> printfByBlock;
+    std::unordered_map<uint64_t, uint64_t> atomicTargets;
+    std::unique_ptr<OrderingCheck> ordering;
+    if (launch.raceCheck && blocks > 1 && kernelOrdersBlocks(*launch.kernel)) {
+        ordering = std::make_unique<OrderingCheck>();
+        launch.ordering = ordering.get();
+    }
+    if (launch.gridWorkspace != 0)
+        return executeGridSynced(launch);
+
+    auto worker = [&](unsigned) {
+        Counts counts;
+        BlockRunner runner(launch, counts);
+        for (;;) {
+            if (launch.stop.load(std::memory_order_relaxed))
+                break;
+            uint64_t b = nextBlock.fetch_add(1);
+            if (b >= blocks)
+                break;
+            try {
+                runner.run(b);
+            } catch (const DeviceFault& fault) {
+                std::lock_guard lock(resultMutex);
+                if (fault.error != cudaSuccess && b < faultBlock) {
+                    faultBlock = b;
+                    result.error = fault.error;
+                    result.message = fault.what();
+                }
+                launch.stop = true;
+            }
+            if (!runner.state().printfOutput.empty()) {
+                std::lock_guard lock(resultMutex);
+                printfByBlock[b] += runner.state().printfOutput;
+            }
+        }
+        std::lock_guard lock(resultMutex);
+        result.counts += counts;
+        for (auto& [address, updates] : runner.interpreter().counters().atomicTargets())
+            atomicTargets[address] += updates;
+    };
+
+    if (blocks <= 1 || ThreadPool::instance().size() == 1)
+        worker(0);
+    else
+        ThreadPool::instance().runOnAll(worker);
+    for (auto& [block, text] : printfByBlock)
+        result.printfOutput += text;
+    for (auto& [address, updates] : atomicTargets)
+        result.atomicsOnHottestAddress = std::max(result.atomicsOnHottestAddress, updates);
+    return result;
+}
+
+}  // namespace cudasim
