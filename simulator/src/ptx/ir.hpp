@@ -187,6 +187,7 @@ struct Instr {
     uint8_t order = 0;                       // MemoryOrder bits
     uint8_t sharedSymbol = kNoSharedSymbol;  // ld/st/atom/red: the shared variable its address comes from
     bool sat = false;
+    bool ftz = false;  // .ftz: an f32 subnormal input or result is a zero of the same sign
     bool guardNeg = false;
     bool carryIn = false;      // addc, subc, madc
     bool carryOut = false;     // .cc

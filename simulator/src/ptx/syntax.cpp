@@ -176,6 +176,10 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
         in.sat = true;
         return {};
     }
+    if (m == ".ftz") {
+        in.ftz = true;
+        return {};
+    }
     if (m == ".cc") {
         in.carryOut = true;
         return {};

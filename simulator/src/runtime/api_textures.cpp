@@ -90,7 +90,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const cudaR
                         std::to_string(texture.elements) + " elements, more than maxTexture1DLinear (2^28)");
     if (pTexDesc->readMode == cudaReadModeNormalizedFloat) {
         if (texture.kind == LinearTexture::Kind::Float || texture.channelBytes == 4)
-            return failCall(api, cudaErrorInvalidValue,
+            return failCall(api, cudaErrorInvalidNormSetting,
                             "cudaReadModeNormalizedFloat on a texture of floats or 32-bit integers");
         texture.normalized = true;
     }

@@ -47,6 +47,7 @@ constexpr ErrorText kErrors[] = {
     CUDASIM_ERROR(cudaErrorInvalidPc, "invalid program counter"),
     CUDASIM_ERROR(cudaErrorLaunchFailure, "unspecified launch failure"),
     CUDASIM_ERROR(cudaErrorCooperativeLaunchTooLarge, "too many blocks in cooperative launch"),
+    CUDASIM_ERROR(cudaErrorInvalidNormSetting, "read as normalized float not supported for data type"),
     CUDASIM_ERROR(cudaErrorNotSupported, "operation not supported"),
     CUDASIM_ERROR(cudaErrorNotPermitted, "operation not permitted"),
     CUDASIM_ERROR(cudaErrorIllegalState, "the operation cannot be performed in the present state"),

@@ -474,3 +474,45 @@ TEST_CASE("an unsupported form stops naming the instruction and its source line"
     CHECK(r.message.find("unsupported 16-bit floating-point type for 'ex2' in kernel k at halves.cu:9 (PTX line ") !=
           std::string::npos);
 }
+
+TEST_CASE(".ftz: f32 subnormal inputs and results are zeros of the same sign")
+{
+    // 0x00400000 is 2^-127, a subnormal; 0x3f000000 is 0.5.
+    ptx::Module m = parsePtx(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.b32 %r1, 0x00400000;
+  mul.f32 %r2, %r1, 0f3F000000;
+  mul.ftz.f32 %r3, %r1, 0f3F000000;
+  add.ftz.f32 %r4, %r1, 0f00000000;
+  neg.f32 %r5, %r1;
+  fma.rn.ftz.f32 %r6, %r5, 0f3F000000, 0f80000000;
+  ex2.approx.f32 %r7, 0fC3000000;
+  ex2.approx.ftz.f32 %r8, 0fC3000000;
+  setp.gt.f32 %p1, %r1, 0f00000000;
+  setp.gt.ftz.f32 %p2, %r1, 0f00000000;
+  selp.u32 %r9, 1, 0, %p1;
+  selp.u32 %r10, 1, 0, %p2;
+  st.global.v4.u32 [%rd1], {%r2, %r3, %r4, %r6};
+  st.global.v4.u32 [%rd1+16], {%r7, %r8, %r9, %r10};
+  ret;
+}
+)");
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer out(32);
+    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    REQUIRE(r.error == cudaSuccess);
+    const uint32_t* v = out.as<uint32_t>();
+    CHECK(v[0] == 0x00200000u);  // without .ftz: 2^-128, still subnormal
+    CHECK(v[1] == 0u);           // the input flushed
+    CHECK(v[2] == 0u);
+    CHECK(v[3] == 0x80000000u);  // -2^-127 flushed to -0; -0 x 0.5 + -0 = -0
+    CHECK(v[4] == 0x00200000u);  // ex2(-128) = 2^-128, subnormal
+    CHECK(v[5] == 0u);
+    CHECK(v[6] == 1u);
+    CHECK(v[7] == 0u);
+}

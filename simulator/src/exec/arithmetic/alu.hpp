@@ -58,6 +58,16 @@ inline uint64_t canonicalBits(float f)
 {
     return f != f ? 0x7fffffffu : std::bit_cast<uint32_t>(f);
 }
+// .ftz: a subnormal float reads, and is written, as a zero of the same sign.
+inline float flushSubnormal(float f)
+{
+    return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f;
+}
+// The bits of an f32 operand, flushed where the instruction has .ftz.
+inline uint64_t flushedBits(uint64_t v, bool ftz)
+{
+    return ftz ? std::bit_cast<uint32_t>(flushSubnormal(f32(v))) : v;
+}
 inline uint64_t bits(double d)
 {
     return std::bit_cast<uint64_t>(d);

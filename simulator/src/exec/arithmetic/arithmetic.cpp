@@ -40,12 +40,18 @@ void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, Fl
     switch (in.type) {
     case Type::F32: {
         bool sat = in.sat;
-        lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) {
-            float r = static_cast<float>(fop(alu::f32(a), alu::f32(b)));
-            if (sat)
-                r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
-            return alu::canonicalBits(r);
-        });
+        auto lanes = [&](auto flush) {
+            lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) {
+                float r = flush(static_cast<float>(fop(flush(alu::f32(a)), flush(alu::f32(b)))));
+                if (sat)
+                    r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
+                return alu::canonicalBits(r);
+            });
+        };
+        if (in.ftz)
+            lanes(alu::flushSubnormal);
+        else
+            lanes([](float f) { return f; });
         return;
     }
     case Type::F64:
@@ -93,7 +99,10 @@ void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool adden
     if (ptx::isFloat(in.type)) {
         if (in.type == Type::F32)
             multiplyLanes(w, in, mask, clk, addend, [&](uint64_t a, uint64_t b, uint64_t c) {
-                float r = addend ? std::fma(alu::f32(a), alu::f32(b), alu::f32(c)) : alu::f32(a) * alu::f32(b);
+                const float x = alu::f32(alu::flushedBits(a, in.ftz)), y = alu::f32(alu::flushedBits(b, in.ftz));
+                float r = addend ? std::fma(x, y, alu::f32(alu::flushedBits(c, in.ftz))) : x * y;
+                if (in.ftz)
+                    r = alu::flushSubnormal(r);
                 if (in.sat)
                     r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
                 return alu::canonicalBits(r);
@@ -205,7 +214,11 @@ bool divideByUniformPowerOfTwo(Warp& w, const Instr& in, uint32_t exec, uint64_t
 template <class F32, class F64>
 void floatUnary(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::Kernel& kernel, F32 f, F64 g)
 {
-    if (in.type == Type::F32)
+    if (in.type == Type::F32 && in.ftz)
+        lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
+            return alu::canonicalBits(alu::flushSubnormal(static_cast<float>(f(alu::flushSubnormal(alu::f32(a))))));
+        });
+    else if (in.type == Type::F32)
         lanewise<1>(w, in, mask, clk,
                     [&](uint64_t a) { return alu::canonicalBits(static_cast<float>(f(alu::f32(a)))); });
     else if (in.type == Type::F64)
@@ -477,6 +490,15 @@ void compareOperands(Warp& w, const Instr& in, Type t, uint64_t clk, uint64_t* d
         break;
     }
     case Type::F32:
+        if (in.ftz) {
+            Lanes fa, fb;
+            for (int l = 0; l < kWarpSize; ++l) {
+                fa[l] = alu::flushedBits(a[l], true);
+                fb[l] = alu::flushedBits(b[l], true);
+            }
+            compareTyped<float>(fa, fb, d, in.mode);
+            break;
+        }
         compareTyped<float>(a, b, d, in.mode);
         break;
     case Type::F64:
