@@ -302,9 +302,11 @@ cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise adv
     case cudaMemAdviseSetPreferredLocation:
     case cudaMemAdviseSetAccessedBy:
     case cudaMemAdviseUnsetAccessedBy: {
+        // An H200 answers a device that is not there with cudaErrorInvalidValue here, where
+        // cudaMemPrefetchAsync says cudaErrorInvalidDevice.
         cudaError_t error = cudaSuccess;
         if (const char* why = badLocation(location, error))
-            return failCall("cudaMemAdvise", error, why);
+            return failCall("cudaMemAdvise", cudaErrorInvalidValue, why);
         return cudaSuccess;
     }
     default:
