@@ -10,7 +10,7 @@ namespace {
 
 bool endsFlow(const Instr& in)
 {
-    return in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap;
+    return in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap || in.op == Op::SubReturn;
 }
 
 bool isUnconditionalBranch(const Instr& in)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cudasim::ptx {
@@ -218,6 +219,25 @@ struct SharedVariable {
     uint32_t size = 0;
 };
 
+// A recursive device function, which cannot be inlined: its body once, after the kernel's, called
+// by CallSub and left through the SubReturn at its end. Its registers and local memory are one
+// range each, saved on a call and restored on the return (every activation has its own).
+struct Subroutine {
+    std::string name;
+    int32_t entry = 0;  // the first instruction of the body
+    int32_t exit = 0;   // its SubReturn
+    uint32_t firstRegister = 0, endRegister = 0;
+    uint32_t firstLocal = 0, endLocal = 0;  // bytes of each thread's local memory
+};
+
+// One CallSub (its Instr::target): the subroutine, the caller's registers copied into its
+// parameters' before the call, and its return value's copied back into the caller's after it.
+struct SubroutineCall {
+    uint32_t subroutine = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> arguments;  // caller's register -> the subroutine's
+    std::vector<std::pair<uint32_t, uint32_t>> results;    // the subroutine's register -> caller's
+};
+
 struct Kernel {
     std::string name;
     std::vector<Param> params;
@@ -229,7 +249,9 @@ struct Kernel {
     uint32_t localBytes = 0;
     uint32_t maxThreads = 0;               // .maxntid / .reqntid product, 0 if absent
     std::vector<std::string> sourceFiles;  // the module's .file names (without folders), by number
-    std::string error;                     // decode failure; the kernel cannot launch
+    std::vector<Subroutine> subroutines;
+    std::vector<SubroutineCall> subroutineCalls;
+    std::string error;  // decode failure; the kernel cannot launch
 };
 
 // Where an instruction came from, for diagnostics: "reduce.cu:20 (PTX line 131)" when the PTX

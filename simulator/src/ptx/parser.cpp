@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -164,6 +165,7 @@ private:
     // Device functions nvcc did not inline are inlined at each call site
     // while decoding, so their headers and bodies are located first.
     struct FunctionDef {
+        std::string name;
         std::string returnParam;          // empty if the function returns nothing
         std::vector<std::string> params;  // formal parameter names, in order
         size_t body = 0;                  // token index of '{', 0 for a prototype
@@ -267,6 +269,7 @@ private:
         }
         while (!atText("{") && !atText(";") && !at(Kind::End))
             next();
+        f.name = name;
         if (atText("{")) {
             f.body = pos_;
             functions_[name] = f;
@@ -401,7 +404,9 @@ private:
         k.name = std::string(next().text);
         current_ = &k;
         scopes_.clear();
-        scopes_.push_back(Scope{"k", false, {}, {}, {}, {}, {}, {}, {}});
+        scopes_.push_back(Scope{"k", false, {}, {}, {}, {}, {}, {}, {}, {}});
+        subroutineOf_.clear();
+        pendingCalls_.clear();
         paramRegisters_.clear();
         sharedOffsets_.clear();
         paramOffsets_.clear();
@@ -745,8 +750,19 @@ private:
         auto f = functions_.find(callee);
         if (f == functions_.end() || f->second.body == 0)
             kernelFail("call to undefined device function '" + callee + "'", calleeTok.line);
+        // A function calling itself, directly or through others, cannot be inlined: it is called
+        // (a subroutine, emitted once after the kernel's body).
+        const bool recursive =
+            std::any_of(scopes_.begin(), scopes_.end(), [&](const Scope& sc) { return sc.function == callee; });
+        if (recursive) {
+            in.op = Op::CallSub;
+            in.numOps = 0;
+            in.target = static_cast<int32_t>(pendingCalls_.size());
+            pendingCalls_.push_back({subroutineFor(k, f->second), argKeys, retKey});
+            return;
+        }
         if (scopes_.size() > 16)
-            kernelFail("device function calls nested too deeply (recursion is not supported)", calleeTok.line);
+            kernelFail("device function calls nested too deeply", calleeTok.line);
         inlineFunction(k, f->second, retKey, argKeys);
         in.op = Op::Inline;
     }
@@ -756,7 +772,7 @@ private:
     void inlineFunction(Kernel& k, const FunctionDef& f, const std::string& retKey,
                         const std::vector<std::string>& argKeys)
     {
-        Scope callee{"f" + std::to_string(++inlinedCalls_), true, {}, {}, {}, {}, {}, {}, {}};
+        Scope callee{"f" + std::to_string(++inlinedCalls_), true, {}, {}, {}, {}, {}, {}, {}, f.name};
         if (!f.returnParam.empty())
             callee.paramAliases[f.returnParam] = retKey;
         for (size_t i = 0; i < f.params.size() && i < argKeys.size(); ++i)
@@ -1009,18 +1025,96 @@ private:
     void finishKernel(Kernel& k)
     {
         resolveBranches(k);
-        uint32_t dynamicBase = static_cast<uint32_t>(alignUp(k.staticSmem, 16));
-        for (Instr& in : k.code)
-            for (Operand& o : in.ops)
-                if (o.addsDynamicSmemBase)
-                    o.imm += dynamicBase;
         // Every path must end in ret/exit; falling off the end behaves like ret.
         Instr ret;
         ret.op = Op::Ret;
         ret.line = k.code.empty() ? 0 : k.code.back().line;
         k.code.push_back(ret);
+        emitSubroutines(k);
+        uint32_t dynamicBase = static_cast<uint32_t>(alignUp(k.staticSmem, 16));
+        for (Instr& in : k.code)
+            for (Operand& o : in.ops)
+                if (o.addsDynamicSmemBase)
+                    o.imm += dynamicBase;
         computeReconvergencePoints(k.code);
         attributeSharedAccesses(k);
+    }
+
+    // The subroutine of recursive function `f` in this kernel (its body is emitted at the end).
+    uint32_t subroutineFor(Kernel& k, const FunctionDef& f)
+    {
+        auto [it, added] = subroutineOf_.try_emplace(f.name, static_cast<uint32_t>(k.subroutines.size()));
+        if (added) {
+            Subroutine s;
+            s.name = f.name;
+            k.subroutines.push_back(s);
+        }
+        return it->second;
+    }
+
+    static std::string subroutineKey(const std::string& function, const std::string& what)
+    {
+        return "sub:" + function + ":" + what;
+    }
+
+    // Each recursive function's body, once, after the kernel's (a body may call more of them), then
+    // the registers each call copies: the caller's arguments into the parameters' registers the
+    // body reads, at every offset it reads, and the return value's back.
+    void emitSubroutines(Kernel& k)
+    {
+        const size_t resume = pos_;
+        const uint32_t kernelLocFile = locFile_, kernelLocLine = locLine_;
+        for (size_t i = 0; i < k.subroutines.size(); ++i) {
+            const std::string name = k.subroutines[i].name;
+            const FunctionDef& f = functions_.at(name);
+            Scope body{"s" + std::to_string(i), true, {}, {}, {}, {}, {}, {}, {}, name};
+            if (!f.returnParam.empty())
+                body.paramAliases[f.returnParam] = subroutineKey(name, "result");
+            for (size_t p = 0; p < f.params.size(); ++p)
+                body.paramAliases[f.params[p]] = subroutineKey(name, std::to_string(p));
+            const uint32_t firstRegister = k.numRegs, firstLocal = k.localBytes;
+            const auto entry = static_cast<int32_t>(k.code.size());
+            pos_ = f.body;
+            scopes_.push_back(std::move(body));
+            parseBody(k);
+            resolveBranches(k);
+            const auto exit = static_cast<int32_t>(k.code.size());
+            for (size_t r : scope().returns)
+                k.code[r].target = exit;
+            scopes_.pop_back();
+            Instr end;
+            end.op = Op::SubReturn;
+            end.line = k.code.empty() ? 0 : k.code.back().line;
+            k.code.push_back(end);
+            Subroutine& s = k.subroutines[i];
+            s.entry = entry;
+            s.exit = exit;
+            s.firstRegister = firstRegister;
+            s.endRegister = k.numRegs;
+            s.firstLocal = firstLocal;
+            s.endLocal = k.localBytes;
+        }
+        pos_ = resume;
+        locFile_ = kernelLocFile;
+        locLine_ = kernelLocLine;
+        for (const PendingCall& call : pendingCalls_) {
+            SubroutineCall c;
+            c.subroutine = call.subroutine;
+            const std::string& name = k.subroutines[call.subroutine].name;
+            for (const auto& [key, reg] :
+                 std::map<std::string, uint32_t>(paramRegisters_.begin(), paramRegisters_.end())) {
+                for (size_t p = 0; p < call.argKeys.size(); ++p) {
+                    const std::string prefix = subroutineKey(name, std::to_string(p)) + "+";
+                    if (key.rfind(prefix, 0) == 0)
+                        c.arguments.emplace_back(
+                            callParamRegister(call.argKeys[p], std::stoll(key.substr(prefix.size()))), reg);
+                }
+                const std::string result = subroutineKey(name, "result") + "+";
+                if (!call.retKey.empty() && key.rfind(result, 0) == 0)
+                    c.results.emplace_back(reg, callParamRegister(call.retKey, std::stoll(key.substr(result.size()))));
+            }
+            k.subroutineCalls.push_back(std::move(c));
+        }
     }
 
     struct BranchFixup {
@@ -1040,6 +1134,7 @@ private:
         std::unordered_set<std::string> callParams;
         std::vector<BranchFixup> branchFixups;
         std::vector<size_t> returns;  // inlined `ret`s, jumping past the body
+        std::string function;         // the device function whose body this is, empty for the kernel's
     };
     Scope& scope() { return scopes_.back(); }
 
@@ -1054,6 +1149,15 @@ private:
     std::unordered_map<std::string, FunctionDef> functions_;
     std::unordered_map<std::string, uint32_t> paramRegisters_;
     int inlinedCalls_ = 0;
+    // Recursive functions called in this kernel: their Kernel::subroutines index, and the calls
+    // whose registers are known once every body is parsed.
+    struct PendingCall {
+        uint32_t subroutine;
+        std::vector<std::string> argKeys;
+        std::string retKey;
+    };
+    std::unordered_map<std::string, uint32_t> subroutineOf_;
+    std::vector<PendingCall> pendingCalls_;
     std::vector<std::string> sourceFiles_;  // .file names by number
     uint32_t locFile_ = 0, locLine_ = 0;    // the last .loc of the body being decoded
     std::unordered_map<std::string, uint32_t> sharedOffsets_;

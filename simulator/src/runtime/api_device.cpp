@@ -296,9 +296,13 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
                             "the device heap's size cannot change once a kernel has run");
         runtime().mallocHeapBytes = value;
         return cudaSuccess;
+    case cudaLimitStackSize:
+        // Kept for cudaDeviceGetLimit; a recursion is limited to 1024 nested calls, whatever the size.
+        runtime().stackBytes = value;
+        return cudaSuccess;
     default:
         return failCall("cudaDeviceSetLimit", cudaErrorNotSupported,
-                        "only cudaLimitPrintfFifoSize and cudaLimitMallocHeapSize are modelled");
+                        "only cudaLimitPrintfFifoSize, cudaLimitMallocHeapSize and cudaLimitStackSize are modelled");
     }
 }
 
@@ -314,8 +318,11 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit)
     case cudaLimitMallocHeapSize:
         *value = runtime().mallocHeapBytes;
         return cudaSuccess;
+    case cudaLimitStackSize:
+        *value = runtime().stackBytes;
+        return cudaSuccess;
     default:
         return failCall("cudaDeviceGetLimit", cudaErrorNotSupported,
-                        "only cudaLimitPrintfFifoSize and cudaLimitMallocHeapSize are modelled");
+                        "only cudaLimitPrintfFifoSize, cudaLimitMallocHeapSize and cudaLimitStackSize are modelled");
     }
 }

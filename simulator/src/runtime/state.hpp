@@ -87,6 +87,7 @@ struct RuntimeState {
     // device heap that malloc in kernels allocates from.
     size_t printfFifoBytes = size_t{1} << 20;
     size_t mallocHeapBytes = size_t{8} << 20;
+    size_t stackBytes = 1024;          // cudaLimitStackSize: kept and reported; a warp's calls are limited by count
     std::unique_ptr<DeviceHeap> heap;  // made at the first launch; its size is fixed from then on
 };
 

@@ -9,7 +9,7 @@ int main()
     std::printf("cudaMallocArray: %s\n", cudaGetErrorName(cudaMallocArray(&array, &desc, 16, 16, 0)));
     static char buffer[4096];
     std::printf("cudaHostRegister: %s\n", cudaGetErrorName(cudaHostRegister(buffer, sizeof buffer, 0)));
-    std::printf("cudaDeviceSetLimit: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitStackSize, 4096)));
+    std::printf("cudaDeviceSetLimit: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitDevRuntimeSyncDepth, 4)));
     // Graphs are modelled as far as stream capture needs; launching them from the device is not.
     cudaGraph_t graph;
     cudaGraphExec_t exec;

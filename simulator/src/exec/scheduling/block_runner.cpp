@@ -105,6 +105,7 @@ void BlockRunner::startWarps(uint64_t linearIndex)
         w.status = Warp::Status::Ready;
         w.gridArrivals = 0;
         w.stack.clear();
+        w.calls.clear();
         std::fill(w.loadRound.begin(), w.loadRound.end(), 0);
         w.round = 1;
         w.roundOpen = false;

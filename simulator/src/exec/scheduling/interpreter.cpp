@@ -32,16 +32,21 @@ namespace {
 using ptx::Op;
 
 constexpr uint64_t kBudgetChunk = 1 << 16;
+// Nested subroutine calls a warp may make (a GPU's stack, 1 KB a thread by default, holds fewer of
+// most functions' frames).
+constexpr size_t kMaxCallDepth = 1024;
 
 }  // namespace
 
 // ---- control flow ----
 
-void Interpreter::popPath(Warp& w)
+void Interpreter::popPath(Warp& w, BlockState& b)
 {
     while (!w.stack.empty()) {
         SimtEntry e = w.stack.back();
         w.stack.pop_back();
+        if (e.frame >= 0)
+            returnFromSubroutine(w, b, e);
         uint32_t lanes = e.mask & ~w.exited;
         if (lanes) {
             w.pc = e.pc;
@@ -70,12 +75,12 @@ void Interpreter::retireLanesWaitingAtExit(Warp& w, const Instr* code)
     }
 }
 
-void Interpreter::exitLanes(Warp& w, uint32_t lanes)
+void Interpreter::exitLanes(Warp& w, BlockState& b, uint32_t lanes)
 {
     w.exited |= lanes;
     w.active &= ~lanes;
     if (w.active == 0)
-        popPath(w);
+        popPath(w, b);
 }
 
 void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken)
@@ -109,7 +114,7 @@ void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken)
 
 // The lanes in `exec` arrive at bar.sync (or bar.red). Returns true if
 // the warp must now wait for the rest of the block.
-bool Interpreter::arriveAtBarrier(Warp& w, const Instr& in, uint32_t exec, const Instr* code)
+bool Interpreter::arriveAtBarrier(Warp& w, BlockState& b, const Instr& in, uint32_t exec, const Instr* code)
 {
     w.arrived |= exec;
     w.barrierMode = in.mode;
@@ -128,7 +133,7 @@ bool Interpreter::arriveAtBarrier(Warp& w, const Instr& in, uint32_t exec, const
         SimtEntry sibling = w.stack.back();
         w.stack.back() = {w.pc, w.rpc, w.active};
         w.stack.push_back(sibling);
-        popPath(w);
+        popPath(w, b);
         return false;
     }
     w.status = Warp::Status::AtBarrier;
@@ -217,7 +222,7 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
     w.status = Warp::Status::Ready;
     for (;;) {
         if (w.pc == w.rpc) {
-            popPath(w);
+            popPath(w, b);
             if (w.status == Warp::Status::Done)
                 return;
             if (w.active & w.arrived) {  // resumed a path parked past a barrier
@@ -269,12 +274,12 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
             continue;
         case Executor::Barrier:
             listener.onBarrier(w, in, exec);
-            if (arriveAtBarrier(w, in, exec, code))
+            if (arriveAtBarrier(w, b, in, exec, code))
                 return;
             continue;
         case Executor::Exit:
             ++w.pc;
-            exitLanes(w, exec);
+            exitLanes(w, b, exec);
             if (w.status == Warp::Status::Done)
                 return;
             if (w.active & w.arrived) {  // resumed a path parked past a barrier
@@ -289,6 +294,9 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
         case Executor::Call:
             call(w, b, in, exec);
             break;
+        case Executor::Subroutine:
+            callSubroutine(w, b, in, exec);
+            continue;
         case Executor::WarpSync:
             warpSync(w, b, in, exec);
             break;
@@ -365,6 +373,83 @@ void Interpreter::warpSync(Warp& w, BlockState& b, const Instr& in, uint32_t exe
     ++w.syncs;
     for (; lanes; lanes &= lanes - 1)
         w.laneSync[std::countr_zero(lanes)] = w.syncs;
+}
+
+// A call of a recursive function (ptx::Subroutine): the lanes that call it run its body, with the
+// registers and local memory of this activation saved first; its SubReturn is where they
+// reconverge, and popPath gives the saved ones back there (returnFromSubroutine).
+void Interpreter::callSubroutine(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+{
+    const ptx::Kernel& k = *launch_.kernel;
+    if (in.op != Op::CallSub)
+        throw DeviceFault(cudaErrorLaunchFailure, "the end of subroutine reached outside a call in kernel " +
+                                                      demangle(k.name) + ", PTX line " + std::to_string(in.line));
+    if (exec == 0) {
+        ++w.pc;
+        return;
+    }
+    const ptx::SubroutineCall& call = k.subroutineCalls[static_cast<size_t>(in.target)];
+    const ptx::Subroutine& sub = k.subroutines[call.subroutine];
+    if (exec != w.active)
+        throw DeviceFault(cudaErrorLaunchFailure, "a call of " + demangle(sub.name) +
+                                                      " that only some of the warp's active lanes make (a predicated "
+                                                      "call) is not supported, in kernel " +
+                                                      demangle(k.name));
+    if (w.calls.size() == kMaxCallDepth)
+        throw DeviceFault(cudaErrorIllegalAddress,
+                          "call stack overflow: " + std::to_string(kMaxCallDepth) + " nested calls of " +
+                              demangle(sub.name) + " in kernel " + demangle(k.name) + ", block (" +
+                              std::to_string(b.ctaid.x) + "," + std::to_string(b.ctaid.y) + "," +
+                              std::to_string(b.ctaid.z) + "), warp " + std::to_string(w.index) +
+                              " (the recursion is too deep, or never ends)");
+    CallFrame frame;
+    frame.call = static_cast<uint32_t>(in.target);
+    frame.registers.assign(w.reg(sub.firstRegister), w.reg(sub.endRegister));
+    const uint32_t localSize = sub.endLocal - sub.firstLocal;
+    if (localSize > 0)
+        for (uint32_t t = 0; t < kWarpSize; ++t) {
+            const size_t thread = size_t{w.index} * kWarpSize + t;
+            if ((thread + 1) * b.localBytes > b.local.size())
+                break;
+            const uint8_t* from = b.local.data() + thread * b.localBytes + sub.firstLocal;
+            frame.local.insert(frame.local.end(), from, from + localSize);
+        }
+    // The arguments, read before anything is written: a recursive call passes its own parameters on.
+    std::vector<uint64_t> arguments;
+    for (const auto& [from, to] : call.arguments)
+        arguments.insert(arguments.end(), w.reg(from), w.reg(from) + kWarpSize);
+    for (size_t i = 0; i < call.arguments.size(); ++i)
+        std::copy(arguments.begin() + static_cast<std::ptrdiff_t>(i * kWarpSize),
+                  arguments.begin() + static_cast<std::ptrdiff_t>((i + 1) * kWarpSize),
+                  w.reg(call.arguments[i].second));
+    w.calls.push_back(std::move(frame));
+    w.stack.push_back({w.pc + 1, w.rpc, w.active, static_cast<int32_t>(w.calls.size() - 1)});
+    w.rpc = sub.exit;
+    w.pc = sub.entry;
+}
+
+void Interpreter::returnFromSubroutine(Warp& w, BlockState& b, const SimtEntry& e)
+{
+    const ptx::Kernel& k = *launch_.kernel;
+    CallFrame& frame = w.calls.back();
+    const ptx::SubroutineCall& call = k.subroutineCalls[frame.call];
+    const ptx::Subroutine& sub = k.subroutines[call.subroutine];
+    std::vector<uint64_t> results;
+    for (const auto& [from, to] : call.results)
+        results.insert(results.end(), w.reg(from), w.reg(from) + kWarpSize);
+    std::copy(frame.registers.begin(), frame.registers.end(), w.reg(sub.firstRegister));
+    const uint32_t localSize = sub.endLocal - sub.firstLocal;
+    for (size_t t = 0; localSize > 0 && (t + 1) * localSize <= frame.local.size(); ++t)
+        std::copy_n(frame.local.data() + t * localSize, localSize,
+                    b.local.data() + (size_t{w.index} * kWarpSize + t) * b.localBytes + sub.firstLocal);
+    for (size_t i = 0; i < call.results.size(); ++i) {
+        uint64_t* to = w.reg(call.results[i].second);
+        for (uint32_t lanes = e.mask; lanes; lanes &= lanes - 1) {
+            const int l = std::countr_zero(lanes);
+            to[l] = results[i * kWarpSize + static_cast<size_t>(l)];
+        }
+    }
+    w.calls.pop_back();
 }
 
 void Interpreter::call(Warp& w, BlockState& b, const Instr& in, uint32_t exec)

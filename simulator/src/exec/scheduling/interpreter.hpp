@@ -55,10 +55,12 @@ private:
     [[noreturn, gnu::cold, gnu::noinline]] void trap(const Warp& w, const BlockState& b, const ptx::Instr& in,
                                                      uint32_t exec);
     void branch(Warp& w, const ptx::Instr& in, uint32_t exec);
-    bool arriveAtBarrier(Warp& w, const ptx::Instr& in, uint32_t exec, const ptx::Instr* code);
-    void exitLanes(Warp& w, uint32_t lanes);
+    bool arriveAtBarrier(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec, const ptx::Instr* code);
+    void exitLanes(Warp& w, BlockState& b, uint32_t lanes);
     void retireLanesWaitingAtExit(Warp& w, const ptx::Instr* code);
-    void popPath(Warp& w);
+    void popPath(Warp& w, BlockState& b);
+    void callSubroutine(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec);
+    void returnFromSubroutine(Warp& w, BlockState& b, const SimtEntry& e);
     // In memory_operations.cpp, for the two sets of listeners run() chooses between.
     template <class Listener>
     void load(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec, Listener& listener);

@@ -20,6 +20,7 @@ enum class Executor : uint8_t {
     Exit,
     Trap,
     Call,
+    Subroutine,
     NoEffect,
     WarpOperation,
     Arithmetic,

@@ -19,6 +19,15 @@ struct SimtEntry {
     int32_t pc;
     int32_t rpc;
     uint32_t mask;
+    int32_t frame = -1;  // a subroutine call's return: its frame in Warp::calls
+};
+
+// A call of a subroutine (a recursive function, ptx::Subroutine) in progress: what the call
+// overwrote, given back on the return.
+struct CallFrame {
+    uint32_t call = 0;                // the ptx::SubroutineCall
+    std::vector<uint64_t> registers;  // the subroutine's registers, every lane
+    std::vector<uint8_t> local;       // its local memory, every thread of the warp
 };
 
 struct Warp {
@@ -36,7 +45,8 @@ struct Warp {
     uint32_t barrierDest = 0;  // bar.red: destination register
     int32_t barrierLine = 0;
     Status status = Status::Ready;
-    uint32_t gridArrivals = 0;  // grid.sync(): this warp's atomics on the grid workspace
+    std::vector<CallFrame> calls;  // subroutine calls in progress, innermost last
+    uint32_t gridArrivals = 0;     // grid.sync(): this warp's atomics on the grid workspace
     // Race check: bar.warp.sync executed by this warp since the block's last barrier, and for each
     // lane the count after the last one it took part in.
     uint32_t syncs = 0;
