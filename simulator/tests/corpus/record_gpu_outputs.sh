@@ -4,7 +4,8 @@
 # diff before committing: where a GPU prints something other than the simulator, the simulator has
 # a bug.
 #
-# Usage: record_gpu_outputs.sh [output-dir]          (default: ./expected)
+# Usage: record_gpu_outputs.sh [output-dir]          (default: ./expected; another folder is
+#                                                     compared with expected/, file by file)
 #        CUDA_ARCH=sm_90 record_gpu_outputs.sh        (default: native)
 #        JOBS=16 record_gpu_outputs.sh                (parallel builds; default: 4)
 # Exit status 1 if a program does not build or exits with a non-zero status (it is named).
@@ -37,4 +38,18 @@ for source in "$here"/*.cu; do
   fi
 done
 echo "recorded $(ls "$out"/*.txt | wc -l) outputs in $out" >&2
+# Recorded elsewhere than expected/: how many are byte for byte what the simulator must print.
+if [ "$(cd "$out" && pwd)" != "$here/expected" ]; then
+  same=0
+  total=0
+  for recorded in "$out"/*.txt; do
+    total=$((total + 1))
+    if cmp -s "$recorded" "$here/expected/$(basename "$recorded")"; then
+      same=$((same + 1))
+    else
+      echo "differs from expected/: $(basename "$recorded" .txt)" >&2
+    fi
+  done
+  echo "identical to the committed expectations: $same of $total" >&2
+fi
 exit "$failed"
