@@ -477,8 +477,11 @@ function(course_add_planted_kernel lesson name)
   else()
     # A planted grader stops after its first failing test case: the rest would only say more of the
     # same, and a wrong kernel can be slow (on the simulator, a grid-stride loop that steps by one
-    # block does n x blocks additions).
-    add_test(NAME ${id}.planted.${name} COMMAND ${id}_grader ${modules_option} --abort-after=1)
+    # block does n x blocks additions). It leaves out the test cases of the suite "baselines", which
+    # check the lesson's own kernels: a planted kernel replaces none of them, and the solution's and
+    # the starter's tests run them.
+    add_test(NAME ${id}.planted.${name}
+      COMMAND ${id}_grader ${modules_option} --abort-after=1 --test-suite-exclude=baselines)
     set_tests_properties(${id}.planted.${name} PROPERTIES
       LABELS "${id};planted"
       TIMEOUT ${COURSE_GRADER_TIMEOUT}

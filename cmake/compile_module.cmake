@@ -1,5 +1,5 @@
 # Compiles one student file into a module (a fat binary the lesson's host code loads at run time),
-# after checking that it includes nothing but what a student's code may see. Run by the build
+# and keeps it only if it includes nothing but what a student's code may see. Run by the build
 # (cmake -P) through course_add_module() in CourseModules.cmake:
 #
 #   cmake -D NVCC=... -D SOURCE=... -D OUTPUT=... -D DEPFILE=... -D "FLAGS=..." -D "ALLOWED=..."
@@ -27,21 +27,6 @@ foreach(list IN ITEMS FLAGS ALLOWED DENIED EXEMPT HEADERS_ONLY)
   string(REPLACE "|" ";" ${list} "${${list}}")
 endforeach()
 
-# Every header the source reaches, as nvcc's preprocessor finds them.
-execute_process(
-  COMMAND "${NVCC}" ${FLAGS} -M -MT "${OUTPUT}" -MF "${DEPFILE}" "${SOURCE}"
-  RESULT_VARIABLE status
-  TIMEOUT 120)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "${SOURCE} does not compile (see the compiler's messages above)")
-endif()
-
-file(READ "${DEPFILE}" rules)
-string(REPLACE "\\\n" " " rules "${rules}")
-string(REPLACE "\\ " "<space>" rules "${rules}")
-string(REGEX REPLACE "^[^:]*:[ \t]" "" rules "${rules}")
-string(REGEX REPLACE "[ \t\n]+" ";" dependencies "${rules}")
-
 function(_course_inside path folders out)
   set(${out} FALSE PARENT_SCOPE)
   foreach(folder IN LISTS folders)
@@ -58,50 +43,95 @@ function(_course_inside path folders out)
   endforeach()
 endfunction()
 
-get_filename_component(source_folder "${SOURCE}" DIRECTORY)
-file(REAL_PATH "${SOURCE}" real_source)
-foreach(dependency IN LISTS dependencies)
-  string(REPLACE "<space>" " " dependency "${dependency}")
-  if(dependency STREQUAL "")
-    continue()
-  endif()
-  file(REAL_PATH "${dependency}" real BASE_DIRECTORY "${source_folder}")
-  _course_inside("${real}" "${ALLOWED}" allowed)
-  _course_inside("${real}" "${DENIED}" denied)
-  _course_inside("${real}" "${EXEMPT}" exempt)
-  _course_inside("${real}" "${HEADERS_ONLY}" headers_only)
-  set(header FALSE)
-  if(real MATCHES "\\.(h|hpp|cuh)$")
-    set(header TRUE)
-  endif()
-  if(real STREQUAL real_source)
-    set(header TRUE)  # the file itself
-  endif()
-  if(NOT allowed OR (denied AND NOT exempt) OR (headers_only AND NOT header))
-    file(REMOVE "${OUTPUT}" "${DEPFILE}")
-    # NOTICE prints the line as it is (FATAL_ERROR would wrap it), for ./course to quote.
-    if(CHECK_ONLY)  # a student program's host file: no CUDA runtime, so no toolkit either
-      string(CONCAT may_include "its own folder, the lesson's interface headers, the course's headers in "
-                                "common/include and the C++ standard library, not the CUDA toolkit")
-    else()
-      string(CONCAT may_include "its own folder, the lesson's interface headers, the course's headers in "
-                                "common/include, the CUDA toolkit and the C++ standard library")
+# Refuses the build (the output and the depfile removed) where the depfile names a file outside what
+# a student's code may include.
+function(_course_check_includes)
+  file(READ "${DEPFILE}" rules)
+  string(REPLACE "\\\n" " " rules "${rules}")
+  string(REPLACE "\\ " "<space>" rules "${rules}")
+  string(REGEX REPLACE "^[^:]*:[ \t]" "" rules "${rules}")
+  string(REGEX REPLACE "[ \t\n]+" ";" dependencies "${rules}")
+  get_filename_component(source_folder "${SOURCE}" DIRECTORY)
+  file(REAL_PATH "${SOURCE}" real_source)
+  foreach(dependency IN LISTS dependencies)
+    string(REPLACE "<space>" " " dependency "${dependency}")
+    if(dependency STREQUAL "")
+      continue()
     endif()
-    message(NOTICE "refused: ${SOURCE} includes ${real}, outside what a student's code may include (${may_include})")
-    message(FATAL_ERROR "the module was not built")
+    file(REAL_PATH "${dependency}" real BASE_DIRECTORY "${source_folder}")
+    _course_inside("${real}" "${ALLOWED}" allowed)
+    _course_inside("${real}" "${DENIED}" denied)
+    _course_inside("${real}" "${EXEMPT}" exempt)
+    _course_inside("${real}" "${HEADERS_ONLY}" headers_only)
+    set(header FALSE)
+    if(real MATCHES "\\.(h|hpp|cuh)$")
+      set(header TRUE)
+    endif()
+    if(real STREQUAL real_source)
+      set(header TRUE)  # the file itself
+    endif()
+    if(NOT allowed OR (denied AND NOT exempt) OR (headers_only AND NOT header))
+      file(REMOVE "${OUTPUT}" "${DEPFILE}")
+      # NOTICE prints the line as it is (FATAL_ERROR would wrap it), for ./course to quote.
+      if(CHECK_ONLY)  # a student program's host file: no CUDA runtime, so no toolkit either
+        string(CONCAT may_include "its own folder, the lesson's interface headers, the course's headers in "
+                                  "common/include and the C++ standard library, not the CUDA toolkit")
+      else()
+        string(CONCAT may_include "its own folder, the lesson's interface headers, the course's headers in "
+                                  "common/include, the CUDA toolkit and the C++ standard library")
+      endif()
+      message(NOTICE "refused: ${SOURCE} includes ${real}, outside what a student's code may include (${may_include})")
+      message(FATAL_ERROR "the module was not built")
+    endif()
+  endforeach()
+endfunction()
+
+# The headers the source reaches, as nvcc's preprocessor finds them (-M), into DEPFILE; false if it
+# cannot read them.
+function(_course_list_includes out)
+  execute_process(
+    COMMAND "${NVCC}" ${FLAGS} -M -MT "${OUTPUT}" -MF "${DEPFILE}" "${SOURCE}"
+    RESULT_VARIABLE status
+    TIMEOUT 120)
+  if(status EQUAL 0)
+    set(${out} TRUE PARENT_SCOPE)
+  else()
+    set(${out} FALSE PARENT_SCOPE)
   endif()
-endforeach()
+endfunction()
 
 if(CHECK_ONLY)
+  _course_list_includes(listed)
+  if(NOT listed)
+    message(FATAL_ERROR "${SOURCE} does not compile (see the compiler's messages above)")
+  endif()
+  _course_check_includes()
   file(TOUCH "${OUTPUT}")
   return()
 endif()
 
+# One pass of nvcc compiles the module and lists its headers (-MD). What the compiler says is held
+# back until the headers pass the check: it could quote a file the source may not include. A source
+# that does not compile has its headers listed on their own for the check.
 execute_process(
-  COMMAND "${NVCC}" ${FLAGS} -fatbin -o "${OUTPUT}" "${SOURCE}"
+  COMMAND "${NVCC}" ${FLAGS} -fatbin -MD -MF "${DEPFILE}" -MT "${OUTPUT}" -o "${OUTPUT}" "${SOURCE}"
   RESULT_VARIABLE status
+  OUTPUT_VARIABLE said
+  ERROR_VARIABLE said
   TIMEOUT 300)
-if(NOT status EQUAL 0)
+if(status EQUAL 0)
+  _course_check_includes()
+else()
   file(REMOVE "${OUTPUT}")
+  _course_list_includes(listed)
+  if(listed)
+    _course_check_includes()
+  endif()
+endif()
+string(STRIP "${said}" said)
+if(said)
+  message(NOTICE "${said}")
+endif()
+if(NOT status EQUAL 0)
   message(FATAL_ERROR "${SOURCE} does not compile (see the compiler's messages above)")
 endif()

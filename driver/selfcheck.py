@@ -47,8 +47,8 @@ def simulator_configure() -> list[str]:
 
 
 def simulator_ctest_arguments() -> list[str]:
-    # The driver's own tests ran in the first tree. A simulator grader of lesson 05 holds up to
-    # 10 GB of memory: no more side by side than the machine's free memory holds.
+    # The driver's own tests and the lint ran in the first tree. A simulator grader of lesson 05
+    # holds up to 10 GB of memory: no more side by side than the machine's free memory holds.
     jobs = max(os.cpu_count() or 1, 1)
     try:
         with open("/proc/meminfo") as meminfo:
@@ -56,7 +56,7 @@ def simulator_ctest_arguments() -> list[str]:
         jobs = max(1, min(jobs, available // (10 << 20)))
     except (OSError, StopIteration, ValueError):
         pass
-    return ["--preset", "sim", "--label-exclude", "^(exercise|driver)$", "--parallel", str(jobs)]
+    return ["--preset", "sim", "--label-exclude", "^(exercise|driver|lint)$", "--parallel", str(jobs)]
 
 
 def test_on_simulator() -> int:

@@ -349,7 +349,7 @@ TEST_SUITE("lesson01")
                 FAIL_CHECK(*problem << course::grading::hint_command());
     }
 
-    TEST_CASE("the baselines count exactly")
+    TEST_CASE("the baselines count exactly" * doctest::test_suite("baselines"))
     {
         check_count(lesson01::launch_count_per_thread, "count_per_thread", {1, 33, 1'000'003}, {32, 256});
         check_count(lesson01::launch_count_compiler_aggregated, "count_compiler_aggregated", {1, 33, 1'000'003},

@@ -307,7 +307,7 @@ constexpr double kValueLanesBusy = manifest::threshold("value_parity_uniform", m
 
 TEST_SUITE("lesson02")
 {
-    TEST_CASE("the divergent baselines match the host references")
+    TEST_CASE("the divergent baselines match the host references" * doctest::test_suite("baselines"))
     {
         const std::vector<unsigned> blocks = {32, 256, 1024};
         check_map(lesson02::launch_index_parity_divergent, "index_parity_divergent", lesson02::Output::index_parity,

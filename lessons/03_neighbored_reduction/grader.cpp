@@ -34,7 +34,7 @@ constexpr const char* kHint =
 
 TEST_SUITE("lesson03")
 {
-    TEST_CASE("reduce_neighbored (the baseline) gives exact block sums")
+    TEST_CASE("reduce_neighbored (the baseline) gives exact block sums" * doctest::test_suite("baselines"))
     {
         course::grading::check_block_reduction(lesson03::launch_reduce_neighbored, "reduce_neighbored",
                                                {1, 33, 513, 1'000'003}, course::grading::power_of_two_blocks());

@@ -47,7 +47,7 @@ constexpr unsigned kTimedBlock = 512;
 
 TEST_SUITE("lesson04")
 {
-    TEST_CASE("the shared-memory baselines give exact block sums")
+    TEST_CASE("the shared-memory baselines give exact block sums" * doctest::test_suite("baselines"))
     {
         course::grading::check_block_reduction(lesson04::launch_reduce_shared_neighbored, "reduce_shared_neighbored",
                                                {1, 33, 513, 1'000'003}, course::grading::power_of_two_blocks());

@@ -105,7 +105,7 @@ TEST_SUITE("lesson07")
                     << " blocks (lesson 04's kernel: " << course::blocks_for(kTimedSize, kTimedBlock) << ")");
     }
 
-    TEST_CASE("the course's unrolled kernels give exact block sums")
+    TEST_CASE("the course's unrolled kernels give exact block sums" * doctest::test_suite("baselines"))
     {
         struct Rung {
             course::BlockReduceLauncher launch;

@@ -142,8 +142,8 @@ bool Interpreter::arriveAtBarrier(Warp& w, BlockState& b, const Instr& in, uint3
 
 // Takes a new chunk of the launch's instruction budget (CUDASIM_INSTRUCTION_LIMIT); this is also
 // where a warp notices that the launch was stopped. Out of runWith's loop, which must stay small.
-// Under a seeded schedule and where the kernel syncs its grid the budget is charged a slice at a time
-// (startSlice), and reaching zero ends the slice.
+// Under a seeded schedule and where the kernel syncs its grid each slice takes its instructions from
+// what was taken ahead (startSlice), and reaching zero ends the slice.
 bool Interpreter::chargeBudget(const Warp& w, const BlockState& b, const Instr& in)
 {
     if (shuffle_ || sliced_) {
@@ -159,14 +159,24 @@ bool Interpreter::chargeBudget(const Warp& w, const BlockState& b, const Instr& 
     return false;
 }
 
+// A slice's instructions come from a chunk of the budget taken ahead (prepay): slices of a few dozen
+// instructions would otherwise each write the launch's counter, which every worker thread shares.
 void Interpreter::startSlice(const Warp& w, const BlockState& b, uint64_t instructions)
+{
+    if (prepaid_ < instructions)
+        prepay(w, b, std::max(kBudgetChunk, instructions));
+    prepaid_ -= instructions;
+    budgetLeft_ = instructions;
+}
+
+void Interpreter::prepay(const Warp& w, const BlockState& b, uint64_t instructions)
 {
     uint64_t used = launch_.instructionsUsed.fetch_add(instructions);
     if (used >= launch_.instructionLimit)
         budgetExceeded(w, b, launch_.kernel->code[static_cast<size_t>(w.pc)]);
     if (launch_.stop.load(std::memory_order_relaxed))
         throw DeviceFault(cudaSuccess, "stopped");
-    budgetLeft_ = instructions;
+    prepaid_ += instructions;
 }
 
 void Interpreter::budgetExceeded(const Warp& w, const BlockState& b, const Instr& in)
@@ -242,8 +252,8 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
         const Executor executor = executorOf(in.op);
         if (sliced_ && executor == Executor::Load && waitsAtGridSync(w, in, exec)) {
             // The end of this warp's slice, before the poll: it stays Ready, at this instruction,
-            // and the rest of its slice goes back to the launch's budget.
-            launch_.instructionsUsed.fetch_sub(budgetLeft_ + 1);
+            // and the rest of its slice goes back to the budget taken ahead.
+            prepaid_ += budgetLeft_ + 1;
             budgetLeft_ = 0;
             return;
         }

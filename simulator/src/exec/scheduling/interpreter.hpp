@@ -49,6 +49,7 @@ private:
     // The rare paths out of the loop of runWith: a new chunk of the instruction budget, and trap.
     // Returns true when the warp's slice is over instead (seeded schedule, a kernel that syncs its grid).
     [[gnu::noinline]] bool chargeBudget(const Warp& w, const BlockState& b, const ptx::Instr& in);
+    void prepay(const Warp& w, const BlockState& b, uint64_t instructions);
     [[noreturn, gnu::cold, gnu::noinline]] void budgetExceeded(const Warp& w, const BlockState& b,
                                                                const ptx::Instr& in);
     bool waitsAtGridSync(const Warp& w, const ptx::Instr& in, uint32_t exec) const;
@@ -100,6 +101,7 @@ private:
     CounterListener counters_;
     MemoryAccess memory_;
     uint64_t budgetLeft_ = 0;  // instructions until chargeBudget, or until the slice ends
+    uint64_t prepaid_ = 0;     // instructions taken from the launch's budget for slices not yet started
     ScheduleRandom* shuffle_ = nullptr;
     bool sliced_;  // warps run a slice at a time even in order (a kernel that syncs its grid)
     bool raceCheck_;

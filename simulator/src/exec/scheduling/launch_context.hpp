@@ -37,12 +37,14 @@ struct LaunchContext {
     uint32_t dynamicSmem = 0;
     const uint8_t* params = nullptr;
     uint64_t instructionLimit = 0;  // warp instructions per launch
-    std::atomic<uint64_t> instructionsUsed{0};
+    // Written by every worker thread: a cache line of their own, away from the fields above that
+    // every instruction reads.
+    alignas(64) std::atomic<uint64_t> instructionsUsed{0};
     std::atomic<bool> stop{false};
-    WarpTrace* trace = nullptr;  // CUDASIM_TRACE: one warp's active lanes, or none
-    uint64_t epoch = 0;          // this launch's number, for the sectors it touches (timing model)
-    bool raceCheck = true;       // the shared-memory race check (CUDASIM_RACECHECK=0 turns it off)
-    bool initCheck = true;       // reads of global memory never written (CUDASIM_INITCHECK=0 turns it off)
+    alignas(64) WarpTrace* trace = nullptr;  // CUDASIM_TRACE: one warp's active lanes, or none
+    uint64_t epoch = 0;                      // this launch's number, for the sectors it touches (timing model)
+    bool raceCheck = true;                   // the shared-memory race check (CUDASIM_RACECHECK=0 turns it off)
+    bool initCheck = true;                   // reads of global memory never written (CUDASIM_INITCHECK=0 turns it off)
     uint64_t schedule = 0;  // 0: warps run in order; else the seed of a shuffled order (exec/scheduling/schedule.hpp)
     // Device printf's FIFO (cudaLimitPrintfFifoSize): bytes this launch may still print; output
     // past it is dropped, as a GPU drops it, so a printf in every thread cannot fill the host.
