@@ -168,17 +168,20 @@ void BlockRunner::finishBarrierReduction()
 // drawn at random, until every warp waits at the barrier or has exited.
 void BlockRunner::runShuffled(ScheduleRandom& random)
 {
+    // The ready warps in the order of their index; only the warp that ran can leave the list (at a
+    // barrier or its exit), and none joins it until the barrier is released.
     std::vector<Warp*>& ready = readyWarps_;
-    for (;;) {
-        ready.clear();
-        for (Warp& w : warps_)
-            if (w.status == Warp::Status::Ready)
-                ready.push_back(&w);
-        if (ready.empty())
-            return;
-        Warp& w = *ready[random.below(static_cast<uint32_t>(ready.size()))];
+    ready.clear();
+    for (Warp& w : warps_)
+        if (w.status == Warp::Status::Ready)
+            ready.push_back(&w);
+    while (!ready.empty()) {
+        const uint32_t chosen = random.below(static_cast<uint32_t>(ready.size()));
+        Warp& w = *ready[chosen];
         interpreter_.startSlice(w, block_, 1 + random.below(64));
         interpreter_.run(w, block_);
+        if (w.status != Warp::Status::Ready)
+            ready.erase(ready.begin() + chosen);
     }
 }
 
