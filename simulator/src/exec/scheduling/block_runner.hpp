@@ -43,7 +43,7 @@ private:
     BlockState block_;
     std::vector<Warp> warps_;
     std::vector<uint64_t> registers_;
-    std::vector<Warp*> readyWarps_;         // runShuffled's choice, kept to spare an allocation per slice
+    std::vector<Warp*> readyWarps_;         // runShuffled's choice, kept to spare an allocation per interval
     std::optional<ScheduleRandom> random_;  // the block's random stream under a seeded schedule
 };
 
