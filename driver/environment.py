@@ -158,6 +158,9 @@ def check_environment(test_tools: bool = True) -> tuple[list[tuple[str, bool, st
     doxygen = shutil.which("doxygen")
     rows.append(("doxygen (docs only)", True,
                  doxygen or f"not found: {install_command(DEBIAN_PACKAGES['doxygen'].split())}"))
+    ccache = shutil.which("ccache")
+    rows.append(("ccache (optional)", True, f"{ccache}: a second copy of the course compiles from its cache" if ccache
+                 else f"not found: {install_command(['ccache'])} makes a second copy's build (a fresh clone) fast"))
     if test_tools:
         python = pytest_interpreter()
         rows.append(("pytest (./course test only)", True,
