@@ -27,6 +27,18 @@ foreach(list IN ITEMS FLAGS ALLOWED DENIED EXEMPT HEADERS_ONLY)
   string(REPLACE "|" ";" ${list} "${${list}}")
 endforeach()
 
+# Two runs of this script for one output at once (two test runs in one tree) must not read or
+# remove each other's files: each writes files of its own and moves them into place when it
+# succeeds; a refusal or a failure removes the output, so that no module of an earlier build stays.
+string(RANDOM LENGTH 12 run)
+set(PART_OUTPUT "${OUTPUT}.${run}.part")
+set(PART_DEPFILE "${DEPFILE}.${run}.part")
+
+function(_course_give_up message_text)
+  file(REMOVE "${OUTPUT}" "${DEPFILE}" "${PART_OUTPUT}" "${PART_DEPFILE}")
+  message(FATAL_ERROR "${message_text}")
+endfunction()
+
 function(_course_inside path folders out)
   set(${out} FALSE PARENT_SCOPE)
   foreach(folder IN LISTS folders)
@@ -46,7 +58,7 @@ endfunction()
 # Refuses the build (the output and the depfile removed) where the depfile names a file outside what
 # a student's code may include.
 function(_course_check_includes)
-  file(READ "${DEPFILE}" rules)
+  file(READ "${PART_DEPFILE}" rules)
   string(REPLACE "\\\n" " " rules "${rules}")
   string(REPLACE "\\ " "<space>" rules "${rules}")
   string(REGEX REPLACE "^[^:]*:[ \t]" "" rules "${rules}")
@@ -71,7 +83,6 @@ function(_course_check_includes)
       set(header TRUE)  # the file itself
     endif()
     if(NOT allowed OR (denied AND NOT exempt) OR (headers_only AND NOT header))
-      file(REMOVE "${OUTPUT}" "${DEPFILE}")
       # NOTICE prints the line as it is (FATAL_ERROR would wrap it), for ./course to quote.
       if(CHECK_ONLY)  # a student program's host file: no CUDA runtime, so no toolkit either
         string(CONCAT may_include "its own folder, the lesson's interface headers, the course's headers in "
@@ -81,18 +92,22 @@ function(_course_check_includes)
                                   "common/include, the CUDA toolkit and the C++ standard library")
       endif()
       message(NOTICE "refused: ${SOURCE} includes ${real}, outside what a student's code may include (${may_include})")
-      message(FATAL_ERROR "the module was not built")
+      _course_give_up("the module was not built")
     endif()
   endforeach()
 endfunction()
 
-# The headers the source reaches, as nvcc's preprocessor finds them (-M), into DEPFILE; false if it
-# cannot read them.
-function(_course_list_includes out)
+# The headers the source reaches, as nvcc's preprocessor finds them (-M), into PART_DEPFILE; `out`
+# false if it cannot read them, `said` what the preprocessor said.
+function(_course_list_includes out said)
   execute_process(
-    COMMAND "${NVCC}" ${FLAGS} -M -MT "${OUTPUT}" -MF "${DEPFILE}" "${SOURCE}"
+    COMMAND "${NVCC}" ${FLAGS} -M -MT "${OUTPUT}" -MF "${PART_DEPFILE}" "${SOURCE}"
     RESULT_VARIABLE status
+    OUTPUT_VARIABLE text
+    ERROR_VARIABLE text
     TIMEOUT 120)
+  string(STRIP "${text}" text)
+  set(${said} "${text}" PARENT_SCOPE)
   if(status EQUAL 0)
     set(${out} TRUE PARENT_SCOPE)
   else()
@@ -101,11 +116,13 @@ function(_course_list_includes out)
 endfunction()
 
 if(CHECK_ONLY)
-  _course_list_includes(listed)
+  _course_list_includes(listed said)
   if(NOT listed)
-    message(FATAL_ERROR "${SOURCE} does not compile (see the compiler's messages above)")
+    message(NOTICE "${said}")
+    _course_give_up("${SOURCE} does not compile (see the compiler's messages above)")
   endif()
   _course_check_includes()
+  file(RENAME "${PART_DEPFILE}" "${DEPFILE}")
   file(TOUCH "${OUTPUT}")
   return()
 endif()
@@ -114,7 +131,7 @@ endif()
 # back until the headers pass the check: it could quote a file the source may not include. A source
 # that does not compile has its headers listed on their own for the check.
 execute_process(
-  COMMAND "${NVCC}" ${FLAGS} -fatbin -MD -MF "${DEPFILE}" -MT "${OUTPUT}" -o "${OUTPUT}" "${SOURCE}"
+  COMMAND "${NVCC}" ${FLAGS} -fatbin -MD -MF "${PART_DEPFILE}" -MT "${OUTPUT}" -o "${PART_OUTPUT}" "${SOURCE}"
   RESULT_VARIABLE status
   OUTPUT_VARIABLE said
   ERROR_VARIABLE said
@@ -122,8 +139,7 @@ execute_process(
 if(status EQUAL 0)
   _course_check_includes()
 else()
-  file(REMOVE "${OUTPUT}")
-  _course_list_includes(listed)
+  _course_list_includes(listed ignored)  # the compiler said the same already
   if(listed)
     _course_check_includes()
   endif()
@@ -133,5 +149,7 @@ if(said)
   message(NOTICE "${said}")
 endif()
 if(NOT status EQUAL 0)
-  message(FATAL_ERROR "${SOURCE} does not compile (see the compiler's messages above)")
+  _course_give_up("${SOURCE} does not compile (see the compiler's messages above)")
 endif()
+file(RENAME "${PART_DEPFILE}" "${DEPFILE}")
+file(RENAME "${PART_OUTPUT}" "${OUTPUT}")
