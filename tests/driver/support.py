@@ -73,6 +73,13 @@ def simulator_tree() -> Path | None:
     return tree
 
 
+def grades_on_gpu() -> bool:
+    """Whether a test that grades (./course grade) grades on the GPU: where the machine has one and
+    the test does not run in the simulator's tree, where CTest runs the grading tests beside the
+    simulator's own, on a GPU machine too."""
+    return has_gpu() and simulator_tree() is None
+
+
 # Lesson 03 as students change it: the starter's two lines that its hint 2 asks to change, and a
 # student's fix of them in six (the pairs handed out to threads 0, 1, 2, ... through a named index
 # and partner).

@@ -29,7 +29,7 @@ import unittest
 import zipfile
 from pathlib import Path
 
-from support import ROOT, build_dir, has_gpu, load_driver, mock_env, run_course
+from support import ROOT, build_dir, grades_on_gpu, has_gpu, load_driver, mock_env, run_course
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "submissions"
 LESSON = "03_neighbored_reduction"
@@ -71,7 +71,7 @@ def grade_class(test: unittest.TestCase, tmp: Path, work: Path, *, seed: int, ti
     tmp/out; the results.json it wrote, once it exited 0."""
     args = ["grade", "--submissions", str(tmp / "class"), "--out", str(tmp / "out"), "--work", str(work),
             "--seed", str(seed), "--timeout", str(timeout), "--jobs", "2"]
-    if not has_gpu():
+    if not grades_on_gpu():
         args += ["--sim"]
     result = run_course(*args, timeout=limit)
     test.assertEqual(result.returncode, 0, result.stdout[-4000:])
@@ -179,7 +179,7 @@ class BatchRun(unittest.TestCase):
                     "--seed", "2024", "--timeout", "45", "--jobs", "2", "--lessons", "03",
                     "--thresholds", str(thresholds)]
             env = {}
-            if not has_gpu():
+            if not grades_on_gpu():
                 args += ["--sim"]
                 # The simulator's instruction budget per launch stops the endless kernel in seconds
                 # instead of the 45 s limit (lesson 03's kernels need under 10^8 warp instructions a
@@ -193,7 +193,7 @@ class BatchRun(unittest.TestCase):
 
         self.assertEqual(report["seed"], 2024)
         self.assertEqual(report["thresholds_file"], str(thresholds))
-        backend, other = ("gpu", "sim") if has_gpu() else ("sim", "gpu")
+        backend, other = ("gpu", "sim") if grades_on_gpu() else ("sim", "gpu")
         applied = {entry["backend"]: entry for entry in report["thresholds_applied"]}
         self.assertGreaterEqual(applied[backend]["applied"], 1)
         self.assertEqual(applied[other]["applied"], 0)
@@ -346,7 +346,7 @@ class ClassInParts(unittest.TestCase):
             kept = [name for name in ("cheater", "correct", "stranger", "wrong") if name in made]
             for name in kept:
                 shutil.move(str(tmp / "made" / name), str(tmp / "class" / name))
-            backend = [] if has_gpu() else ["--sim"]
+            backend = [] if grades_on_gpu() else ["--sim"]
             same = ["--submissions", str(tmp / "class"), "--seed", "77", "--timeout", "120", "--jobs", "2",
                     "--lessons", "03", *backend]
             whole = run_course("grade", *same, "--out", str(tmp / "whole"), "--work", str(work), timeout=900)
@@ -381,7 +381,7 @@ class ClassInParts(unittest.TestCase):
             self.assertEqual(report["seed"], 77)
             self.assertEqual(sorted(p["shard"] for p in report["parts"]), ["1/2", "2/2"])
             # On the simulator the figures in the reasons are modelled, so the reasons are the same too.
-            fields = ("student", "lesson", "verdict", "correctness") + (() if has_gpu() else ("reason",))
+            fields = ("student", "lesson", "verdict", "correctness") + (() if grades_on_gpu() else ("reason",))
             self.assertEqual([{k: r[k] for k in fields} for r in report["results"]],
                              [{k: r[k] for k in fields} for r in whole["results"]])
             summary = (tmp / "slurm" / "summary.md").read_text()
@@ -509,7 +509,7 @@ class EveryLessonsChecks(unittest.TestCase):
                 shutil.copytree(ROOT / "solutions" / lesson, tmp / "class" / "reference" / lesson)
             report = grade_class(self, tmp, work, seed=11, timeout=300, limit=2400)
             rows = {row["lesson"]: row for row in csv.DictReader(open(tmp / "out" / "results.csv"))}
-        backend = "gpu" if has_gpu() else "sim"
+        backend = "gpu" if grades_on_gpu() else "sim"
         records = {r["lesson"]: r for r in report["results"]}
         self.assertEqual(sorted(records), sorted(lesson[:2] for lesson in lessons))
         for number, record in sorted(records.items()):
@@ -533,7 +533,7 @@ class EveryLessonsChecks(unittest.TestCase):
 def listed_checks(number: str, backend: str) -> list[str]:
     """The checks lessonNN_grader --list-checks names for one back end (a grader of any build tree
     lists those of both)."""
-    folder = (build_dir() or ROOT / "build" / ("gpu" if has_gpu() else "sim")) / "lessons"
+    folder = (build_dir() or ROOT / "build" / ("gpu" if grades_on_gpu() else "sim")) / "lessons"
     lesson = next(item for item in load_driver().lessons.all_lessons() if item.number == number)
     listing = subprocess.run([str(folder / f"{lesson.target}_grader"), "--list-checks"], capture_output=True,
                              text=True, check=True).stdout.splitlines()
