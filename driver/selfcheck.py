@@ -18,16 +18,17 @@ from .command import THE_COURSE, Command, CommandParser, Line, no_arguments
 def test() -> int:
     """./course test: builds everything and runs the course's own tests, then the docs."""
     environment.ensure_environment(verbose=False)
-    building.build()
     # The student's own grading (label "exercise") is ./course grade; the course's suite checks
     # the solutions, the unmodified starters and the planted kernels. With a GPU the tests run side
     # by side, as many as its memory holds: the graders take turns on the GPU only for their timed
     # runs (common/include/course/gpu_sharing.hpp), and the simulator's tree is built and tested
-    # beside them at the lowest priority. Without one the GPU graders are skipped, and the
-    # simulator's tree is built and tested after the first tree's tests: on a small machine both
-    # at once take longer than one after the other (the driver's tests build trees of their own).
+    # beside the GPU's tree, from the start, at the lowest priority. Without one the GPU graders are
+    # skipped, and the simulator's tree is built and tested after the first tree's tests: on a small
+    # machine both at once take longer than one after the other (the driver's tests build trees of
+    # their own).
     gpu = environment.has_gpu()
     simulator = SimulatorBeside() if gpu else None
+    building.build()
     jobs = environment.gpu_parallel_jobs() if gpu else max(os.cpu_count() or 1, 2)
     code = run_ctest(building.build_dir(), ["--preset", building.preset(), "--label-exclude", "^exercise$",
                                             "--parallel", str(jobs)])
