@@ -611,6 +611,7 @@ class BadInput(unittest.TestCase):
         driver.building.build_quietly = lambda targets, label=None: (
             False, "CMake Error in lessons/CMakeLists.txt:\n  No such file or directory\n")
         with tempfile.TemporaryDirectory() as tmp, mock_env(COURSE_STATE_DIR=tmp):
+            driver.building.build_dir = lambda: Path(tmp)  # grading clears the tree's modules first
             outcome = driver.student.grade_lesson(driver.lessons.find_lesson("03"))
         self.assertEqual(outcome.verdict, "error")
         self.assertIn("the course's build failed, not your code", outcome.reason)
@@ -786,6 +787,7 @@ class BadInput(unittest.TestCase):
             (True, "") if targets[0].endswith("_grader")
             else (False, "exercises/03_neighbored_reduction/kernel.cu(3): error: expected a ';'\n"))
         with tempfile.TemporaryDirectory() as tmp, mock_env(COURSE_STATE_DIR=tmp):
+            driver.building.build_dir = lambda: Path(tmp)  # grading clears the tree's modules first
             outcome = driver.student.grade_lesson(driver.lessons.find_lesson("03"))
             self.assertEqual(outcome.verdict, "compile error")
             self.assertIn("expected a ';'", (Path(tmp) / "logs" / "lesson03.log").read_text())
