@@ -14,8 +14,8 @@
 /// @endif
 ///
 /// Exercise 2 counts the elements below a threshold with one atomic per warp instead of one per
-/// thread. The baseline, from lessons/01_warp_basics/count_baselines.cu:
-/// @snippet count_baselines.cu count_per_thread
+/// thread. The baseline, from lessons/01_warp_basics/baselines.cu:
+/// @snippet 01_warp_basics/baselines.cu count_per_thread
 /// @if with_solutions
 /// The reference solution, from solutions/01_warp_basics/count_per_warp.cu:
 /// @snippet count_per_warp.cu count_per_warp

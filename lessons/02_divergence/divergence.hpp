@@ -7,9 +7,9 @@
 /// only, declared in divergence.cuh); their launchers here are the lesson's host code, which loads
 /// it (course/module.hpp). Both branch paths are in heavy_paths.hpp.
 ///
-/// The baseline, from lessons/02_divergence/divergent_kernels.cu: every warp holds even and odd
+/// The baseline, from lessons/02_divergence/baselines.cu: every warp holds even and odd
 /// elements, so it runs both paths one after the other.
-/// @snippet divergent_kernels.cu index_parity_divergent
+/// @snippet 02_divergence/baselines.cu index_parity_divergent
 /// @if with_solutions
 /// The reference solution, from solutions/02_divergence/uniform_branches.cu: each warp takes the
 /// elements of one parity only, and writes exactly the same output.

@@ -10,8 +10,8 @@
 /// at strides 1, 2, 4, ... and leave the block's sum in `partials[blockIdx.x]`. They differ only in
 /// which threads do the adding at each step.
 ///
-/// The baseline, from lessons/03_neighbored_reduction/reduce_neighbored.cu:
-/// @snippet reduce_neighbored.cu reduce_neighbored
+/// The baseline, from lessons/03_neighbored_reduction/baselines.cu:
+/// @snippet 03_neighbored_reduction/baselines.cu reduce_neighbored
 /// @if with_solutions
 /// The reference solution of the exercise, from solutions/03_neighbored_reduction/:
 /// @snippet reduce_neighbored_less.cu reduce_neighbored_less

@@ -17,8 +17,8 @@
 /// The exercise, shared memory with sequential addressing (reduce_shared_interleaved.cu):
 /// @snippet reduce_shared_interleaved.cu reduce_shared_interleaved
 /// @endif
-/// The shared-memory baselines (lessons/04_interleaved_reduction/reduce_shared_baselines.cu):
-/// @snippet reduce_shared_baselines.cu reduce_shared_neighbored_less
+/// The shared-memory baselines (lessons/04_interleaved_reduction/baselines.cu):
+/// @snippet 04_interleaved_reduction/baselines.cu reduce_shared_neighbored_less
 
 #include "course/reduction.hpp"
 

@@ -21,8 +21,8 @@
 /// @snippet reduce_unrolled.cu last_warp
 /// @snippet reduce_unrolled.cu reduce_unrolled
 /// @endif
-/// The ladder's first rung (lessons/07_unrolling/unrolled_baselines.cu):
-/// @snippet unrolled_baselines.cu reduce_unrolling
+/// The ladder's first rung (lessons/07_unrolling/baselines.cu):
+/// @snippet 07_unrolling/baselines.cu reduce_unrolling
 
 #include "course/reduction.hpp"
 

@@ -17,8 +17,8 @@
 /// and floats, with cooperative groups (shuffle_sum_float.cu):
 /// @snippet shuffle_sum_float.cu block_sum_float
 /// @endif
-/// The lesson's `__reduce_add_sync` on 64-bit sums (lessons/08_warp_shuffles/ladder.cu):
-/// @snippet ladder.cu warp_sum_redux
+/// The lesson's `__reduce_add_sync` on 64-bit sums (lessons/08_warp_shuffles/baselines.cu):
+/// @snippet 08_warp_shuffles/baselines.cu warp_sum_redux
 
 #include "lesson08_identity.hpp"
 
@@ -78,7 +78,7 @@ enum class Loads {
     vectors,  ///< a scalar head to the first 16-byte boundary, int4/float4 loads, a scalar tail
 };
 
-/// A kernel of the lesson's ladder (lessons/08_warp_shuffles/ladder.cu).
+/// A kernel of the lesson's ladder (lessons/08_warp_shuffles/baselines.cu).
 struct LadderKernel {
     BlockStage stage;
     Loads loads;

@@ -3,7 +3,7 @@
 // sources may hold the references its grader checks against.
 //
 // replaces: reduce_neighbored_less.cu
-// expect: refused: .* includes .*/lessons/03_neighbored_reduction/reduce_neighbored.cu
+// expect: refused: .* includes .*/lessons/03_neighbored_reduction/baselines.cu
 // refused by the build
 
-#include "reduce_neighbored.cu"
+#include "baselines.cu"

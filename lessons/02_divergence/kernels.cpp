@@ -1,5 +1,6 @@
-// Lesson 02's host references: the outputs the divergent kernels define, computed with the very
-// same integer functions. See lessons/02_divergence/README.md.
+// Lesson 02's host side: the outputs the divergent kernels define, computed with the very same
+// integer functions, and the registries of kernels that the demo and the grader share. See
+// lessons/02_divergence/README.md.
 //
 //   ./course grade 02
 
