@@ -6,7 +6,11 @@
 #include "warp_basics.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
 
 namespace lesson01 {
 

@@ -6,7 +6,11 @@
 
 #include "divergence.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
 
 namespace lesson02 {
 
