@@ -33,6 +33,9 @@ at_once=$((at_once < 2 ? 2 : at_once))
 side_by_side=$((at_once / 2))
 side_by_side=$((count < side_by_side ? count : side_by_side))
 export tests_per_seed=$((at_once / side_by_side))
+# One simulator thread a test: the tests side by side fill the cores already (by default each would
+# start a thread per core, and a many-core machine would run thousands at once).
+export CUDASIM_THREADS=1
 one_seed() {
   local seed=$1 log="$2/logs/seed_$1.log"
   if COURSE_SEED=$seed ctest --test-dir "$2" -L '^(planted|gaming)$' --parallel "$tests_per_seed" >"$log" 2>&1; then

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cfenv>
 #include <cmath>
+#include <functional>
 #include <type_traits>
 
 #include "exec/arithmetic/alu.hpp"
@@ -152,6 +153,15 @@ void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool adden
         }
         return (r + c) & alu::widthMask(bits);
     });
+}
+
+// An integer add or subtract wraps around in the type's width, as the GPU's does: computed on the
+// unsigned type (a signed overflow is undefined in C++), the result taken back to T.
+template <class T, class F>
+T wrapping(T a, T b, F f)
+{
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(f(static_cast<U>(a), static_cast<U>(b))));
 }
 
 // PTX leaves division by zero undefined; GPUs return all ones for the
@@ -786,11 +796,13 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         break;
     case Op::Add:
         arith2(
-            w, in, exec, clk, [](auto a, auto b) { return a + b; }, [](auto a, auto b) { return a + b; });
+            w, in, exec, clk, [](auto a, auto b) { return wrapping(a, b, std::plus<>()); },
+            [](auto a, auto b) { return a + b; });
         break;
     case Op::Sub:
         arith2(
-            w, in, exec, clk, [](auto a, auto b) { return a - b; }, [](auto a, auto b) { return a - b; });
+            w, in, exec, clk, [](auto a, auto b) { return wrapping(a, b, std::minus<>()); },
+            [](auto a, auto b) { return a - b; });
         break;
     case Op::Mul:
         mulFamily(w, in, exec, clk, false);

@@ -55,6 +55,28 @@ RunTouches CounterListener::touchSectors(uint64_t address, uint64_t count)
     return touched;
 }
 
+namespace {
+
+// Whether a warp's 4-byte shared-memory accesses cannot conflict: each lane in a bank of its own,
+// or all of them on one word (a broadcast). Most requests are one or the other, and this spares
+// them the sort of the general count.
+bool conflictFree(const uint64_t* addrs, uint32_t lanes)
+{
+    if (lanes == 0)
+        return true;
+    uint32_t banks = 0;
+    bool oneWord = true;
+    const uint64_t first = addrs[std::countr_zero(lanes)] >> 2;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        const uint64_t word = addrs[std::countr_zero(m)] >> 2;
+        banks |= 1u << (word & 31);
+        oneWord &= word == first;
+    }
+    return oneWord || std::popcount(banks) == std::popcount(lanes);
+}
+
+}  // namespace
+
 uint8_t CounterListener::countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
                                      uint32_t bytes)
 {
@@ -112,6 +134,8 @@ uint8_t CounterListener::countMemory(ResolvedSpace where, bool write, const uint
             ++counts_.sharedLoadRequests;
         // Each bank serves one 4-byte word per wavefront; distinct words in the
         // same bank serialise. A request of B bytes needs at least B/128 wavefronts.
+        if (bytes == 4 && conflictFree(addrs, lanes))
+            return from;
         uint64_t words[kWarpSize * 4];
         int count = 0;
         for (uint32_t m = lanes; m; m &= m - 1) {

@@ -260,7 +260,10 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
         listener.onIssue(w, b, in, w.active, exec);
         uint64_t clk = ++b.clock;
         if (executor == Executor::Arithmetic) {  // most instructions: a predictable branch, not the switch's jump
-            executeArithmetic(w, in, exec, clk, *launch_.kernel);
+            if (const FastPath fast = fastPaths_[static_cast<size_t>(w.pc)])
+                fast(w, in, exec);
+            else
+                executeArithmetic(w, in, exec, clk, *launch_.kernel);
             ++w.pc;
             continue;
         }

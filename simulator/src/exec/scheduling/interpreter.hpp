@@ -5,6 +5,7 @@
 #include <cudasim/counters.hpp>
 #include <vector>
 
+#include "exec/arithmetic/fast_paths.hpp"
 #include "exec/memory/memory_access.hpp"
 #include "exec/observers/counter_listener.hpp"
 #include "exec/observers/listener.hpp"
@@ -24,7 +25,7 @@ public:
     Interpreter(LaunchContext& launch, Counts& counts)
         : launch_(launch), counters_(counts, launch.epoch), memory_(launch.params, launch.kernel->paramBytes),
           sliced_(launch.gridWorkspace != 0), raceCheck_(launch.raceCheck), initCheck_(launch.initCheck),
-          ordering_(launch.ordering)
+          ordering_(launch.ordering), fastPaths_(fastPathsOf(launch.kernel->code))
     {
     }
 
@@ -106,7 +107,8 @@ private:
     bool sliced_;  // warps run a slice at a time even in order (a kernel that syncs its grid)
     bool raceCheck_;
     bool initCheck_;
-    OrderingCheck* ordering_;  // the ordering check across blocks, or none
+    OrderingCheck* ordering_;          // the ordering check across blocks, or none
+    std::vector<FastPath> fastPaths_;  // by instruction: its fast path, or null (exec/arithmetic/fast_paths.hpp)
 };
 
 }  // namespace cudasim

@@ -1,0 +1,440 @@
+// The fast paths: one function per operation and operand shape (a register or an immediate in
+// each source), its few parameters read from the instruction once per execution, and a loop over
+// the 32 lanes that the compiler vectorises. The lane functions are executeArithmetic's (arithmetic.cpp),
+// written for the integer forms alone.
+#include "exec/arithmetic/fast_paths.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "exec/arithmetic/alu.hpp"
+#include "exec/scheduling/opcode_classes.hpp"
+
+namespace cudasim {
+namespace {
+
+using ptx::Instr;
+using ptx::Op;
+using ptx::Operand;
+using ptx::Type;
+
+// A source operand the shape chose: a register's 32 lanes, or an immediate for every lane.
+template <bool Immediate>
+struct Source {
+    const uint64_t* lanes = nullptr;
+    uint64_t value = 0;
+    Source(Warp& w, const Operand& o)
+    {
+        if constexpr (Immediate)
+            value = static_cast<uint64_t>(o.imm);
+        else
+            lanes = w.reg(o.reg);
+    }
+    uint64_t operator[](int lane) const
+    {
+        if constexpr (Immediate)
+            return value;
+        else
+            return lanes[lane];
+    }
+};
+
+// d = f(lane) for the lanes in `exec`: straight into the destination for a full warp (each lane
+// reads its sources before it writes, so a destination that is also a source is harmless), else
+// all 32 into a scratch copy and the lanes of `exec` from there.
+template <class F>
+inline void writeLanes(Warp& w, const Instr& in, uint32_t exec, F f)
+{
+    uint64_t* d = w.reg(in.ops[0].reg);
+    if (exec == 0xffffffffu) {
+        for (int l = 0; l < kWarpSize; ++l)
+            d[l] = f(l);
+        return;
+    }
+    uint64_t values[kWarpSize];
+    for (int l = 0; l < kWarpSize; ++l)
+        values[l] = f(l);
+    for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        d[l] = values[l];
+    }
+}
+
+// One source (ops[2]), two (ops[2], ops[3]) or three (and ops[4]); the first is a register. `Fn`
+// is made from the instruction, once per execution.
+template <class Fn, bool ImmediateA>
+void unary(Warp& w, const Instr& in, uint32_t exec)
+{
+    const Fn f(in);
+    const Source<ImmediateA> a(w, in.ops[2]);
+    writeLanes(w, in, exec, [&](int l) { return f(a[l]); });
+}
+
+template <class Fn, bool ImmediateB>
+void binary(Warp& w, const Instr& in, uint32_t exec)
+{
+    const Fn f(in);
+    const Source<false> a(w, in.ops[2]);
+    const Source<ImmediateB> b(w, in.ops[3]);
+    writeLanes(w, in, exec, [&](int l) { return f(a[l], b[l]); });
+}
+
+template <class Fn, bool ImmediateB, bool ImmediateC>
+void ternary(Warp& w, const Instr& in, uint32_t exec)
+{
+    const Fn f(in);
+    const Source<false> a(w, in.ops[2]);
+    const Source<ImmediateB> b(w, in.ops[3]);
+    const Source<ImmediateC> c(w, in.ops[4]);
+    writeLanes(w, in, exec, [&](int l) { return f(a[l], b[l], c[l]); });
+}
+
+// ---- the lane functions ----
+
+// add, sub and mul.lo/mad.lo wrap around in the type's width, whatever its sign: computed on the
+// unsigned type U, the result zero-extended.
+template <class U, bool Subtract>
+struct AddSub {
+    explicit AddSub(const Instr&) {}
+    uint64_t operator()(uint64_t a, uint64_t b) const
+    {
+        return Subtract ? static_cast<U>(static_cast<U>(a) - static_cast<U>(b))
+                        : static_cast<U>(static_cast<U>(a) + static_cast<U>(b));
+    }
+};
+
+struct MulLo32 {
+    explicit MulLo32(const Instr&) {}
+    uint64_t operator()(uint64_t a, uint64_t b) const { return static_cast<uint32_t>(a * b); }
+    uint64_t operator()(uint64_t a, uint64_t b, uint64_t c) const { return static_cast<uint32_t>(a * b + c); }
+};
+
+template <bool Signed>
+struct MulWide32 {
+    explicit MulWide32(const Instr&) {}
+    static uint64_t widen(uint64_t v)
+    {
+        return Signed ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))) : static_cast<uint32_t>(v);
+    }
+    uint64_t operator()(uint64_t a, uint64_t b) const { return widen(a) * widen(b); }
+    uint64_t operator()(uint64_t a, uint64_t b, uint64_t c) const { return widen(a) * widen(b) + c; }
+};
+
+// and, or, xor: on the registers' 64 bits, as executeArithmetic does.
+template <Op Which>
+struct Logic {
+    explicit Logic(const Instr&) {}
+    uint64_t operator()(uint64_t a, uint64_t b) const
+    {
+        if constexpr (Which == Op::And)
+            return a & b;
+        else if constexpr (Which == Op::Or)
+            return a | b;
+        else
+            return a ^ b;
+    }
+};
+
+struct ShiftLeft {
+    int bits;
+    uint64_t keep;
+    explicit ShiftLeft(const Instr& in) : bits(ptx::typeBytes(in.type) * 8), keep(alu::widthMask(bits)) {}
+    uint64_t operator()(uint64_t a, uint64_t b) const
+    {
+        const uint64_t s = b & 0xffffffffu;
+        return s >= static_cast<uint64_t>(bits) ? 0 : (a << s) & keep;
+    }
+};
+
+struct ShiftRightUnsigned {
+    int bits;
+    uint64_t keep;
+    explicit ShiftRightUnsigned(const Instr& in) : bits(ptx::typeBytes(in.type) * 8), keep(alu::widthMask(bits)) {}
+    uint64_t operator()(uint64_t a, uint64_t b) const
+    {
+        const uint64_t s = std::min<uint64_t>(b & 0xffffffffu, static_cast<uint64_t>(bits));
+        return s >= static_cast<uint64_t>(bits) ? 0 : (a & keep) >> s;
+    }
+};
+
+struct ShiftRightSigned {
+    int bits;
+    uint64_t keep;
+    explicit ShiftRightSigned(const Instr& in) : bits(ptx::typeBytes(in.type) * 8), keep(alu::widthMask(bits)) {}
+    uint64_t operator()(uint64_t a, uint64_t b) const
+    {
+        const uint64_t s = std::min<uint64_t>(b & 0xffffffffu, static_cast<uint64_t>(bits));
+        return static_cast<uint64_t>(alu::signExtend(a, bits) >> std::min<uint64_t>(s, 63)) & keep;
+    }
+};
+
+// shl and shr.u by a constant below 64: the same count in every lane.
+struct ShiftLeftByConstant {
+    uint64_t keep;
+    explicit ShiftLeftByConstant(const Instr& in) : keep(alu::widthMask(ptx::typeBytes(in.type) * 8)) {}
+    uint64_t operator()(uint64_t a, uint64_t b) const { return (a << (b & 0xffffffffu)) & keep; }
+};
+
+struct ShiftRightByConstant {
+    uint64_t keep;
+    explicit ShiftRightByConstant(const Instr& in) : keep(alu::widthMask(ptx::typeBytes(in.type) * 8)) {}
+    uint64_t operator()(uint64_t a, uint64_t b) const { return (a & keep) >> (b & 0xffffffffu); }
+};
+
+// shf.l/shf.r, .wrap or .clamp: the 64-bit value b:a shifted, its high or low half kept.
+template <bool Left, bool Clamp>
+struct FunnelShift {
+    explicit FunnelShift(const Instr&) {}
+    uint64_t operator()(uint64_t a, uint64_t b, uint64_t c) const
+    {
+        const uint64_t n = Clamp ? std::min<uint64_t>(c & 0xffffffffu, 32) : (c & 31);
+        const uint64_t joined = ((b & 0xffffffffu) << 32) | (a & 0xffffffffu);
+        return Left ? ((joined << n) >> 32) & 0xffffffffu : (joined >> n) & 0xffffffffu;
+    }
+};
+
+struct Move {
+    uint64_t keep;
+    explicit Move(const Instr& in)
+        : keep(in.type == Type::None   ? ~0ull
+               : in.type == Type::Pred ? 1
+                                       : alu::widthMask(ptx::typeBytes(in.type) * 8))
+    {
+    }
+    uint64_t operator()(uint64_t a) const { return a & keep; }
+};
+
+// cvt between integer types without .sat: widening keeps the source's sign, narrowing truncates.
+template <bool SignedSource>
+struct IntegerConversion {
+    int unused;
+    uint64_t keep;
+    explicit IntegerConversion(const Instr& in)
+        : unused(64 - ptx::typeBytes(in.srcType) * 8), keep(alu::widthMask(ptx::typeBytes(in.type) * 8))
+    {
+    }
+    uint64_t operator()(uint64_t a) const
+    {
+        if constexpr (SignedSource)
+            return static_cast<uint64_t>(static_cast<int64_t>(a << unused) >> unused) & keep;
+        else
+            return (a << unused >> unused) & keep;
+    }
+};
+
+// setp without a predicate to combine with or a second destination: 1 or 0 in each lane.
+template <class T, ptx::CmpMode Mode>
+struct Compare {
+    explicit Compare(const Instr&) {}
+    uint64_t operator()(uint64_t a, uint64_t b) const
+    {
+        const T x = static_cast<T>(a), y = static_cast<T>(b);
+        bool r;
+        if constexpr (Mode == ptx::CmpEq)
+            r = x == y;
+        else if constexpr (Mode == ptx::CmpNe)
+            r = x != y;
+        else if constexpr (Mode == ptx::CmpLt)
+            r = x < y;
+        else if constexpr (Mode == ptx::CmpLe)
+            r = x <= y;
+        else if constexpr (Mode == ptx::CmpGt)
+            r = x > y;
+        else
+            r = x >= y;
+        return r ? 1 : 0;
+    }
+};
+
+// ---- choosing ----
+
+bool isInteger(Type t)
+{
+    return (t >= Type::B8 && t <= Type::S64);
+}
+
+bool isWord(Type t)  // 32- or 64-bit integer
+{
+    return isInteger(t) && ptx::typeBytes(t) >= 4;
+}
+
+bool isRegister(const Operand& o)
+{
+    return o.kind == Operand::Kind::Reg;
+}
+
+bool isRegisterOrImmediate(const Operand& o)
+{
+    return o.kind == Operand::Kind::Reg || o.kind == Operand::Kind::Imm;
+}
+
+bool isImmediate(const Operand& o)
+{
+    return o.kind == Operand::Kind::Imm;
+}
+
+template <class Fn>
+FastPath binaryOf(const Instr& in)
+{
+    return isImmediate(in.ops[3]) ? &binary<Fn, true> : &binary<Fn, false>;
+}
+
+template <class Fn>
+FastPath ternaryOf(const Instr& in)
+{
+    if (isImmediate(in.ops[3]))
+        return isImmediate(in.ops[4]) ? &ternary<Fn, true, true> : &ternary<Fn, true, false>;
+    return isImmediate(in.ops[4]) ? &ternary<Fn, false, true> : &ternary<Fn, false, false>;
+}
+
+template <class T>
+FastPath compareOf(const Instr& in)
+{
+    switch (in.mode) {
+    case ptx::CmpEq:
+        return binaryOf<Compare<T, ptx::CmpEq>>(in);
+    case ptx::CmpNe:
+        return binaryOf<Compare<T, ptx::CmpNe>>(in);
+    case ptx::CmpLt:
+        return binaryOf<Compare<T, ptx::CmpLt>>(in);
+    case ptx::CmpLe:
+        return binaryOf<Compare<T, ptx::CmpLe>>(in);
+    case ptx::CmpGt:
+        return binaryOf<Compare<T, ptx::CmpGt>>(in);
+    case ptx::CmpGe:
+        return binaryOf<Compare<T, ptx::CmpGe>>(in);
+    default:
+        return nullptr;
+    }
+}
+
+FastPath setpOf(const Instr& in)
+{
+    switch (in.type) {
+    case Type::S32:
+        return compareOf<int32_t>(in);
+    case Type::U32:
+    case Type::B32:
+        return compareOf<uint32_t>(in);
+    case Type::S64:
+        return compareOf<int64_t>(in);
+    case Type::U64:
+    case Type::B64:
+        return compareOf<uint64_t>(in);
+    default:
+        return nullptr;
+    }
+}
+
+template <bool Subtract>
+FastPath addSubOf(const Instr& in)
+{
+    return ptx::typeBytes(in.type) == 4 ? binaryOf<AddSub<uint32_t, Subtract>>(in)
+                                        : binaryOf<AddSub<uint64_t, Subtract>>(in);
+}
+
+// mul and mad of 32-bit integers, .lo or .wide (mad's third source may be an immediate).
+FastPath multiplyOf(const Instr& in, bool addend)
+{
+    if (ptx::typeBytes(in.type) != 4)
+        return nullptr;
+    if (in.mode == ptx::MulLo)
+        return addend ? ternaryOf<MulLo32>(in) : binaryOf<MulLo32>(in);
+    if (in.mode != ptx::MulWide)
+        return nullptr;
+    if (ptx::isSigned(in.type))
+        return addend ? ternaryOf<MulWide32<true>>(in) : binaryOf<MulWide32<true>>(in);
+    return addend ? ternaryOf<MulWide32<false>>(in) : binaryOf<MulWide32<false>>(in);
+}
+
+FastPath shiftOf(const Instr& in)
+{
+    const bool constant = isImmediate(in.ops[3]) && static_cast<uint64_t>(in.ops[3].imm & 0xffffffff) < 64;
+    if (in.op == Op::Shl)
+        return constant ? &binary<ShiftLeftByConstant, true> : binaryOf<ShiftLeft>(in);
+    if (ptx::isSigned(in.type))
+        return binaryOf<ShiftRightSigned>(in);
+    return constant ? &binary<ShiftRightByConstant, true> : binaryOf<ShiftRightUnsigned>(in);
+}
+
+FastPath funnelShiftOf(const Instr& in)
+{
+    const bool left = in.mode & ptx::ShfLeft, clamp = in.mode & ptx::ShfClamp;
+    if (!isRegister(in.ops[3]))
+        return nullptr;
+    const bool c = isImmediate(in.ops[4]);
+    if (left)
+        return clamp ? (c ? &ternary<FunnelShift<true, true>, false, true>
+                          : &ternary<FunnelShift<true, true>, false, false>)
+                     : (c ? &ternary<FunnelShift<true, false>, false, true>
+                          : &ternary<FunnelShift<true, false>, false, false>);
+    return clamp ? (c ? &ternary<FunnelShift<false, true>, false, true>
+                      : &ternary<FunnelShift<false, true>, false, false>)
+                 : (c ? &ternary<FunnelShift<false, false>, false, true>
+                      : &ternary<FunnelShift<false, false>, false, false>);
+}
+
+FastPath conversionOf(const Instr& in)
+{
+    if (!isInteger(in.type) || !isInteger(in.srcType))
+        return nullptr;
+    return ptx::isSigned(in.srcType) ? &unary<IntegerConversion<true>, false> : &unary<IntegerConversion<false>, false>;
+}
+
+}  // namespace
+
+FastPath fastPathOf(const Instr& in)
+{
+    if (executorOf(in.op) != Executor::Arithmetic || in.carryIn || in.carryOut || in.sat || in.ftz || in.hasPairDest ||
+        in.boolMode != ptx::BoolNone || !isRegister(in.ops[0]))
+        return nullptr;
+    const Type t = in.type;
+    // The sources each form reads: ops[2] a register, ops[3] and ops[4] registers or immediates.
+    const int sources = in.numOps - 2;
+    if (sources < 1 || !isRegisterOrImmediate(in.ops[2]))
+        return nullptr;
+    if (in.op == Op::Mov && sources == 1 && !ptx::isPackedInteger(t))
+        return isImmediate(in.ops[2]) ? &unary<Move, true> : &unary<Move, false>;
+    if (!isRegister(in.ops[2]))
+        return nullptr;
+    if (in.op == Op::Cvt && sources == 1)
+        return conversionOf(in);
+    if (sources < 2 || !isRegisterOrImmediate(in.ops[3]))
+        return nullptr;
+    switch (in.op) {
+    case Op::Add:
+        return sources == 2 && isWord(t) ? addSubOf<false>(in) : nullptr;
+    case Op::Sub:
+        return sources == 2 && isWord(t) ? addSubOf<true>(in) : nullptr;
+    case Op::Mul:
+        return sources == 2 && isWord(t) ? multiplyOf(in, false) : nullptr;
+    case Op::Mad:
+        return sources == 3 && isWord(t) && isRegisterOrImmediate(in.ops[4]) ? multiplyOf(in, true) : nullptr;
+    case Op::And:
+        return sources == 2 && (isInteger(t) || t == Type::Pred) ? binaryOf<Logic<Op::And>>(in) : nullptr;
+    case Op::Or:
+        return sources == 2 && (isInteger(t) || t == Type::Pred) ? binaryOf<Logic<Op::Or>>(in) : nullptr;
+    case Op::Xor:
+        return sources == 2 && (isInteger(t) || t == Type::Pred) ? binaryOf<Logic<Op::Xor>>(in) : nullptr;
+    case Op::Shl:
+    case Op::Shr:
+        return sources == 2 && isInteger(t) ? shiftOf(in) : nullptr;
+    case Op::Shf:
+        return sources == 3 && isRegisterOrImmediate(in.ops[4]) ? funnelShiftOf(in) : nullptr;
+    case Op::Setp:
+        return sources == 2 ? setpOf(in) : nullptr;
+    default:
+        return nullptr;
+    }
+}
+
+std::vector<FastPath> fastPathsOf(const std::vector<ptx::Instr>& code)
+{
+    std::vector<FastPath> paths(code.size());
+    std::transform(code.begin(), code.end(), paths.begin(), fastPathOf);
+    return paths;
+}
+
+}  // namespace cudasim
