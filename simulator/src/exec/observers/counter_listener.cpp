@@ -136,20 +136,27 @@ uint8_t CounterListener::countMemory(ResolvedSpace where, bool write, const uint
         // same bank serialise. A request of B bytes needs at least B/128 wavefronts.
         if (bytes == 4 && conflictFree(addrs, lanes))
             return from;
+        // Words that come in ascending order, as most requests' do, are distinct and counted as
+        // they are gathered; others are sorted and deduplicated first.
         uint64_t words[kWarpSize * 4];
         int count = 0;
+        bool ascending = true;
         for (uint32_t m = lanes; m; m &= m - 1) {
             int l = std::countr_zero(m);
-            for (uint32_t o = 0; o < bytes; o += 4)
-                words[count++] = (addrs[l] + o) >> 2;
+            for (uint32_t o = 0; o < bytes; o += 4) {
+                const uint64_t word = (addrs[l] + o) >> 2;
+                ascending &= count == 0 || word > words[count - 1];
+                words[count++] = word;
+            }
         }
-        if (!std::is_sorted(words, words + count))
+        if (!ascending) {
             std::sort(words, words + count);
-        count = static_cast<int>(std::unique(words, words + count) - words);
-        int perBank[32] = {};
+            count = static_cast<int>(std::unique(words, words + count) - words);
+        }
+        uint8_t perBank[32] = {};
         int worst = 0;
         for (int i = 0; i < count; ++i)
-            worst = std::max(worst, ++perBank[words[i] & 31]);
+            worst = std::max(worst, int{++perBank[words[i] & 31]});
         int ideal = static_cast<int>((static_cast<uint64_t>(n) * bytes + 127) / 128);
         if (worst > ideal)
             counts_.sharedBankConflicts += static_cast<uint64_t>(worst - ideal);
