@@ -24,13 +24,15 @@ r = random.Random(20261126)
 seeds = [134253451] + [r.randrange(2**32) for _ in range($skip + $count - 1)]
 print(*seeds[$skip:])")
 # How many tests at once: one per core, and no more than the memory holds, at 10 GB a test (lesson
-# 05's grader holds 2^31 ints, 8.6 GB, for its check past index 2^31). Two tests of each seed at a
-# time, as many seeds side by side as that allows.
+# 05's grader holds 2^31 ints, 8.6 GB, for its check past index 2^31). Eight tests of each seed at a
+# time, as many seeds side by side as that allows: a seed's verdict comes as soon as its tests
+# have run, so a sweep stopped part-way keeps the seeds it finished (with two tests a seed and
+# dozens of seeds side by side, every seed ends together, at the very end).
 memory_gb=$(awk '/^MemAvailable:/ { print int($2 / 1048576) }' /proc/meminfo)
 at_once=$(nproc)
 at_once=$((memory_gb / 10 < at_once ? memory_gb / 10 : at_once))
 at_once=$((at_once < 2 ? 2 : at_once))
-side_by_side=$((at_once / 2))
+side_by_side=$((at_once / 8 < 1 ? 1 : at_once / 8))
 side_by_side=$((count < side_by_side ? count : side_by_side))
 export tests_per_seed=$((at_once / side_by_side))
 # One simulator thread a test: the tests side by side fill the cores already (by default each would

@@ -2,12 +2,13 @@
 of lesson 03 submissions graded on the CPU simulator, with a printf in every thread, a kernel that
 allocates past the device heap, a kernel that never ends and a correct one. Every student gets a
 verdict with its reason, the driver's memory stays small, and a grading killed part-way and resumed
-gives the same reports as one that ran at once."""
+gives the same reports as one that ran at once (for the class without the endless kernel)."""
 
 from __future__ import annotations
 
 import csv
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -23,6 +24,7 @@ LESSON03 = "03_neighbored_reduction"
 FILE03 = "reduce_neighbored_less.cu"
 TIMEOUT_S = 25  # what a grader may run: the endless kernel's cost, 2.5 times a correct grading on a loaded machine
 DRIVER_MEMORY_LIMIT = 500 << 20
+RESUMED = ("ada_correct", "ben_printf_flood", "cat_heap_overflow")  # the class that is killed and resumed
 
 
 def starter03() -> str:
@@ -134,8 +136,13 @@ class ClassOfTroubles(unittest.TestCase):
         self.assertRegex(self.output, r"\[4/4\] \w+: 03: \w+ \(\d+(m\d\d)?s so far\)")
 
     def test_killed_and_resumed_gives_the_same_reports(self):
+        # The class without the endless kernel (its time limit would only make this test longer),
+        # graded in the build trees the whole class was graded in.
+        submissions = self.root / "class_of_three"
+        for student in RESUMED:
+            shutil.copytree(self.submissions / student, submissions / student)
         out = self.root / "interrupted"
-        process = start_grading(self.submissions, out, self.root / "work2")
+        process = start_grading(submissions, out, self.work)
         records = out / "records.jsonl"
         deadline = time.monotonic() + 300
         while process.poll() is None and time.monotonic() < deadline:
@@ -146,19 +153,19 @@ class ClassOfTroubles(unittest.TestCase):
         process.wait()
         kept = records.read_text().count("\n")
         self.assertGreaterEqual(kept, 1)
-        self.assertLess(kept, 4, "the grading finished before it could be killed")
+        self.assertLess(kept, len(RESUMED), "the grading finished before it could be killed")
         self.assertFalse((out / "results.csv").exists())
 
-        again = start_grading(self.submissions, out, self.root / "work2", "--resume", "--seed", "1")
+        again = start_grading(submissions, out, self.work, "--resume", "--seed", "1")
         output, _ = finish(again, 60)
         self.assertEqual(again.returncode, 2, output)  # another seed is another grading
         self.assertIn("used --seed 20261126, not 1", output)
 
-        resumed = start_grading(self.submissions, out, self.root / "work2", "--resume")
+        resumed = start_grading(submissions, out, self.work, "--resume")
         output, _ = finish(resumed, 600)
         self.assertEqual(resumed.returncode, 0, output)
         self.assertIn(f"{kept} already graded", output)
-        self.assertEqual(rows(out), rows(self.whole))
+        self.assertEqual(rows(out), [row for row in rows(self.whole) if row["student"] in RESUMED])
 
 
 if __name__ == "__main__":
