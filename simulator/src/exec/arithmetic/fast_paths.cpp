@@ -362,18 +362,9 @@ FastPath shiftOf(const Instr& in)
 FastPath funnelShiftOf(const Instr& in)
 {
     const bool left = in.mode & ptx::ShfLeft, clamp = in.mode & ptx::ShfClamp;
-    if (!isRegister(in.ops[3]))
-        return nullptr;
-    const bool c = isImmediate(in.ops[4]);
     if (left)
-        return clamp ? (c ? &ternary<FunnelShift<true, true>, false, true>
-                          : &ternary<FunnelShift<true, true>, false, false>)
-                     : (c ? &ternary<FunnelShift<true, false>, false, true>
-                          : &ternary<FunnelShift<true, false>, false, false>);
-    return clamp ? (c ? &ternary<FunnelShift<false, true>, false, true>
-                      : &ternary<FunnelShift<false, true>, false, false>)
-                 : (c ? &ternary<FunnelShift<false, false>, false, true>
-                      : &ternary<FunnelShift<false, false>, false, false>);
+        return clamp ? ternaryOf<FunnelShift<true, true>>(in) : ternaryOf<FunnelShift<true, false>>(in);
+    return clamp ? ternaryOf<FunnelShift<false, true>>(in) : ternaryOf<FunnelShift<false, false>>(in);
 }
 
 FastPath conversionOf(const Instr& in)
