@@ -59,10 +59,11 @@ __global__ void valid_in_ordinary_launch(int* out)
         out[0] = cg::this_grid().is_valid() ? 1 : 0;
 }
 
+// Each block writes its own elements: the point is the sync, and blocks writing one word would race.
 __global__ void sync_in_ordinary_launch(int* out)
 {
     cg::this_grid().sync();
-    out[threadIdx.x] = 1;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
 }
 
 int main()
