@@ -23,16 +23,19 @@ def test() -> int:
     # by side, as many as its memory holds: the graders take turns on the GPU only for their timed
     # runs (common/include/course/gpu_sharing.hpp), and the simulator's tree is built and tested
     # beside the GPU's tree, from the start, at the lowest priority. Without one the GPU graders are
-    # skipped, and the simulator's tree is built and tested after the first tree's tests: on a small
-    # machine both at once take longer than one after the other (the driver's tests build trees of
-    # their own).
+    # skipped; the simulator's tree is built beside the first tree's tests, at the lowest priority
+    # (the driver's tests there leave a core idle for long stretches), and tested after them: on a
+    # small machine both suites at once take longer than one after the other (the driver's tests
+    # build trees of their own).
     gpu = environment.has_gpu()
     simulator = SimulatorBeside() if gpu else None
     building.build()
+    if simulator is None:
+        simulator = SimulatorBeside(with_tests=False)
     jobs = environment.gpu_parallel_jobs() if gpu else max(os.cpu_count() or 1, 2)
     code = run_ctest(building.build_dir(), ["--preset", building.preset(), "--label-exclude", "^exercise$",
                                             "--parallel", str(jobs)])
-    code = max(code, simulator.wait() if simulator else test_on_simulator())
+    code = max(code, simulator.wait())
     if code == 0 and shutil.which("doxygen"):
         code = docs.docs(with_solutions=False)
     elif not shutil.which("doxygen"):
@@ -60,24 +63,19 @@ def simulator_ctest_arguments() -> list[str]:
     return ["--preset", "sim", "--label-exclude", "^(exercise|driver|lint)$", "--parallel", str(jobs)]
 
 
-def test_on_simulator() -> int:
-    """The simulator's tree built, then tested, in the foreground."""
-    common.say("the CPU simulator's tests, and every lesson graded on the simulator (build/sim)")
-    building.build_tree(SIMULATOR_TREE, simulator_configure(), ["cmake", "--build", "--preset", "sim"],
-                        "build/sim (preset 'sim')")
-    return run_ctest(SIMULATOR_TREE, simulator_ctest_arguments())
-
-
 class SimulatorBeside:
-    """With a GPU: the simulator's tree (preset "sim": the simulator's own suite, and each lesson's
-    solution grader, unmodified starter and planted kernels graded there) configured, built and
-    tested in a thread of its own at the lowest priority, beside the GPU tree's tests (a grader's
-    timed runs launch from the CPU, and a delayed launch would count in their times), its output to
-    the tree's logs/."""
+    """The simulator's tree (preset "sim": the simulator's own suite, and each lesson's solution
+    grader, unmodified starter and planted kernels graded there) configured and built in a thread of
+    its own at the lowest priority, beside the first tree's tests, its output to the tree's logs/.
+    With a GPU (`with_tests`) its tests run there too, beside the GPU tree's (a grader's timed runs
+    launch from the CPU, and a delayed launch would count in their times); without one, wait() runs
+    them in the foreground once the tree is built."""
 
-    def __init__(self) -> None:
+    def __init__(self, with_tests: bool = True) -> None:
         self.log = SIMULATOR_TREE / "logs" / "ctest.log"
-        common.say(f"building and testing {common.shown(SIMULATOR_TREE)} (preset 'sim') beside the GPU's tests "
+        self.with_tests = with_tests
+        doing = "building and testing" if with_tests else "building"
+        common.say(f"{doing} {common.shown(SIMULATOR_TREE)} (preset 'sim') beside the first tree's tests "
                    f"(logs: {common.shown(SIMULATOR_TREE / 'logs')})")
         self.built: tuple[bool, str] = (False, "")
         self.code = 1
@@ -88,15 +86,15 @@ class SimulatorBeside:
     def run(self) -> None:
         self.built = building.build_tree_quietly(SIMULATOR_TREE, self.nice + simulator_configure(),
                                                  self.nice + ["cmake", "--build", "--preset", "sim"])
-        if not self.built[0]:
+        if not self.built[0] or not self.with_tests:
             return
         self.log.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log, "w") as out:
             self.code = run_ctest(SIMULATOR_TREE, simulator_ctest_arguments(), out=out, prefix=self.nice)
 
     def wait(self) -> int:
-        """Once the tree is built and tested: the tests' summary, or the first build errors; ctest's
-        code."""
+        """Once the tree is built (and tested, with a GPU): the tests' summary, or the first build
+        errors; ctest's code. Without a GPU the tests run here, in the foreground."""
         if self.thread.is_alive():
             common.say(f"waiting for {common.shown(SIMULATOR_TREE)} (logs: {common.shown(SIMULATOR_TREE / 'logs')})")
         self.thread.join()
@@ -106,6 +104,8 @@ class SimulatorBeside:
             common.fail(f"building {common.shown(SIMULATOR_TREE)} failed: the first errors are above "
                         f"(logs: {common.shown(SIMULATOR_TREE / 'logs')})")
         common.say("the CPU simulator's tests, and every lesson graded on the simulator (build/sim)")
+        if not self.with_tests:
+            return run_ctest(SIMULATOR_TREE, simulator_ctest_arguments())
         if not self.log.exists():
             common.say(f"the simulator's tests did not run (no {common.shown(self.log)})")
             return 1

@@ -691,20 +691,27 @@ class BadInput(unittest.TestCase):
         self.assertLess(events.index(sim_start), events.index("ctest gpu ends"), events)
         self.assertIn("100% tests passed, 0 tests failed out of 3", said.getvalue())
 
-    def test_without_a_gpu_the_simulators_tree_builds_and_tests_after_the_first(self):
+    def test_without_a_gpu_the_simulators_tree_builds_beside_the_first_trees_tests(self):
         driver = load_driver()
         events = []
         driver.environment.ensure_environment = lambda verbose: None
         driver.environment.has_gpu = lambda: False
         driver.building.build = lambda: events.append("first tree built")
-        driver.building.build_tree = lambda tree, configure, targets, description: events.append(
-            f"simulator tree built: {' '.join(targets)}")
         driver.docs.docs = lambda with_solutions: 0
 
+        def build_tree_quietly(tree, configure, build_targets, label=None):
+            events.append(f"simulator build starts: {' '.join(build_targets)}")
+            time.sleep(0.3)
+            events.append("simulator build ends")
+            return True, ""
+
         def run_ctest(tree, arguments, out=None, prefix=None):
-            events.append(f"ctest {tree.name}: {' '.join([*(prefix or []), *arguments])}")
+            events.append(f"ctest {tree.name} starts: {' '.join([*(prefix or []), *arguments])}")
+            time.sleep(0.6 if tree.name != "sim" else 0)
+            events.append(f"ctest {tree.name} ends")
             return 0
 
+        driver.building.build_tree_quietly = build_tree_quietly
         driver.selfcheck.run_ctest = run_ctest
         driver.building.build_dir = lambda: Path("build/ci")
         driver.building.preset = lambda: "ci"
@@ -713,10 +720,16 @@ class BadInput(unittest.TestCase):
             with contextlib.redirect_stdout(io.StringIO()):
                 self.assertEqual(driver.selfcheck.test(), 0)
         jobs = max(os.cpu_count() or 1, 2)
-        self.assertEqual(events, ["first tree built",
-                                  f"ctest ci: --preset ci --label-exclude ^exercise$ --parallel {jobs}",
-                                  "simulator tree built: cmake --build --preset sim",
-                                  "ctest sim: " + " ".join(driver.selfcheck.simulator_ctest_arguments())])
+        first_tests = f"ctest ci starts: --preset ci --label-exclude ^exercise$ --parallel {jobs}"
+        simulator_build = "simulator build starts: nice -n 19 cmake --build --preset sim"
+        # The simulator's tree builds once the first is built, at the lowest priority, beside its tests...
+        self.assertLess(events.index("first tree built"), events.index(simulator_build), events)
+        self.assertLess(events.index(simulator_build), events.index("ctest ci ends"), events)
+        self.assertLess(events.index(first_tests), events.index("simulator build ends"), events)
+        # ... and its tests run after both, in the foreground.
+        sim_tests = "ctest sim starts: " + " ".join(driver.selfcheck.simulator_ctest_arguments())
+        self.assertGreater(events.index(sim_tests), events.index("ctest ci ends"), events)
+        self.assertGreater(events.index(sim_tests), events.index("simulator build ends"), events)
 
     def test_a_progress_line_while_ctest_runs(self):
         # A stand-in for ctest: two tests start, one finishes, the other runs on for a while.
