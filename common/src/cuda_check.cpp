@@ -18,7 +18,8 @@ std::string describe_cuda_error(cudaError_t code, const char* call, const char* 
 #ifdef COURSE_ON_SIMULATOR
     // The runtime's text for a faulting kernel is terse ("unspecified launch failure"); the
     // simulator knows which thread did what where (an out-of-bounds access, a race, ...).
-    if (const auto fault = cudasim::lastDeviceFault(); fault.error == static_cast<int>(code) && !fault.message.empty())
+    if (const auto fault = cudasim::last_device_fault();
+        fault.error == static_cast<int>(code) && !fault.message.empty())
         text << ": " << fault.message;
 #endif
     return text.str();

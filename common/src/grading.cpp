@@ -102,7 +102,7 @@ std::uint64_t shuffled_schedule()
 void use_schedule([[maybe_unused]] std::uint64_t schedule)
 {
 #if COURSE_ON_SIMULATOR
-    cudasim::setSchedule(schedule);
+    cudasim::set_schedule(schedule);
 #endif
 }
 

@@ -43,29 +43,29 @@ KernelProfile from_counters(const cudasim::LaunchCounters& launch)
     const std::uint64_t threads = std::uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
     p.blocks = std::uint64_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
     p.warps = p.blocks * ((threads + 31) / 32);
-    p.warp_instructions = n.warpInstructions;
-    p.thread_instructions = n.threadInstructions;
-    p.issue_slots = n.issueSlots;
+    p.warp_instructions = n.warp_instructions;
+    p.thread_instructions = n.thread_instructions;
+    p.issue_slots = n.issue_slots;
     p.branches = n.branches;
-    p.divergent_branches = n.divergentBranches;
+    p.divergent_branches = n.divergent_branches;
     p.barriers = n.barriers;
-    p.global_load_requests = n.globalLoadRequests;
-    p.global_load_sectors = n.globalLoadSectors;
-    p.global_wide_load_requests = n.globalWideLoadRequests;
-    p.global_store_requests = n.globalStoreRequests;
-    p.global_store_sectors = n.globalStoreSectors;
-    p.dram_sectors = n.dramSectors;
-    p.memory_round_trips = n.dramRounds + n.l2Rounds + n.cachedRounds;
-    p.shared_requests = n.sharedLoadRequests + n.sharedStoreRequests;
-    p.bank_conflicts = n.sharedBankConflicts;
+    p.global_load_requests = n.global_load_requests;
+    p.global_load_sectors = n.global_load_sectors;
+    p.global_wide_load_requests = n.global_wide_load_requests;
+    p.global_store_requests = n.global_store_requests;
+    p.global_store_sectors = n.global_store_sectors;
+    p.dram_sectors = n.dram_sectors;
+    p.memory_round_trips = n.dram_rounds + n.l2_rounds + n.cached_rounds;
+    p.shared_requests = n.shared_load_requests + n.shared_store_requests;
+    p.bank_conflicts = n.shared_bank_conflicts;
     p.shuffles = n.shuffles;
-    p.warp_reductions = n.warpReductions;
+    p.warp_reductions = n.warp_reductions;
     p.atomic_instructions = n.atomics;
-    p.atomic_updates = n.atomicOperations;
-    p.updates_on_busiest_address = launch.atomicsOnHottestAddress;
-    p.resident_warps_per_sm = launch.residentWarpsPerSm;
-    p.theoretical_occupancy = launch.theoreticalOccupancy;
-    p.modelled_ms = launch.modelledMilliseconds;
+    p.atomic_updates = n.atomic_operations;
+    p.updates_on_busiest_address = launch.atomics_on_hottest_address;
+    p.resident_warps_per_sm = launch.resident_warps_per_sm;
+    p.theoretical_occupancy = launch.theoretical_occupancy;
+    p.modelled_ms = launch.modelled_milliseconds;
     return p;
 }
 #endif
@@ -174,11 +174,11 @@ KernelProfile profile(const std::function<void(cudaStream_t)>& work, cudaStream_
 {
 #if COURSE_ON_SIMULATOR
     evict_l2(stream);
-    const std::uint64_t before = cudasim::launchesSoFar();
+    const std::uint64_t before = cudasim::launches_so_far();
     work(stream);
     COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
     KernelProfile sum;
-    for (const auto& launch : cudasim::launchesSince(before))
+    for (const auto& launch : cudasim::launches_since(before))
         sum += from_counters(launch);
     if (sum.launches == 0)
         throw std::runtime_error("profile: the work launched no kernel");

@@ -79,12 +79,12 @@ void measure(const char* name, Prepare prepare, Launch launch)
         bestSeconds = std::min(bestSeconds, seconds);
         bestCpuSeconds = std::min(bestCpuSeconds, cpuSeconds);
     }
-    cudasim::LaunchCounters c = cudasim::lastLaunchCounters();
-    double instructions = static_cast<double>(c.counts.warpInstructions);
+    cudasim::LaunchCounters c = cudasim::last_launch_counters();
+    double instructions = static_cast<double>(c.counts.warp_instructions);
     std::printf(
         "%-16s %7.3f s wall %7.3f s cpu  %11.0f warp instructions  %6.1f M/s  %6.1f M/s per core (%u threads)\n", name,
         bestSeconds, bestCpuSeconds, instructions, instructions / bestSeconds / 1e6,
-        instructions / bestCpuSeconds / 1e6, cudasim::simulatorThreads());
+        instructions / bestCpuSeconds / 1e6, cudasim::simulator_threads());
 }
 
 int main()

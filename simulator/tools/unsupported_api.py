@@ -85,8 +85,8 @@ def main(argv: list[str]) -> int:
             "#pragma GCC diagnostic ignored \"-Wmissing-declarations\"\n"
             "#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n\n"
             "namespace {\ncudaError_t unsupported(const char* api)\n{\n"
-            "    return cudasim::failCall(api, cudaErrorNotSupported,\n"
-            "                             \"not supported by the cudasim CPU simulator\");\n"
+            "    return cudasim::fail_call(api, cudaErrorNotSupported,\n"
+            "                              \"not supported by the cudasim CPU simulator\");\n"
             "}\n}  // namespace\n\nextern \"C\" {\n\n" + "\n".join(stubs) + "\n}  // extern \"C\"\n")
     output = Path(argv[2])
     if not output.exists() or output.read_text() != text:

@@ -2,7 +2,7 @@
 //
 //   #include <cudasim/faults.hpp>
 //   if (cudaDeviceSynchronize() != cudaSuccess)
-//     std::puts(cudasim::lastDeviceFault().message.c_str());
+//     std::puts(cudasim::last_device_fault().message.c_str());
 //
 // A fault (an out-of-bounds or misaligned access, a shared-memory race, a barrier not every
 // thread reaches, ...) stops its kernel; the runtime reports it with the CUDA error a GPU gives
@@ -21,6 +21,6 @@ struct DeviceFaultReport {
 };
 
 // The last kernel fault, from its launch until cudaDeviceReset().
-DeviceFaultReport lastDeviceFault();
+DeviceFaultReport last_device_fault();
 
 }  // namespace cudasim

@@ -1,9 +1,9 @@
 // The order in which the simulator runs the warps of a block.
 //
 //   #include <cudasim/schedule.hpp>
-//   cudasim::setSchedule(12345);   // the launches that follow run under schedule 12345
+//   cudasim::set_schedule(12345);   // the launches that follow run under schedule 12345
 //   ...
-//   cudasim::setSchedule(cudasim::kInOrder);
+//   cudasim::set_schedule(cudasim::kInOrder);
 //
 // In order (the default), each warp of a block runs until it waits at a barrier or exits, warp 0
 // first, and a divergent branch runs its taken lanes first. A seeded schedule runs the warps in
@@ -22,7 +22,7 @@ namespace cudasim {
 inline constexpr std::uint64_t kInOrder = 0;
 
 // Launches from now on run under `seed` (kInOrder: in order).
-void setSchedule(std::uint64_t seed);
+void set_schedule(std::uint64_t seed);
 
 // The schedule launches run under now.
 std::uint64_t schedule();

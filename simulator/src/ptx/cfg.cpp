@@ -8,12 +8,12 @@
 namespace cudasim::ptx {
 namespace {
 
-bool endsFlow(const Instr& in)
+bool ends_flow(const Instr& in)
 {
     return in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap || in.op == Op::SubReturn;
 }
 
-bool isUnconditionalBranch(const Instr& in)
+bool is_unconditional_branch(const Instr& in)
 {
     return in.op == Op::Bra && in.guard == Operand::kNoReg;
 }
@@ -41,7 +41,7 @@ struct BlockSet {
 
 }  // namespace
 
-void computeReconvergencePoints(std::vector<Instr>& code)
+void compute_reconvergence_points(std::vector<Instr>& code)
 {
     const size_t n = code.size();
     // Leaders start basic blocks.
@@ -51,36 +51,36 @@ void computeReconvergencePoints(std::vector<Instr>& code)
         if (code[i].op == Op::Bra) {
             leader[static_cast<size_t>(code[i].target)] = true;
             leader[i + 1] = true;
-        } else if (endsFlow(code[i])) {
+        } else if (ends_flow(code[i])) {
             leader[i + 1] = true;
         }
     }
-    std::vector<size_t> blockOf(n + 1, 0), blockStart;
+    std::vector<size_t> block_of(n + 1, 0), block_start;
     for (size_t i = 0; i < n; ++i) {
         if (leader[i])
-            blockStart.push_back(i);
-        blockOf[i] = blockStart.size() - 1;
+            block_start.push_back(i);
+        block_of[i] = block_start.size() - 1;
     }
-    const size_t blocks = blockStart.size();
-    const size_t exitBlock = blocks;  // virtual node after every ret/exit
-    blockStart.push_back(n);
+    const size_t blocks = block_start.size();
+    const size_t exit_block = blocks;  // virtual node after every ret/exit
+    block_start.push_back(n);
     std::vector<std::vector<size_t>> succ(blocks + 1);
     for (size_t b = 0; b < blocks; ++b) {
-        size_t last = (b + 1 < blocks ? blockStart[b + 1] : n) - 1;
+        size_t last = (b + 1 < blocks ? block_start[b + 1] : n) - 1;
         const Instr& in = code[last];
-        if (endsFlow(in)) {
-            succ[b].push_back(exitBlock);
+        if (ends_flow(in)) {
+            succ[b].push_back(exit_block);
             continue;
         }
         if (in.op == Op::Bra)
-            succ[b].push_back(blockOf[static_cast<size_t>(in.target)]);
-        if (!isUnconditionalBranch(in))
-            succ[b].push_back(last + 1 < n ? blockOf[last + 1] : exitBlock);
+            succ[b].push_back(block_of[static_cast<size_t>(in.target)]);
+        if (!is_unconditional_branch(in))
+            succ[b].push_back(last + 1 < n ? block_of[last + 1] : exit_block);
     }
     // Iterative post-dominator sets: pdom(b) = {b} + intersection over successors.
     std::vector<BlockSet> pdom(blocks + 1, BlockSet(blocks + 1, true));
-    pdom[exitBlock] = BlockSet(blocks + 1, false);
-    pdom[exitBlock].set(exitBlock);
+    pdom[exit_block] = BlockSet(blocks + 1, false);
+    pdom[exit_block].set(exit_block);
     for (bool changed = true; changed;) {
         changed = false;
         for (size_t b = blocks; b-- > 0;) {
@@ -96,14 +96,14 @@ void computeReconvergencePoints(std::vector<Instr>& code)
     }
     for (size_t i = 0; i < n; ++i) {
         Instr& in = code[i];
-        if (in.op != Op::Bra || isUnconditionalBranch(in))
+        if (in.op != Op::Bra || is_unconditional_branch(in))
             continue;
-        size_t b = blockOf[i];
+        size_t b = block_of[i];
         size_t want = pdom[b].count() - 1;
         in.reconverge = static_cast<int32_t>(n);
         for (size_t p = 0; p < blocks; ++p) {
             if (p != b && pdom[b].test(p) && pdom[p].count() == want) {
-                in.reconverge = static_cast<int32_t>(blockStart[p]);
+                in.reconverge = static_cast<int32_t>(block_start[p]);
                 break;
             }
         }

@@ -11,6 +11,6 @@ namespace cudasim::ptx {
 // instruction of its block's immediate post-dominator: the point where the
 // two sides of a divergent branch are guaranteed to meet again. Branches
 // whose paths only meet at kernel exit get code.size().
-void computeReconvergencePoints(std::vector<Instr>& code);
+void compute_reconvergence_points(std::vector<Instr>& code);
 
 }  // namespace cudasim::ptx

@@ -3,7 +3,7 @@
 
 namespace cudasim::ptx {
 
-const char* opName(Op op)
+const char* op_name(Op op)
 {
     static constexpr const char* kNames[] = {
 #define CUDASIM_OPCODE(name, mnemonic, spelling, cost, executor) mnemonic,
@@ -12,17 +12,18 @@ const char* opName(Op op)
     return kNames[static_cast<int>(op)];
 }
 
-std::string sourcePosition(const Kernel& kernel, const Instr& in)
+std::string source_position(const Kernel& kernel, const Instr& in)
 {
-    std::string ptxLine = "PTX line " + std::to_string(in.line);
-    if (in.sourceLine == 0)
-        return ptxLine;
-    const std::string* file = in.sourceFile < kernel.sourceFiles.size() ? &kernel.sourceFiles[in.sourceFile] : nullptr;
-    std::string name = file && !file->empty() ? *file : "file " + std::to_string(in.sourceFile);
-    return name + ":" + std::to_string(in.sourceLine) + " (" + ptxLine + ")";
+    std::string ptx_line = "PTX line " + std::to_string(in.line);
+    if (in.source_line == 0)
+        return ptx_line;
+    const std::string* file =
+        in.source_file < kernel.source_files.size() ? &kernel.source_files[in.source_file] : nullptr;
+    std::string name = file && !file->empty() ? *file : "file " + std::to_string(in.source_file);
+    return name + ":" + std::to_string(in.source_line) + " (" + ptx_line + ")";
 }
 
-const Kernel* Module::findKernel(const std::string& name) const
+const Kernel* Module::find_kernel(const std::string& name) const
 {
     for (const Kernel& k : kernels)
         if (k.name == name)
@@ -30,7 +31,7 @@ const Kernel* Module::findKernel(const std::string& name) const
     return nullptr;
 }
 
-const Variable* Module::findVariable(const std::string& name) const
+const Variable* Module::find_variable(const std::string& name) const
 {
     for (const Variable& v : variables)
         if (v.name == name)

@@ -40,28 +40,28 @@ enum class Type : uint8_t {
 // Width in bytes of each Type, in enum order (the interpreter calls these
 // per lane, so they are inline table look-ups).
 inline constexpr uint8_t kTypeBytes[] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 1, 4, 4, 2, 4, 4};
-constexpr int typeBytes(Type t)
+constexpr int type_bytes(Type t)
 {
     return kTypeBytes[static_cast<int>(t)];
 }
-constexpr bool isSigned(Type t)
+constexpr bool is_signed(Type t)
 {
     return t >= Type::S8 && t <= Type::S64;
 }
-constexpr bool isFloat(Type t)  // a scalar floating-point type
+constexpr bool is_float(Type t)  // a scalar floating-point type
 {
     return (t >= Type::F16 && t <= Type::F64) || t == Type::BF16;
 }
-constexpr bool isPackedFloat(Type t)
+constexpr bool is_packed_float(Type t)
 {
     return t == Type::F16x2 || t == Type::BF16x2;
 }
 // The 16-bit floats, alone or in pairs: their arithmetic is exec/arithmetic/half_precision.cpp's.
-constexpr bool isHalfPrecision(Type t)
+constexpr bool is_half_precision(Type t)
 {
-    return t == Type::F16 || t == Type::BF16 || isPackedFloat(t);
+    return t == Type::F16 || t == Type::BF16 || is_packed_float(t);
 }
-constexpr bool isPackedInteger(Type t)
+constexpr bool is_packed_integer(Type t)
 {
     return t == Type::S16x2 || t == Type::U16x2;
 }
@@ -75,7 +75,7 @@ enum class Op : uint8_t {
 };
 
 // The opcode's mnemonic in ptx/opcodes.def ("cvta.to", "bar.warp.sync", ...).
-const char* opName(Op op);
+const char* op_name(Op op);
 
 // Sub-operation carried in Instr::mode; its meaning depends on the opcode.
 enum MulMode : uint8_t { MulLo, MulHi, MulWide };
@@ -161,7 +161,7 @@ enum SpecialReg : uint32_t {
 };
 
 // A __shared__ variable named by an operand or an access (ptx/shared_provenance.hpp): its index in
-// Kernel::sharedVariables, the dynamic (extern) array, or none known.
+// Kernel::shared_variables, the dynamic (extern) array, or none known.
 inline constexpr uint8_t kDynamicSharedSymbol = 0xfe;
 inline constexpr uint8_t kNoSharedSymbol = 0xff;
 
@@ -169,37 +169,37 @@ struct Operand {
     enum class Kind : uint8_t { None, Reg, Imm, Vec, Addr, Clock32, Clock64, GlobalTimer, Sink };
     static constexpr uint32_t kNoReg = 0xffffffffu;
     Kind kind = Kind::None;
-    uint8_t count = 0;                       // Vec: number of registers
-    bool addsDynamicSmemBase = false;        // patched after decoding (extern .shared)
-    uint8_t sharedSymbol = kNoSharedSymbol;  // Imm or Addr: the shared variable whose address it is
-    uint32_t reg = kNoReg;                   // Reg, or base register of Addr
-    int64_t imm = 0;                         // Imm bits, or byte offset of Addr
+    uint8_t count = 0;                        // Vec: number of registers
+    bool adds_dynamic_smem_base = false;      // patched after decoding (extern .shared)
+    uint8_t shared_symbol = kNoSharedSymbol;  // Imm or Addr: the shared variable whose address it is
+    uint32_t reg = kNoReg;                    // Reg, or base register of Addr
+    int64_t imm = 0;                          // Imm bits, or byte offset of Addr
     uint32_t vec[4] = {0, 0, 0, 0};
 };
 
 struct Instr {
     Op op = Op::Nop;
-    Type type = Type::None;     // operation type (destination type for cvt)
-    Type srcType = Type::None;  // cvt source, mul.wide/mad.wide operand type
+    Type type = Type::None;      // operation type (destination type for cvt)
+    Type src_type = Type::None;  // cvt source, mul.wide/mad.wide operand type
     Space space = Space::Generic;
     uint8_t mode = 0;
-    uint8_t boolMode = BoolNone;
-    uint8_t vecWidth = 1;
-    uint8_t order = 0;                       // MemoryOrder bits
-    uint8_t sharedSymbol = kNoSharedSymbol;  // ld/st/atom/red: the shared variable its address comes from
+    uint8_t bool_mode = BoolNone;
+    uint8_t vec_width = 1;
+    uint8_t order = 0;                        // MemoryOrder bits
+    uint8_t shared_symbol = kNoSharedSymbol;  // ld/st/atom/red: the shared variable its address comes from
     bool sat = false;
     bool ftz = false;  // .ftz: an f32 subnormal input or result is a zero of the same sign
-    bool guardNeg = false;
-    bool carryIn = false;      // addc, subc, madc
-    bool carryOut = false;     // .cc
-    bool hasPairDest = false;  // `d|p` destination (setp, shfl)
-    uint8_t numOps = 0;
+    bool guard_neg = false;
+    bool carry_in = false;       // addc, subc, madc
+    bool carry_out = false;      // .cc
+    bool has_pair_dest = false;  // `d|p` destination (setp, shfl)
+    uint8_t num_ops = 0;
     uint32_t guard = Operand::kNoReg;  // predicate register, or kNoReg
     int32_t target = -1;               // bra: target instruction index
     int32_t reconverge = -1;           // bra: immediate post-dominator
     uint32_t line = 0;                 // PTX line for diagnostics
-    uint32_t sourceLine = 0;           // the .loc line before it (nvcc -lineinfo or -G), 0 if none
-    uint32_t sourceFile = 0;           // ... and its .file number (Kernel::sourceFiles)
+    uint32_t source_line = 0;          // the .loc line before it (nvcc -lineinfo or -G), 0 if none
+    uint32_t source_file = 0;          // ... and its .file number (Kernel::source_files)
     // ops[0] is the first operand (destination, or address for st/red),
     // ops[1] its `|p` partner if any, ops[2..] the remaining operands.
     Operand ops[6];
@@ -212,7 +212,7 @@ struct Param {
 };
 
 // A static __shared__ variable of a kernel: its bytes [offset, offset + size) of the block's shared
-// memory. The dynamic (extern) array starts at staticSmem rounded up to 16 bytes.
+// memory. The dynamic (extern) array starts at static_smem rounded up to 16 bytes.
 struct SharedVariable {
     std::string name;
     uint32_t offset = 0;
@@ -226,8 +226,8 @@ struct Subroutine {
     std::string name;
     int32_t entry = 0;  // the first instruction of the body
     int32_t exit = 0;   // its SubReturn
-    uint32_t firstRegister = 0, endRegister = 0;
-    uint32_t firstLocal = 0, endLocal = 0;  // bytes of each thread's local memory
+    uint32_t first_register = 0, end_register = 0;
+    uint32_t first_local = 0, end_local = 0;  // bytes of each thread's local memory
 };
 
 // One CallSub (its Instr::target): the subroutine, the caller's registers copied into its
@@ -241,22 +241,22 @@ struct SubroutineCall {
 struct Kernel {
     std::string name;
     std::vector<Param> params;
-    uint32_t paramBytes = 0;
+    uint32_t param_bytes = 0;
     std::vector<Instr> code;
-    uint32_t numRegs = kNumSpecialRegs;
-    uint32_t staticSmem = 0;
-    std::vector<SharedVariable> sharedVariables;  // by offset
-    uint32_t localBytes = 0;
-    uint32_t maxThreads = 0;               // .maxntid / .reqntid product, 0 if absent
-    std::vector<std::string> sourceFiles;  // the module's .file names (without folders), by number
+    uint32_t num_regs = kNumSpecialRegs;
+    uint32_t static_smem = 0;
+    std::vector<SharedVariable> shared_variables;  // by offset
+    uint32_t local_bytes = 0;
+    uint32_t max_threads = 0;               // .maxntid / .reqntid product, 0 if absent
+    std::vector<std::string> source_files;  // the module's .file names (without folders), by number
     std::vector<Subroutine> subroutines;
-    std::vector<SubroutineCall> subroutineCalls;
+    std::vector<SubroutineCall> subroutine_calls;
     std::string error;  // decode failure; the kernel cannot launch
 };
 
 // Where an instruction came from, for diagnostics: "reduce.cu:20 (PTX line 131)" when the PTX
 // has .loc directives (nvcc -lineinfo or -G), else "PTX line 131".
-std::string sourcePosition(const Kernel& kernel, const Instr& in);
+std::string source_position(const Kernel& kernel, const Instr& in);
 
 struct Variable {
     std::string name;
@@ -269,9 +269,9 @@ struct Variable {
 struct Module {
     std::vector<Kernel> kernels;
     std::vector<Variable> variables;
-    int targetArch = 0;  // .target sm_XX: XX (cudaFuncAttributes::ptxVersion); 0 if absent
-    const Kernel* findKernel(const std::string& name) const;
-    const Variable* findVariable(const std::string& name) const;
+    int target_arch = 0;  // .target sm_XX: XX (cudaFuncAttributes::ptxVersion); 0 if absent
+    const Kernel* find_kernel(const std::string& name) const;
+    const Variable* find_variable(const std::string& name) const;
 };
 
 }  // namespace cudasim::ptx

@@ -6,7 +6,7 @@
 namespace cudasim::ptx {
 namespace {
 
-bool isIdentChar(char c)
+bool is_ident_char(char c)
 {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%';
 }
@@ -54,9 +54,9 @@ std::vector<Token> tokenize(std::string_view s)
                 ++i;
             ++i;
             emit(Token::Kind::String, begin, i);
-        } else if (c == '.' && i + 1 < s.size() && isIdentChar(s[i + 1])) {
+        } else if (c == '.' && i + 1 < s.size() && is_ident_char(s[i + 1])) {
             ++i;
-            while (i < s.size() && isIdentChar(s[i]))
+            while (i < s.size() && is_ident_char(s[i]))
                 ++i;
             emit(Token::Kind::Directive, begin, i);
         } else if (std::isdigit(static_cast<unsigned char>(c))) {
@@ -64,8 +64,8 @@ std::vector<Token> tokenize(std::string_view s)
             while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.'))
                 ++i;
             emit(Token::Kind::Number, begin, i);
-        } else if (isIdentChar(c)) {
-            while (i < s.size() && isIdentChar(s[i]))
+        } else if (is_ident_char(c)) {
+            while (i < s.size() && is_ident_char(s[i]))
                 ++i;
             emit(Token::Kind::Ident, begin, i);
         } else {

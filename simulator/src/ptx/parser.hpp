@@ -21,6 +21,6 @@ struct ParseError : std::runtime_error {
 // memory must already hold zeros.
 using VariableAllocator = std::function<uint8_t*(const std::string& name, uint64_t size, uint32_t align)>;
 
-Module parseModule(std::string_view ptx, const VariableAllocator& allocate);
+Module parse_module(std::string_view ptx, const VariableAllocator& allocate);
 
 }  // namespace cudasim::ptx

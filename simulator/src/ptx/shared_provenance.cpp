@@ -12,7 +12,7 @@ constexpr uint16_t kUnset = 0xffff;
 constexpr uint16_t kNotAddress = 0xfffe;
 constexpr uint16_t kConflict = 0xfffd;
 
-bool isSymbol(uint16_t v)
+bool is_symbol(uint16_t v)
 {
     return v <= kDynamicSharedSymbol;
 }
@@ -27,13 +27,13 @@ uint16_t join(uint16_t a, uint16_t b)
 }
 
 // An address plus an offset: the address's variable, if only one side is an address.
-uint16_t offsetBy(uint16_t a, uint16_t b)
+uint16_t offset_by(uint16_t a, uint16_t b)
 {
-    if (a == kConflict || b == kConflict || (isSymbol(a) && isSymbol(b)))
+    if (a == kConflict || b == kConflict || (is_symbol(a) && is_symbol(b)))
         return kConflict;
-    if (isSymbol(a))
+    if (is_symbol(a))
         return b == kUnset || b == kNotAddress ? a : kConflict;
-    if (isSymbol(b))
+    if (is_symbol(b))
         return a == kUnset || a == kNotAddress ? b : kConflict;
     return a == kUnset || b == kUnset ? kUnset : kNotAddress;
 }
@@ -41,12 +41,12 @@ uint16_t offsetBy(uint16_t a, uint16_t b)
 // A product (an index) must not involve an address.
 uint16_t index(uint16_t a, uint16_t b)
 {
-    if (isSymbol(a) || isSymbol(b) || a == kConflict || b == kConflict)
+    if (is_symbol(a) || is_symbol(b) || a == kConflict || b == kConflict)
         return kConflict;
     return a == kUnset || b == kUnset ? kUnset : kNotAddress;
 }
 
-bool definesFirstOperand(Op op)
+bool defines_first_operand(Op op)
 {
     switch (op) {
     case Op::St:
@@ -69,12 +69,12 @@ bool definesFirstOperand(Op op)
 
 class Provenance {
 public:
-    explicit Provenance(const Kernel& k) : registers_(k.numRegs, kUnset) {}
+    explicit Provenance(const Kernel& k) : registers_(k.num_regs, kUnset) {}
 
     uint16_t of(const Operand& o) const
     {
         if (o.kind == Operand::Kind::Imm)
-            return o.sharedSymbol != kNoSharedSymbol ? o.sharedSymbol : kNotAddress;
+            return o.shared_symbol != kNoSharedSymbol ? o.shared_symbol : kNotAddress;
         if (o.kind == Operand::Kind::Reg && o.reg < registers_.size())
             return registers_[o.reg];
         return kNotAddress;
@@ -86,7 +86,7 @@ public:
         bool changed = false;
         for (const Instr& in : code) {
             const Operand& d = in.ops[0];
-            if (!definesFirstOperand(in.op) || d.kind != Operand::Kind::Reg || d.reg >= registers_.size())
+            if (!defines_first_operand(in.op) || d.kind != Operand::Kind::Reg || d.reg >= registers_.size())
                 continue;
             uint16_t value = kNotAddress;
             switch (in.op) {
@@ -97,13 +97,13 @@ public:
                 value = of(in.ops[2]);
                 break;
             case Op::Add:
-                value = offsetBy(of(in.ops[2]), of(in.ops[3]));
+                value = offset_by(of(in.ops[2]), of(in.ops[3]));
                 break;
             case Op::Sub:
-                value = offsetBy(of(in.ops[2]), index(of(in.ops[3]), kNotAddress));
+                value = offset_by(of(in.ops[2]), index(of(in.ops[3]), kNotAddress));
                 break;
             case Op::Mad:
-                value = offsetBy(index(of(in.ops[2]), of(in.ops[3])), of(in.ops[4]));
+                value = offset_by(index(of(in.ops[2]), of(in.ops[3])), of(in.ops[4]));
                 break;
             default:
                 break;
@@ -121,10 +121,10 @@ public:
     {
         if (o.kind != Operand::Kind::Addr)
             return kNotAddress;
-        const uint16_t symbol = o.sharedSymbol != kNoSharedSymbol ? o.sharedSymbol : kNotAddress;
+        const uint16_t symbol = o.shared_symbol != kNoSharedSymbol ? o.shared_symbol : kNotAddress;
         if (o.reg == Operand::kNoReg || o.reg >= registers_.size())
             return symbol;
-        return offsetBy(registers_[o.reg], symbol);
+        return offset_by(registers_[o.reg], symbol);
     }
 
 private:
@@ -133,7 +133,7 @@ private:
 
 }  // namespace
 
-void attributeSharedAccesses(Kernel& kernel)
+void attribute_shared_accesses(Kernel& kernel)
 {
     Provenance provenance(kernel);
     // Each pass can only move a register from unset to one symbol or no address, and from there to
@@ -148,7 +148,7 @@ void attributeSharedAccesses(Kernel& kernel)
         if (!memory || (in.space != Space::Shared && in.space != Space::Generic))
             continue;
         const uint16_t symbol = provenance.address(in.op == Op::St || in.op == Op::Red ? in.ops[0] : in.ops[2]);
-        in.sharedSymbol = isSymbol(symbol) ? static_cast<uint8_t>(symbol) : kNoSharedSymbol;
+        in.shared_symbol = is_symbol(symbol) ? static_cast<uint8_t>(symbol) : kNoSharedSymbol;
     }
 }
 

@@ -12,8 +12,8 @@
 
 namespace cudasim::ptx {
 
-// Sets Instr::sharedSymbol of each ld, st, atom and red whose address is derived from one
-// shared variable (Operand::sharedSymbol on the symbol operands); the others keep kNoSharedSymbol.
-void attributeSharedAccesses(Kernel& kernel);
+// Sets Instr::shared_symbol of each ld, st, atom and red whose address is derived from one
+// shared variable (Operand::shared_symbol on the symbol operands); the others keep kNoSharedSymbol.
+void attribute_shared_accesses(Kernel& kernel);
 
 }  // namespace cudasim::ptx

@@ -13,7 +13,7 @@
 namespace cudasim::ptx {
 namespace {
 
-const std::unordered_map<std::string_view, uint8_t>& cmpNames()
+const std::unordered_map<std::string_view, uint8_t>& cmp_names()
 {
     static const std::unordered_map<std::string_view, uint8_t> names = {
         {".eq", CmpEq},   {".ne", CmpNe},   {".lt", CmpLt},   {".le", CmpLe},   {".gt", CmpGt},   {".ge", CmpGe},
@@ -25,7 +25,7 @@ const std::unordered_map<std::string_view, uint8_t>& cmpNames()
 
 }  // namespace
 
-const std::unordered_map<std::string_view, Type>& typeNames()
+const std::unordered_map<std::string_view, Type>& type_names()
 {
     static const std::unordered_map<std::string_view, Type> names = {
         {".b8", Type::B8},         {".b16", Type::B16},     {".b32", Type::B32},   {".b64", Type::B64},
@@ -47,14 +47,14 @@ const std::unordered_map<std::string_view, Mnemonic>& mnemonics()
 #define CUDASIM_OPCODE(name, mnemonic, spelling, cost, executor) \
     if (Spelling::spelling == Spelling::Parsed)                  \
         all.emplace(mnemonic, Mnemonic{Op::name, false});
-#define CUDASIM_OPCODE_ALIAS(mnemonic, name, carryIn) all.emplace(mnemonic, Mnemonic{Op::name, carryIn});
+#define CUDASIM_OPCODE_ALIAS(mnemonic, name, carry_in) all.emplace(mnemonic, Mnemonic{Op::name, carry_in});
 #include "ptx/opcodes.def"
         return all;
     }();
     return names;
 }
 
-const std::unordered_map<std::string_view, uint32_t>& specialRegNames()
+const std::unordered_map<std::string_view, uint32_t>& special_reg_names()
 {
     static const std::unordered_map<std::string_view, uint32_t> names = [] {
         std::unordered_map<std::string_view, uint32_t> known = {
@@ -88,15 +88,15 @@ const std::unordered_map<std::string_view, uint32_t>& specialRegNames()
 }
 
 // Parses 42, 0x2A, 0f3F800000 (f32 bits), 0d3FF0000000000000 (f64 bits).
-bool parseNumberBits(std::string_view text, uint64_t& bits, bool& isFloatBits)
+bool parse_number_bits(std::string_view text, uint64_t& bits, bool& is_float_bits)
 {
-    isFloatBits = false;
+    is_float_bits = false;
     int base = 10;
     std::string_view digits = text;
     if (digits.size() > 2 && digits[0] == '0' &&
         (digits[1] == 'f' || digits[1] == 'F' || digits[1] == 'd' || digits[1] == 'D' || digits[1] == 'x' ||
          digits[1] == 'X')) {
-        isFloatBits = digits[1] != 'x' && digits[1] != 'X';
+        is_float_bits = digits[1] != 'x' && digits[1] != 'X';
         digits.remove_prefix(2);
         base = 16;
     }
@@ -135,9 +135,9 @@ std::string applyOrderModifier(Instr& in, std::string_view m)
 
 }  // namespace
 
-std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& types)
+std::string apply_modifier(Instr& in, std::string_view m, std::vector<Type>& types)
 {
-    if (auto t = typeNames().find(m); t != typeNames().end()) {
+    if (auto t = type_names().find(m); t != type_names().end()) {
         types.push_back(t->second);
         return {};
     }
@@ -165,11 +165,11 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
         return {};
     }
     if (m == ".v2") {
-        in.vecWidth = 2;
+        in.vec_width = 2;
         return {};
     }
     if (m == ".v4") {
-        in.vecWidth = 4;
+        in.vec_width = 4;
         return {};
     }
     if (m == ".sat") {
@@ -181,7 +181,7 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
         return {};
     }
     if (m == ".cc") {
-        in.carryOut = true;
+        in.carry_out = true;
         return {};
     }
     if (std::string problem = applyOrderModifier(in, m); problem != "no")
@@ -207,14 +207,14 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
     case Op::Setp:
     case Op::Set:
     case Op::Slct:
-        if (auto c = cmpNames().find(m); c != cmpNames().end())
+        if (auto c = cmp_names().find(m); c != cmp_names().end())
             in.mode = c->second;
         else if (m == ".and")
-            in.boolMode = BoolAnd;
+            in.bool_mode = BoolAnd;
         else if (m == ".or")
-            in.boolMode = BoolOr;
+            in.bool_mode = BoolOr;
         else if (m == ".xor")
-            in.boolMode = BoolXor;
+            in.bool_mode = BoolXor;
         return {};
     case Op::Shfl:
         if (m == ".up")
@@ -301,13 +301,13 @@ std::string applyModifier(Instr& in, std::string_view m, std::vector<Type>& type
             return {};
         }
         if (m == ".xorsign")
-            return std::string(opName(in.op)) + std::string(m) + " is not supported";
+            return std::string(op_name(in.op)) + std::string(m) + " is not supported";
         break;
     default:
         break;
     }
     if (m == ".relu" || m == ".satfinite" || m == ".oob")  // they change results: never ignored
-        return std::string(opName(in.op)) + std::string(m) + " is not supported";
+        return std::string(op_name(in.op)) + std::string(m) + " is not supported";
     static const std::unordered_map<std::string_view, uint8_t> rounding = {
         {".rn", RoundRn},   {".rz", RoundRz},   {".rm", RoundRm},   {".rp", RoundRp},
         {".rni", RoundRni}, {".rzi", RoundRzi}, {".rmi", RoundRmi}, {".rpi", RoundRpi},

@@ -23,7 +23,7 @@ namespace {
 
 // A program may pass any integer cast to the enum. Its bytes are read as the underlying integer:
 // loading an enum object that holds no enumerator's value is undefined behaviour.
-bool isValidMode(const cudaStreamCaptureMode& mode)
+bool is_valid_mode(const cudaStreamCaptureMode& mode)
 {
     using Raw = std::underlying_type_t<cudaStreamCaptureMode>;
     Raw raw;
@@ -38,17 +38,17 @@ bool isValidMode(const cudaStreamCaptureMode& mode)
 // The capture status of `stream`; on the legacy stream while a blocking
 // stream captures the answer is cudaErrorStreamCaptureImplicit, which does
 // not invalidate that capture.
-cudaError_t captureStatus(const char* api, cudaStream_t stream, cudaStreamCaptureStatus* status, Capture** capture)
+cudaError_t capture_status(const char* api, cudaStream_t stream, cudaStreamCaptureStatus* status, Capture** capture)
 {
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (!status)
-        return failCall(api, cudaErrorInvalidValue, "the status pointer is NULL");
-    if (!isValidStream(stream))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+        return fail_call(api, cudaErrorInvalidValue, "the status pointer is NULL");
+    if (!is_valid_stream(stream))
+        return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream");
     if (cudaError_t e = checkLegacyStream(api, stream, false))
         return e;
-    *capture = activeCapture(stream);
+    *capture = active_capture(stream);
     *status = !*capture                   ? cudaStreamCaptureStatusNone
               : (*capture)->invalidated() ? cudaStreamCaptureStatusInvalidated
                                           : cudaStreamCaptureStatusActive;
@@ -63,17 +63,17 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
 {
     const char* api = "cudaStreamBeginCapture";
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
-    if (!isValidStream(stream))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-    if (isLegacyStream(stream))
-        return failCall(api, cudaErrorStreamCaptureUnsupported,
-                        "the legacy default stream cannot be captured; capture a stream made with cudaStreamCreate");
-    if (!isValidMode(mode))
-        return failCall(api, cudaErrorInvalidValue, "unknown cudaStreamCaptureMode");
-    if (activeCapture(stream))
-        return failCall(api, cudaErrorIllegalState, "the stream is already capturing");
+    if (!is_valid_stream(stream))
+        return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    if (is_legacy_stream(stream))
+        return fail_call(api, cudaErrorStreamCaptureUnsupported,
+                         "the legacy default stream cannot be captured; capture a stream made with cudaStreamCreate");
+    if (!is_valid_mode(mode))
+        return fail_call(api, cudaErrorInvalidValue, "unknown cudaStreamCaptureMode");
+    if (active_capture(stream))
+        return fail_call(api, cudaErrorIllegalState, "the stream is already capturing");
     beginCapture(stream, mode);
     return cudaSuccess;
 }
@@ -82,25 +82,25 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph)
 {
     const char* api = "cudaStreamEndCapture";
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (!pGraph)
-        return failCall(api, cudaErrorInvalidValue, "pGraph is NULL");
-    if (!isValidStream(stream))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
-    Capture* capture = activeCapture(stream);
+        return fail_call(api, cudaErrorInvalidValue, "pGraph is NULL");
+    if (!is_valid_stream(stream))
+        return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    Capture* capture = active_capture(stream);
     if (!capture)
-        return failCall(api, cudaErrorIllegalState, "the stream is not capturing");
+        return fail_call(api, cudaErrorIllegalState, "the stream is not capturing");
     if (capture->mode != cudaStreamCaptureModeRelaxed && capture->thread != std::this_thread::get_id())
-        return failCall(api, cudaErrorStreamCaptureWrongThread,
-                        "a capture not begun in relaxed mode must be ended by the thread that began it");
-    std::unique_ptr<Capture> ended = endCapture(stream);
+        return fail_call(api, cudaErrorStreamCaptureWrongThread,
+                         "a capture not begun in relaxed mode must be ended by the thread that began it");
+    std::unique_ptr<Capture> ended = end_capture(stream);
     if (ended->invalidated()) {
         *pGraph = nullptr;
-        return failCall(api, cudaErrorStreamCaptureInvalidated,
-                        "the capture was invalidated by " + ended->invalidatedBy + "; no graph is returned");
+        return fail_call(api, cudaErrorStreamCaptureInvalidated,
+                         "the capture was invalidated by " + ended->invalidatedBy + "; no graph is returned");
     }
-    *pGraph = makeGraph(std::move(ended->nodes));
+    *pGraph = make_graph(std::move(ended->nodes));
     return cudaSuccess;
 }
 
@@ -108,7 +108,7 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* 
 {
     std::lock_guard lock(runtime().mutex);
     Capture* capture = nullptr;
-    return captureStatus("cudaStreamIsCapturing", stream, pCaptureStatus, &capture);
+    return capture_status("cudaStreamIsCapturing", stream, pCaptureStatus, &capture);
 }
 
 // The capture's graph and its dependency nodes are not exposed: nodes are
@@ -121,10 +121,10 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatu
     const char* api = "cudaStreamGetCaptureInfo";
     std::lock_guard lock(runtime().mutex);
     if (graph_out || dependencies_out || edgeData_out)
-        return failCall(api, cudaErrorNotSupported,
-                        "graph_out, dependencies_out and edgeData_out are not supported by the cudasim CPU simulator");
+        return fail_call(api, cudaErrorNotSupported,
+                         "graph_out, dependencies_out and edgeData_out are not supported by the cudasim CPU simulator");
     Capture* capture = nullptr;
-    if (cudaError_t e = captureStatus(api, stream, captureStatus_out, &capture))
+    if (cudaError_t e = capture_status(api, stream, captureStatus_out, &capture))
         return e;
     if (!capture || capture->invalidated())
         return cudaSuccess;
@@ -139,9 +139,9 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatu
 cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode)
 {
     std::lock_guard lock(runtime().mutex);
-    if (!mode || !isValidMode(*mode))
-        return failCall("cudaThreadExchangeStreamCaptureMode", cudaErrorInvalidValue, "NULL or unknown mode");
-    *mode = exchangeThreadCaptureMode(*mode);
+    if (!mode || !is_valid_mode(*mode))
+        return fail_call("cudaThreadExchangeStreamCaptureMode", cudaErrorInvalidValue, "NULL or unknown mode");
+    *mode = exchange_thread_capture_mode(*mode);
     return cudaSuccess;
 }
 

@@ -14,30 +14,30 @@
 
 namespace cudasim {
 
-unsigned simulatorThreads()
+unsigned simulator_threads()
 {
     return ThreadPool::instance().size();
 }
 
-uint64_t launchesSoFar()
+uint64_t launches_so_far()
 {
     std::lock_guard lock(runtime().mutex);
     return runtime().launches;
 }
 
-std::vector<LaunchCounters> launchesSince(uint64_t launches)
+std::vector<LaunchCounters> launches_since(uint64_t launches)
 {
     std::lock_guard lock(runtime().mutex);
     const RuntimeState& r = runtime();
     uint64_t wanted = r.launches > launches ? r.launches - launches : 0;
-    wanted = std::min<uint64_t>(wanted, r.recentLaunches.size());
-    return {r.recentLaunches.end() - static_cast<std::ptrdiff_t>(wanted), r.recentLaunches.end()};
+    wanted = std::min<uint64_t>(wanted, r.recent_launches.size());
+    return {r.recent_launches.end() - static_cast<std::ptrdiff_t>(wanted), r.recent_launches.end()};
 }
 
-LaunchCounters lastLaunchCounters()
+LaunchCounters last_launch_counters()
 {
     std::lock_guard lock(runtime().mutex);
-    return runtime().lastLaunch;
+    return runtime().last_launch;
 }
 
 }  // namespace cudasim

@@ -16,7 +16,7 @@ using namespace cudasim::device_model;
 
 namespace {
 
-cudaDeviceProp makeProperties()
+cudaDeviceProp make_properties()
 {
     cudaDeviceProp p;
     std::memset(&p, 0, sizeof p);
@@ -67,7 +67,7 @@ extern "C" {
 cudaError_t cudaGetDeviceCount(int* count)
 {
     if (!count)
-        return recordError(cudaErrorInvalidValue);
+        return record_error(cudaErrorInvalidValue);
     *count = 1;
     return cudaSuccess;
 }
@@ -75,7 +75,7 @@ cudaError_t cudaGetDeviceCount(int* count)
 cudaError_t cudaGetDevice(int* device)
 {
     if (!device)
-        return recordError(cudaErrorInvalidValue);
+        return record_error(cudaErrorInvalidValue);
     *device = 0;
     return cudaSuccess;
 }
@@ -83,27 +83,27 @@ cudaError_t cudaGetDevice(int* device)
 cudaError_t cudaSetDevice(int device)
 {
     if (device != 0)
-        return failCall("cudaSetDevice", cudaErrorInvalidDevice, "only device 0 exists");
+        return fail_call("cudaSetDevice", cudaErrorInvalidDevice, "only device 0 exists");
     return cudaSuccess;
 }
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device)
 {
     if (!prop)
-        return recordError(cudaErrorInvalidValue);
+        return record_error(cudaErrorInvalidValue);
     if (device != 0)
-        return failCall("cudaGetDeviceProperties", cudaErrorInvalidDevice, "only device 0 exists");
-    *prop = makeProperties();
+        return fail_call("cudaGetDeviceProperties", cudaErrorInvalidDevice, "only device 0 exists");
+    *prop = make_properties();
     return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device)
 {
     if (!value)
-        return recordError(cudaErrorInvalidValue);
+        return record_error(cudaErrorInvalidValue);
     if (device != 0)
-        return failCall("cudaDeviceGetAttribute", cudaErrorInvalidDevice, "only device 0 exists");
-    static const cudaDeviceProp p = makeProperties();
+        return fail_call("cudaDeviceGetAttribute", cudaErrorInvalidDevice, "only device 0 exists");
+    static const cudaDeviceProp p = make_properties();
     switch (attr) {
     case cudaDevAttrMaxThreadsPerBlock:
         *value = p.maxThreadsPerBlock;
@@ -205,8 +205,8 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device)
         *value = 1;
         break;
     default:
-        return failCall("cudaDeviceGetAttribute", cudaErrorInvalidValue,
-                        "attribute " + std::to_string(static_cast<int>(attr)) + " is not modelled");
+        return fail_call("cudaDeviceGetAttribute", cudaErrorInvalidValue,
+                         "attribute " + std::to_string(static_cast<int>(attr)) + " is not modelled");
     }
     return cudaSuccess;
 }
@@ -215,17 +215,17 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device)
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache)
 {
     std::lock_guard lock(runtime().mutex);
-    return stickyError();
+    return sticky_error();
 }
 
 cudaError_t cudaDeviceSynchronize(void)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
-    if (cudaError_t e = checkDeviceSynchronize("cudaDeviceSynchronize"))
+    if (cudaError_t e = check_device_synchronize("cudaDeviceSynchronize"))
         return e;
-    return synchronizeWithDevice();
+    return synchronize_with_device();
 }
 
 cudaError_t cudaThreadSynchronize(void)
@@ -237,34 +237,34 @@ cudaError_t cudaDeviceReset(void)
 {
     std::lock_guard lock(runtime().mutex);
     runtime().heap.reset();  // the device heap goes with the rest of device memory
-    DeviceMemory::instance().releaseAll();
-    discardAllCaptures();
-    runtime().stickyError = cudaSuccess;
-    runtime().pendingFault = cudaSuccess;
-    runtime().lastError = cudaSuccess;
-    runtime().faultError = cudaSuccess;
-    runtime().faultMessage.clear();
+    DeviceMemory::instance().release_all();
+    discard_all_captures();
+    runtime().sticky_error = cudaSuccess;
+    runtime().pending_fault = cudaSuccess;
+    runtime().last_error = cudaSuccess;
+    runtime().fault_error = cudaSuccess;
+    runtime().fault_message.clear();
     return cudaSuccess;
 }
 
 cudaError_t cudaGetLastError(void)
 {
     std::lock_guard lock(runtime().mutex);
-    cudaError_t e = runtime().lastError;
-    runtime().lastError = runtime().stickyError;
+    cudaError_t e = runtime().last_error;
+    runtime().last_error = runtime().sticky_error;
     return e;
 }
 
 cudaError_t cudaPeekAtLastError(void)
 {
     std::lock_guard lock(runtime().mutex);
-    return runtime().lastError;
+    return runtime().last_error;
 }
 
 cudaError_t cudaRuntimeGetVersion(int* version)
 {
     if (!version)
-        return recordError(cudaErrorInvalidValue);
+        return record_error(cudaErrorInvalidValue);
     *version = CUDART_VERSION;
     return cudaSuccess;
 }
@@ -272,7 +272,7 @@ cudaError_t cudaRuntimeGetVersion(int* version)
 cudaError_t cudaDriverGetVersion(int* version)
 {
     if (!version)
-        return recordError(cudaErrorInvalidValue);
+        return record_error(cudaErrorInvalidValue);
     *version = CUDART_VERSION;
     return cudaSuccess;
 }
@@ -283,26 +283,26 @@ cudaError_t cudaDriverGetVersion(int* version)
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     switch (limit) {
     case cudaLimitPrintfFifoSize:
-        runtime().printfFifoBytes = value;
+        runtime().printf_fifo_bytes = value;
         return cudaSuccess;
     case cudaLimitMallocHeapSize:
         // As on a GPU: the heap is laid out when the first kernel runs.
         if (runtime().heap)
-            return failCall("cudaDeviceSetLimit", cudaErrorInvalidValue,
-                            "the device heap's size cannot change once a kernel has run");
-        runtime().mallocHeapBytes = value;
+            return fail_call("cudaDeviceSetLimit", cudaErrorInvalidValue,
+                             "the device heap's size cannot change once a kernel has run");
+        runtime().malloc_heap_bytes = value;
         return cudaSuccess;
     case cudaLimitStackSize:
         // Kept for cudaDeviceGetLimit; a recursion is limited to 1024 nested calls, whatever the size.
-        runtime().stackBytes = value;
+        runtime().stack_bytes = value;
         return cudaSuccess;
     default:
-        return failCall("cudaDeviceSetLimit", cudaErrorNotSupported,
-                        "only cudaLimitPrintfFifoSize, cudaLimitMallocHeapSize and cudaLimitStackSize are modelled");
+        return fail_call("cudaDeviceSetLimit", cudaErrorNotSupported,
+                         "only cudaLimitPrintfFifoSize, cudaLimitMallocHeapSize and cudaLimitStackSize are modelled");
     }
 }
 
@@ -310,19 +310,19 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit)
 {
     std::lock_guard lock(runtime().mutex);
     if (!value)
-        return failCall("cudaDeviceGetLimit", cudaErrorInvalidValue, "value is NULL");
+        return fail_call("cudaDeviceGetLimit", cudaErrorInvalidValue, "value is NULL");
     switch (limit) {
     case cudaLimitPrintfFifoSize:
-        *value = runtime().printfFifoBytes;
+        *value = runtime().printf_fifo_bytes;
         return cudaSuccess;
     case cudaLimitMallocHeapSize:
-        *value = runtime().mallocHeapBytes;
+        *value = runtime().malloc_heap_bytes;
         return cudaSuccess;
     case cudaLimitStackSize:
-        *value = runtime().stackBytes;
+        *value = runtime().stack_bytes;
         return cudaSuccess;
     default:
-        return failCall("cudaDeviceGetLimit", cudaErrorNotSupported,
-                        "only cudaLimitPrintfFifoSize, cudaLimitMallocHeapSize and cudaLimitStackSize are modelled");
+        return fail_call("cudaDeviceGetLimit", cudaErrorNotSupported,
+                         "only cudaLimitPrintfFifoSize, cudaLimitMallocHeapSize and cudaLimitStackSize are modelled");
     }
 }

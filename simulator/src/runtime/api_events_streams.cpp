@@ -24,10 +24,10 @@ struct CUstream_st {
 struct CUevent_st {
     unsigned flags = 0;
     bool recorded = false;
-    double timeMs = 0;
+    double time_ms = 0;
     // Last recorded in this capture (0: not): the record is part of the
     // capture, and the event cannot be waited for from the host until then.
-    unsigned long long captureId = 0;
+    unsigned long long capture_id = 0;
 };
 
 namespace {
@@ -43,46 +43,46 @@ std::set<cudaEvent_t>& events()
 }
 
 // The capture the event was last recorded in, if that capture is still going on.
-Capture* capturedIn(cudaEvent_t event)
+Capture* captured_in(cudaEvent_t event)
 {
-    return event->captureId ? captureWithId(event->captureId) : nullptr;
+    return event->capture_id ? captureWithId(event->capture_id) : nullptr;
 }
 
-cudaError_t waitForStream(const char* api, cudaStream_t stream)
+cudaError_t wait_for_stream(const char* api, cudaStream_t stream)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
-    if (!isValidStream(stream))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    if (!is_valid_stream(stream))
+        return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream");
     if (cudaError_t e = checkStreamWait(api, stream))
         return e;
-    return synchronizeWithDevice();
+    return synchronize_with_device();
 }
 
-cudaError_t waitForEvent(const char* api, cudaEvent_t event)
+cudaError_t wait_for_event(const char* api, cudaEvent_t event)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (!events().count(event))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown event");
-    if (Capture* capture = capturedIn(event))
-        return failStreamCall(capture, api, cudaErrorCapturedEvent,
-                              "the event was recorded in a capturing stream, so it stands for work that has not run");
-    if (cudaError_t e = checkUnsafeCall(api))
+        return fail_call(api, cudaErrorInvalidResourceHandle, "unknown event");
+    if (Capture* capture = captured_in(event))
+        return fail_stream_call(capture, api, cudaErrorCapturedEvent,
+                                "the event was recorded in a capturing stream, so it stands for work that has not run");
+    if (cudaError_t e = check_unsafe_call(api))
         return e;
-    return synchronizeWithDevice();
+    return synchronize_with_device();
 }
 }  // namespace
 
 namespace cudasim {
-bool isValidStream(cudaStream_t stream)
+bool is_valid_stream(cudaStream_t stream)
 {
-    return isLegacyStream(stream) || stream == cudaStreamPerThread || streams().count(stream) > 0;
+    return is_legacy_stream(stream) || stream == cudaStreamPerThread || streams().count(stream) > 0;
 }
 
-bool synchronizesWithLegacyStream(cudaStream_t stream)
+bool synchronizes_with_legacy_stream(cudaStream_t stream)
 {
     if (stream == cudaStreamPerThread)
         return true;
@@ -95,10 +95,10 @@ extern "C" {
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (!stream)
-        return failCall("cudaStreamCreate", cudaErrorInvalidValue, "stream is NULL");
+        return fail_call("cudaStreamCreate", cudaErrorInvalidValue, "stream is NULL");
     *stream = new CUstream_st{flags};
     streams().insert(*stream);
     return cudaSuccess;
@@ -135,9 +135,9 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority)
 {
     std::lock_guard lock(runtime().mutex);
     if (!priority)
-        return failCall("cudaStreamGetPriority", cudaErrorInvalidValue, "priority is NULL");
-    if (!isValidStream(stream))
-        return failCall("cudaStreamGetPriority", cudaErrorInvalidResourceHandle, "unknown stream");
+        return fail_call("cudaStreamGetPriority", cudaErrorInvalidValue, "priority is NULL");
+    if (!is_valid_stream(stream))
+        return fail_call("cudaStreamGetPriority", cudaErrorInvalidResourceHandle, "unknown stream");
     *priority = streams().count(stream) ? stream->priority : kLeastStreamPriority;
     return cudaSuccess;
 }
@@ -146,9 +146,9 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags)
 {
     std::lock_guard lock(runtime().mutex);
     if (!flags)
-        return failCall("cudaStreamGetFlags", cudaErrorInvalidValue, "flags is NULL");
-    if (!isValidStream(stream))
-        return failCall("cudaStreamGetFlags", cudaErrorInvalidResourceHandle, "unknown stream");
+        return fail_call("cudaStreamGetFlags", cudaErrorInvalidValue, "flags is NULL");
+    if (!is_valid_stream(stream))
+        return fail_call("cudaStreamGetFlags", cudaErrorInvalidResourceHandle, "unknown stream");
     *flags = streams().count(stream) ? stream->flags : 0u;
     return cudaSuccess;
 }
@@ -160,15 +160,15 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
 {
     {
         std::lock_guard lock(runtime().mutex);
-        if (cudaError_t e = stickyError())
+        if (cudaError_t e = sticky_error())
             return e;
         if (!fn)
-            return failCall("cudaLaunchHostFunc", cudaErrorInvalidValue, "fn is NULL");
-        if (!isValidStream(stream))
-            return failCall("cudaLaunchHostFunc", cudaErrorInvalidResourceHandle, "unknown stream");
-        if (activeCapture(stream))
-            return failCall("cudaLaunchHostFunc", cudaErrorNotSupported,
-                            "host functions in a stream capture are not supported by the cudasim CPU simulator");
+            return fail_call("cudaLaunchHostFunc", cudaErrorInvalidValue, "fn is NULL");
+        if (!is_valid_stream(stream))
+            return fail_call("cudaLaunchHostFunc", cudaErrorInvalidResourceHandle, "unknown stream");
+        if (active_capture(stream))
+            return fail_call("cudaLaunchHostFunc", cudaErrorNotSupported,
+                             "host functions in a stream capture are not supported by the cudasim CPU simulator");
     }
     fn(userData);  // outside the lock: the function may call the runtime
     return cudaSuccess;
@@ -183,18 +183,18 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
     cudaError_t status = cudaSuccess;
     {
         std::lock_guard lock(runtime().mutex);
-        if (cudaError_t e = stickyError())
+        if (cudaError_t e = sticky_error())
             return e;  // a fault the program has seen already: the context is unusable
         if (!callback)
-            return failCall("cudaStreamAddCallback", cudaErrorInvalidValue, "callback is NULL");
+            return fail_call("cudaStreamAddCallback", cudaErrorInvalidValue, "callback is NULL");
         if (flags != 0)
-            return failCall("cudaStreamAddCallback", cudaErrorInvalidValue, "flags must be 0");
-        if (!isValidStream(stream))
-            return failCall("cudaStreamAddCallback", cudaErrorInvalidResourceHandle, "unknown stream");
-        if (activeCapture(stream))
-            return failCall("cudaStreamAddCallback", cudaErrorStreamCaptureUnsupported,
-                            "a callback cannot be captured (cudaLaunchHostFunc can on a GPU)");
-        status = synchronizeWithDevice();
+            return fail_call("cudaStreamAddCallback", cudaErrorInvalidValue, "flags must be 0");
+        if (!is_valid_stream(stream))
+            return fail_call("cudaStreamAddCallback", cudaErrorInvalidResourceHandle, "unknown stream");
+        if (active_capture(stream))
+            return fail_call("cudaStreamAddCallback", cudaErrorStreamCaptureUnsupported,
+                             "a callback cannot be captured (cudaLaunchHostFunc can on a GPU)");
+        status = synchronize_with_device();
     }
     callback(stream, status, userData);  // outside the lock: the callback may call the runtime
     return cudaSuccess;
@@ -204,59 +204,59 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
     std::lock_guard lock(runtime().mutex);
     if (!streams().erase(stream))
-        return failCall("cudaStreamDestroy", cudaErrorInvalidResourceHandle, "unknown stream");
-    discardCapture(stream);
+        return fail_call("cudaStreamDestroy", cudaErrorInvalidResourceHandle, "unknown stream");
+    discard_capture(stream);
     delete stream;
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
-    return waitForStream("cudaStreamSynchronize", stream);
+    return wait_for_stream("cudaStreamSynchronize", stream);
 }
 
 // Work has always finished here, so a query is a synchronisation.
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
-    return waitForStream("cudaStreamQuery", stream);
+    return wait_for_stream("cudaStreamQuery", stream);
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
     const char* api = "cudaStreamWaitEvent";
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
-    if (!isValidStream(stream) || !events().count(event))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream or event");
+    if (!is_valid_stream(stream) || !events().count(event))
+        return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream or event");
     cudaError_t error = cudaSuccess;
-    Capture* capture = captureFor(api, stream, error);
+    Capture* capture = capture_for(api, stream, error);
     if (error)
         return error;
-    Capture* eventCapture = capturedIn(event);
+    Capture* event_capture = captured_in(event);
     if (!capture) {
-        if (!eventCapture)
+        if (!event_capture)
             return cudaSuccess;  // work has finished
-        return failStreamCall(eventCapture, api, cudaErrorNotSupported,
-                              "a stream joining a capture through a captured event (capture across streams) is not "
-                              "supported by the cudasim CPU simulator");
+        return fail_stream_call(event_capture, api, cudaErrorNotSupported,
+                                "a stream joining a capture through a captured event (capture across streams) is not "
+                                "supported by the cudasim CPU simulator");
     }
     // The capture runs in order, so waiting on its own earlier work adds nothing.
-    if (eventCapture == capture || (flags & cudaEventWaitExternal) || !event->recorded)
+    if (event_capture == capture || (flags & cudaEventWaitExternal) || !event->recorded)
         return cudaSuccess;
-    if (eventCapture)
-        return failStreamCall(capture, api, cudaErrorStreamCaptureMerge, "the event belongs to another capture");
-    return failStreamCall(capture, api, cudaErrorStreamCaptureIsolation,
-                          "the event was recorded outside the capture; wait on it with cudaEventWaitExternal");
+    if (event_capture)
+        return fail_stream_call(capture, api, cudaErrorStreamCaptureMerge, "the event belongs to another capture");
+    return fail_stream_call(capture, api, cudaErrorStreamCaptureIsolation,
+                            "the event was recorded outside the capture; wait on it with cudaEventWaitExternal");
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (!event)
-        return failCall("cudaEventCreate", cudaErrorInvalidValue, "event is NULL");
+        return fail_call("cudaEventCreate", cudaErrorInvalidValue, "event is NULL");
     *event = new CUevent_st{flags};
     events().insert(*event);
     return cudaSuccess;
@@ -271,7 +271,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
     std::lock_guard lock(runtime().mutex);
     if (!events().erase(event))
-        return failCall("cudaEventDestroy", cudaErrorInvalidResourceHandle, "unknown event");
+        return fail_call("cudaEventDestroy", cudaErrorInvalidResourceHandle, "unknown event");
     delete event;
     return cudaSuccess;
 }
@@ -280,29 +280,29 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 {
     const char* api = "cudaEventRecord";
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
-    if (!events().count(event) || !isValidStream(stream))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown event or stream");
+    if (!events().count(event) || !is_valid_stream(stream))
+        return fail_call(api, cudaErrorInvalidResourceHandle, "unknown event or stream");
     cudaError_t error = cudaSuccess;
-    Capture* capture = captureFor(api, stream, error);
+    Capture* capture = capture_for(api, stream, error);
     if (error)
         return error;
     if (!capture) {
         event->recorded = true;
-        event->timeMs = runtime().deviceClockMs;
-        event->captureId = 0;
+        event->time_ms = runtime().device_clock_ms;
+        event->capture_id = 0;
         return cudaSuccess;
     }
     // A captured record only marks a point in the capture; an external one
     // becomes a node that records the event each time the graph runs.
-    event->captureId = capture->id;
+    event->capture_id = capture->id;
     if (flags & cudaEventRecordExternal)
         capture->nodes.push_back([event] {
             if (!events().count(event))
                 return;  // destroyed since
             event->recorded = true;
-            event->timeMs = runtime().deviceClockMs;
+            event->time_ms = runtime().device_clock_ms;
         });
     return cudaSuccess;
 }
@@ -314,30 +314,30 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
-    return waitForEvent("cudaEventSynchronize", event);
+    return wait_for_event("cudaEventSynchronize", event);
 }
 
 // Work has always finished here, so a query is a synchronisation.
 cudaError_t cudaEventQuery(cudaEvent_t event)
 {
-    return waitForEvent("cudaEventQuery", event);
+    return wait_for_event("cudaEventQuery", event);
 }
 
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (!ms)
-        return failCall("cudaEventElapsedTime", cudaErrorInvalidValue, "ms is NULL");
+        return fail_call("cudaEventElapsedTime", cudaErrorInvalidValue, "ms is NULL");
     if (!events().count(start) || !events().count(end))
-        return failCall("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "unknown event");
+        return fail_call("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "unknown event");
     if ((start->flags | end->flags) & cudaEventDisableTiming)
-        return failCall("cudaEventElapsedTime", cudaErrorInvalidResourceHandle,
-                        "event created with cudaEventDisableTiming");
+        return fail_call("cudaEventElapsedTime", cudaErrorInvalidResourceHandle,
+                         "event created with cudaEventDisableTiming");
     if (!start->recorded || !end->recorded)
-        return failCall("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "event was not recorded");
-    *ms = static_cast<float>(end->timeMs - start->timeMs);
+        return fail_call("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "event was not recorded");
+    *ms = static_cast<float>(end->time_ms - start->time_ms);
     return cudaSuccess;
 }
 

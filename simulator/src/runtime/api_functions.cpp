@@ -22,30 +22,30 @@ extern "C" {
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (!attr)
-        return failCall("cudaFuncGetAttributes", cudaErrorInvalidValue, "attr is NULL");
+        return fail_call("cudaFuncGetAttributes", cudaErrorInvalidValue, "attr is NULL");
     FunctionEntry* entry = nullptr;
     cudaError_t error = cudaSuccess;
     std::string why;
-    const ptx::Kernel* k = kernelFor(func, &entry, error, why);
+    const ptx::Kernel* k = kernel_for(func, &entry, error, why);
     if (!k)
-        return failCall("cudaFuncGetAttributes", error, why);
+        return fail_call("cudaFuncGetAttributes", error, why);
     std::memset(attr, 0, sizeof *attr);
-    int regs = kernelRegisters(*entry, *k);
+    int regs = kernel_registers(*entry, *k);
     // ptxas allocates a kernel's static shared memory in 16-byte units (the H100 reports 1104 bytes
     // for 1092 declared).
-    attr->sharedSizeBytes = (k->staticSmem + 15) / 16 * 16;
+    attr->sharedSizeBytes = (k->static_smem + 15) / 16 * 16;
     attr->constSizeBytes = 0;
-    attr->localSizeBytes = k->localBytes;
-    attr->maxThreadsPerBlock = std::min(kMaxThreadsPerBlock, warpsByRegisters(regs) * 32);
-    if (k->maxThreads)
-        attr->maxThreadsPerBlock = std::min<int>(attr->maxThreadsPerBlock, static_cast<int>(k->maxThreads));
+    attr->localSizeBytes = k->local_bytes;
+    attr->maxThreadsPerBlock = std::min(kMaxThreadsPerBlock, warps_by_registers(regs) * 32);
+    if (k->max_threads)
+        attr->maxThreadsPerBlock = std::min<int>(attr->maxThreadsPerBlock, static_cast<int>(k->max_threads));
     attr->numRegs = regs;
-    attr->ptxVersion = entry->binary->module->targetArch;  // what the PTX was generated for, as on a GPU
+    attr->ptxVersion = entry->binary->module->target_arch;  // what the PTX was generated for, as on a GPU
     attr->binaryVersion = 90;
-    attr->maxDynamicSharedSizeBytes = maxDynamicSharedBytes(*entry, k->staticSmem);
+    attr->maxDynamicSharedSizeBytes = max_dynamic_shared_bytes(*entry, k->static_smem);
     attr->preferredShmemCarveout = -1;
     return cudaSuccess;
 }
@@ -53,20 +53,20 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func)
 cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     auto it = runtime().functions.find(func);
     if (it == runtime().functions.end())
-        return failCall("cudaFuncSetAttribute", cudaErrorInvalidDeviceFunction, "unknown kernel");
+        return fail_call("cudaFuncSetAttribute", cudaErrorInvalidDeviceFunction, "unknown kernel");
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
         if (value < 0 || value > kOptInSharedPerBlock)
-            return failCall("cudaFuncSetAttribute", cudaErrorInvalidValue, "more than 227 KB of shared memory");
-        it->second.maxDynamicSharedBytes = value;
+            return fail_call("cudaFuncSetAttribute", cudaErrorInvalidValue, "more than 227 KB of shared memory");
+        it->second.max_dynamic_shared_bytes = value;
         return cudaSuccess;
     }
     if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
         return cudaSuccess;  // a hint, see README
-    return failCall("cudaFuncSetAttribute", cudaErrorNotSupported, "attribute " + std::to_string(attr));
+    return fail_call("cudaFuncSetAttribute", cudaErrorNotSupported, "attribute " + std::to_string(attr));
 }
 
 // Cache configuration calls are hints that a GPU may ignore too; the model
@@ -74,10 +74,10 @@ cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int v
 cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (!runtime().functions.count(func))
-        return failCall("cudaFuncSetCacheConfig", cudaErrorInvalidDeviceFunction, "unknown kernel");
+        return fail_call("cudaFuncSetCacheConfig", cudaErrorInvalidDeviceFunction, "unknown kernel");
     return cudaSuccess;
 }
 
@@ -85,23 +85,23 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlock
                                                                    size_t dynamicSMemSize, unsigned int)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     FunctionEntry* entry = nullptr;
     cudaError_t error = cudaSuccess;
     std::string why;
-    const ptx::Kernel* k = kernelFor(func, &entry, error, why);
+    const ptx::Kernel* k = kernel_for(func, &entry, error, why);
     if (!k)
-        return failCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor", error, why);
+        return fail_call("cudaOccupancyMaxActiveBlocksPerMultiprocessor", error, why);
     if (!numBlocks || blockSize <= 0)
-        return failCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor", cudaErrorInvalidValue, "bad arguments");
+        return fail_call("cudaOccupancyMaxActiveBlocksPerMultiprocessor", cudaErrorInvalidValue, "bad arguments");
     // A configuration that could not launch has no resident blocks.
     if (blockSize > kMaxThreadsPerBlock ||
-        dynamicSMemSize > static_cast<size_t>(maxDynamicSharedBytes(*entry, k->staticSmem))) {
+        dynamicSMemSize > static_cast<size_t>(max_dynamic_shared_bytes(*entry, k->static_smem))) {
         *numBlocks = 0;
         return cudaSuccess;
     }
-    *numBlocks = blocksPerSm(kernelRegisters(*entry, *k), blockSize, k->staticSmem + dynamicSMemSize);
+    *numBlocks = blocks_per_sm(kernel_registers(*entry, *k), blockSize, k->static_smem + dynamicSMemSize);
     return cudaSuccess;
 }
 

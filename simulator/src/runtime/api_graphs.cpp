@@ -40,7 +40,7 @@ std::set<cudaGraphExec_t>& executables()
 }  // namespace
 
 namespace cudasim {
-cudaGraph_t makeGraph(std::vector<GraphNode> nodes)
+cudaGraph_t make_graph(std::vector<GraphNode> nodes)
 {
     cudaGraph_t graph = new CUgraph_st{std::move(nodes)};
     graphs().insert(graph);
@@ -53,11 +53,11 @@ extern "C" {
 cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (!pGraph || flags != 0)
-        return failCall("cudaGraphCreate", cudaErrorInvalidValue, "pGraph is NULL or flags not 0");
-    *pGraph = makeGraph({});
+        return fail_call("cudaGraphCreate", cudaErrorInvalidValue, "pGraph is NULL or flags not 0");
+    *pGraph = make_graph({});
     return cudaSuccess;
 }
 
@@ -65,7 +65,7 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
     std::lock_guard lock(runtime().mutex);
     if (!graphs().erase(graph))
-        return failCall("cudaGraphDestroy", cudaErrorInvalidValue, "unknown graph");
+        return fail_call("cudaGraphDestroy", cudaErrorInvalidValue, "unknown graph");
     delete graph;
     return cudaSuccess;
 }
@@ -74,18 +74,18 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
 {
     const char* api = "cudaGraphInstantiate";
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (!pGraphExec)
-        return failCall(api, cudaErrorInvalidValue, "pGraphExec is NULL");
+        return fail_call(api, cudaErrorInvalidValue, "pGraphExec is NULL");
     if (!graphs().count(graph))
-        return failCall(api, cudaErrorInvalidValue, "unknown graph");
+        return fail_call(api, cudaErrorInvalidValue, "unknown graph");
     // Graphs launched from the device need dynamic parallelism; the other
     // flags concern allocation nodes, uploads and priorities, which do not
     // exist here.
     if (flags & cudaGraphInstantiateFlagDeviceLaunch)
-        return failCall(api, cudaErrorNotSupported,
-                        "cudaGraphInstantiateFlagDeviceLaunch is not supported by the cudasim CPU simulator");
+        return fail_call(api, cudaErrorNotSupported,
+                         "cudaGraphInstantiateFlagDeviceLaunch is not supported by the cudasim CPU simulator");
     *pGraphExec = new CUgraphExec_st{graph->nodes};
     executables().insert(*pGraphExec);
     return cudaSuccess;
@@ -100,7 +100,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
     std::lock_guard lock(runtime().mutex);
     if (!executables().erase(graphExec))
-        return failCall("cudaGraphExecDestroy", cudaErrorInvalidValue, "unknown executable graph");
+        return fail_call("cudaGraphExecDestroy", cudaErrorInvalidValue, "unknown executable graph");
     delete graphExec;
     return cudaSuccess;
 }
@@ -109,14 +109,14 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
     const char* api = "cudaGraphLaunch";
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (!executables().count(graphExec))
-        return failCall(api, cudaErrorInvalidValue, "unknown executable graph");
-    if (!isValidStream(stream))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+        return fail_call(api, cudaErrorInvalidValue, "unknown executable graph");
+    if (!is_valid_stream(stream))
+        return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream");
     cudaError_t error = cudaSuccess;
-    Capture* capture = captureFor(api, stream, error);
+    Capture* capture = capture_for(api, stream, error);
     if (error)
         return error;
     // Launched into a capture, the graph becomes part of the captured one.
@@ -126,7 +126,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
     }
     // As after a launch, a kernel fault stops the work that follows it.
     for (const GraphNode& node : graphExec->nodes) {
-        if (runtime().pendingFault != cudaSuccess)
+        if (runtime().pending_fault != cudaSuccess)
             break;
         node();
     }

@@ -44,7 +44,7 @@ bool checkEnabled(const char* variable)
     return !(value == "0" || value == "off" || value == "false" || value == "no");
 }
 
-uint64_t instructionLimit()
+uint64_t instruction_limit()
 {
     if (const char* env = std::getenv("CUDASIM_INSTRUCTION_LIMIT"))
         return std::strtoull(env, nullptr, 10);
@@ -67,21 +67,22 @@ void printCounters(const LaunchCounters& c)
         "  resident %d blocks = %d warps per SM (theoretical occupancy %.1f%%)\n"
         "  modelled time %.6f ms (issue %.6f, latency %.6f, DRAM %.6f, atomics %.6f)\n",
         c.kernel.c_str(), c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
-        (unsigned long long)n.warpInstructions, (unsigned long long)n.threadInstructions,
-        100 * c.warpExecutionEfficiency(), (unsigned long long)n.branches, (unsigned long long)n.divergentBranches,
-        100 * c.branchEfficiency(), (unsigned long long)n.globalLoadRequests,
-        (unsigned long long)n.globalWideLoadRequests, (unsigned long long)n.globalLoadSectors,
-        (unsigned long long)n.globalStoreRequests, (unsigned long long)n.globalStoreSectors,
-        (unsigned long long)n.sharedLoadRequests, (unsigned long long)n.sharedStoreRequests,
-        (unsigned long long)n.sharedBankConflicts, (unsigned long long)n.barriers, (unsigned long long)n.atomics,
-        (unsigned long long)n.shuffles, (unsigned long long)n.warpReductions, (unsigned long long)n.issueSlots,
-        (unsigned long long)n.atomicOperations, (unsigned long long)c.atomicsOnHottestAddress,
-        (unsigned long long)n.dramSectors, (unsigned long long)n.dramRounds, (unsigned long long)n.l2Rounds,
-        (unsigned long long)n.cachedRounds, c.residentBlocksPerSm, c.residentWarpsPerSm, 100 * c.theoreticalOccupancy,
-        c.modelledMilliseconds, c.issueMilliseconds, c.latencyMilliseconds, c.dramMilliseconds, c.atomicMilliseconds);
+        (unsigned long long)n.warp_instructions, (unsigned long long)n.thread_instructions,
+        100 * c.warp_execution_efficiency(), (unsigned long long)n.branches, (unsigned long long)n.divergent_branches,
+        100 * c.branch_efficiency(), (unsigned long long)n.global_load_requests,
+        (unsigned long long)n.global_wide_load_requests, (unsigned long long)n.global_load_sectors,
+        (unsigned long long)n.global_store_requests, (unsigned long long)n.global_store_sectors,
+        (unsigned long long)n.shared_load_requests, (unsigned long long)n.shared_store_requests,
+        (unsigned long long)n.shared_bank_conflicts, (unsigned long long)n.barriers, (unsigned long long)n.atomics,
+        (unsigned long long)n.shuffles, (unsigned long long)n.warp_reductions, (unsigned long long)n.issue_slots,
+        (unsigned long long)n.atomic_operations, (unsigned long long)c.atomics_on_hottest_address,
+        (unsigned long long)n.dram_sectors, (unsigned long long)n.dram_rounds, (unsigned long long)n.l2_rounds,
+        (unsigned long long)n.cached_rounds, c.resident_blocks_per_sm, c.resident_warps_per_sm,
+        100 * c.theoretical_occupancy, c.modelled_milliseconds, c.issue_milliseconds, c.latency_milliseconds,
+        c.dram_milliseconds, c.atomic_milliseconds);
 }
 
-cudaError_t validateConfiguration(const ptx::Kernel& k, FunctionEntry& f, dim3 grid, dim3 block, size_t dynamicSmem,
+cudaError_t validateConfiguration(const ptx::Kernel& k, FunctionEntry& f, dim3 grid, dim3 block, size_t dynamic_smem,
                                   std::string& why)
 {
     uint64_t threads = uint64_t{block.x} * block.y * block.z;
@@ -99,24 +100,24 @@ cudaError_t validateConfiguration(const ptx::Kernel& k, FunctionEntry& f, dim3 g
         why = "grid dimensions exceed 2147483647x65535x65535";
         return cudaErrorInvalidConfiguration;
     }
-    if (k.maxThreads && threads > k.maxThreads) {
+    if (k.max_threads && threads > k.max_threads) {
         why = std::to_string(threads) + " threads per block, but __launch_bounds__ allows " +
-              std::to_string(k.maxThreads);
+              std::to_string(k.max_threads);
         return cudaErrorInvalidValue;
     }
     // With at most 255 registers per thread, blocks of up to 256 threads
     // always fit; larger ones need the kernel's real register count.
     if (threads > 256) {
-        int regs = kernelRegisters(f, k);
-        uint64_t needed = uint64_t{static_cast<uint32_t>(registersPerWarp(regs))} * ((threads + 31) / 32);
+        int regs = kernel_registers(f, k);
+        uint64_t needed = uint64_t{static_cast<uint32_t>(registers_per_warp(regs))} * ((threads + 31) / 32);
         if (needed > kRegistersPerSm) {
             why = std::to_string(threads) + " threads x " + std::to_string(regs) +
                   " registers exceed the 65536 registers of an SM";
             return cudaErrorLaunchOutOfResources;
         }
     }
-    if (dynamicSmem > static_cast<size_t>(maxDynamicSharedBytes(f, k.staticSmem))) {
-        why = std::to_string(k.staticSmem) + " bytes static + " + std::to_string(dynamicSmem) +
+    if (dynamic_smem > static_cast<size_t>(max_dynamic_shared_bytes(f, k.static_smem))) {
+        why = std::to_string(k.static_smem) + " bytes static + " + std::to_string(dynamic_smem) +
               " bytes dynamic shared memory exceeds the limit (48 KB unless raised with cudaFuncSetAttribute)";
         return cudaErrorInvalidValue;
     }
@@ -125,49 +126,49 @@ cudaError_t validateConfiguration(const ptx::Kernel& k, FunctionEntry& f, dim3 g
 
 }  // namespace
 
-cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t dynamicSmem,
-                         cudaStream_t stream, bool cooperative)
+cudaError_t launch_kernel(const void* host_function, dim3 grid, dim3 block, void** args, size_t dynamic_smem,
+                          cudaStream_t stream, bool cooperative)
 {
     std::lock_guard lock(runtime().mutex);
     Capture* capture = nullptr;
-    if (cudaError_t e = openStreamCall("kernel launch", stream, capture))
+    if (cudaError_t e = open_stream_call("kernel launch", stream, capture))
         return e;
-    if (!capture && runtime().pendingFault != cudaSuccess)
+    if (!capture && runtime().pending_fault != cudaSuccess)
         return cudaSuccess;  // the device is already broken
     cudaError_t error = cudaSuccess;
     FunctionEntry* entry = nullptr;
     std::string why;
-    const ptx::Kernel* k = kernelFor(hostFunction, &entry, error, why);
+    const ptx::Kernel* k = kernel_for(host_function, &entry, error, why);
     if (!k)
-        return failStreamCall(capture, "kernel launch", error, why);
-    if (cudaError_t e = validateConfiguration(*k, *entry, grid, block, dynamicSmem, why))
-        return failStreamCall(capture, ("launch of " + demangle(k->name)).c_str(), e, why);
+        return fail_stream_call(capture, "kernel launch", error, why);
+    if (cudaError_t e = validateConfiguration(*k, *entry, grid, block, dynamic_smem, why))
+        return fail_stream_call(capture, ("launch of " + demangle(k->name)).c_str(), e, why);
     if (cooperative) {
         // Every block of a cooperative grid must be resident at once.
         const uint64_t threads = uint64_t{block.x} * block.y * block.z;
-        const uint64_t resident =
-            uint64_t(blocksPerSm(kernelRegisters(*entry, *k), static_cast<int>(threads), k->staticSmem + dynamicSmem)) *
-            kMultiprocessors;
+        const uint64_t resident = uint64_t(blocks_per_sm(kernel_registers(*entry, *k), static_cast<int>(threads),
+                                                         k->static_smem + dynamic_smem)) *
+                                  kMultiprocessors;
         const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
         if (blocks > resident)
-            return failStreamCall(capture, ("cooperative launch of " + demangle(k->name)).c_str(),
-                                  cudaErrorCooperativeLaunchTooLarge,
-                                  std::to_string(blocks) + " blocks, but at most " + std::to_string(resident) +
-                                      " of them fit on the device at once");
+            return fail_stream_call(capture, ("cooperative launch of " + demangle(k->name)).c_str(),
+                                    cudaErrorCooperativeLaunchTooLarge,
+                                    std::to_string(blocks) + " blocks, but at most " + std::to_string(resident) +
+                                        " of them fit on the device at once");
     }
 
     // The arguments are copied now, so a graph replays the values they had at capture.
-    PreparedLaunch launch{k, entry, grid, block, dynamicSmem, std::vector<uint8_t>(k->paramBytes), cooperative};
+    PreparedLaunch launch{k, entry, grid, block, dynamic_smem, std::vector<uint8_t>(k->param_bytes), cooperative};
     for (size_t i = 0; i < k->params.size(); ++i)
         std::memcpy(launch.params.data() + k->params[i].offset, args[i], k->params[i].size);
     if (capture)
-        capture->nodes.push_back([launch] { runLaunch(launch); });
+        capture->nodes.push_back([launch] { run_launch(launch); });
     else
-        runLaunch(launch);
+        run_launch(launch);
     return cudaSuccess;
 }
 
-void runLaunch(const PreparedLaunch& prepared)
+void run_launch(const PreparedLaunch& prepared)
 {
     const ptx::Kernel* k = prepared.kernel;
     const dim3 grid = prepared.grid, block = prepared.block;
@@ -175,21 +176,21 @@ void runLaunch(const PreparedLaunch& prepared)
     launch.kernel = k;
     launch.grid = {grid.x, grid.y, grid.z};
     launch.block = {block.x, block.y, block.z};
-    launch.dynamicSmem = static_cast<uint32_t>(prepared.dynamicSmem);
+    launch.dynamic_smem = static_cast<uint32_t>(prepared.dynamic_smem);
     launch.params = prepared.params.data();
-    launch.instructionLimit = instructionLimit();
-    launch.epoch = nextLaunchEpoch();
-    static const bool raceCheck = checkEnabled("CUDASIM_RACECHECK");
-    static const bool initCheck = checkEnabled("CUDASIM_INITCHECK");
-    launch.raceCheck = raceCheck;
-    launch.initCheck = initCheck;
+    launch.instruction_limit = instruction_limit();
+    launch.epoch = next_launch_epoch();
+    static const bool race_check = checkEnabled("CUDASIM_RACECHECK");
+    static const bool init_check = checkEnabled("CUDASIM_INITCHECK");
+    launch.race_check = race_check;
+    launch.init_check = init_check;
     launch.schedule = schedule();
-    launch.printfBytesLeft = static_cast<int64_t>(runtime().printfFifoBytes);  // the caller holds the lock
+    launch.printf_bytes_left = static_cast<int64_t>(runtime().printf_fifo_bytes);  // the caller holds the lock
     if (!runtime().heap)
-        runtime().heap = std::make_unique<DeviceHeap>(runtime().mallocHeapBytes);
+        runtime().heap = std::make_unique<DeviceHeap>(runtime().malloc_heap_bytes);
     launch.heap = runtime().heap.get();
     // CUDASIM_TRACE: the first launch of a matching kernel records one warp's active lanes.
-    static const std::optional<WarpTraceRequest> traceRequest = warpTraceRequest();
+    static const std::optional<WarpTraceRequest> traceRequest = warp_trace_request();
     static bool traced = false;
     std::optional<WarpTrace> trace;
     if (traceRequest && !traced && demangle(k->name).find(traceRequest->kernel) != std::string::npos) {
@@ -202,30 +203,30 @@ void runLaunch(const PreparedLaunch& prepared)
     // as long as the device holds the whole grid at once.
     void* workspace = nullptr;
     const uint64_t threads = launch.block.count();
-    const int residentPerSm = blocksPerSm(kernelRegisters(*prepared.entry, *k), static_cast<int>(threads),
-                                          k->staticSmem + prepared.dynamicSmem);
-    if (prepared.cooperative || kernelSyncsGrid(*k)) {
+    const int residentPerSm = blocks_per_sm(kernel_registers(*prepared.entry, *k), static_cast<int>(threads),
+                                            k->static_smem + prepared.dynamic_smem);
+    if (prepared.cooperative || kernel_syncs_grid(*k)) {
         workspace = DeviceMemory::instance().allocate(kGridWorkspaceBytes);
         DeviceMemory::instance().fill(workspace, 0, kGridWorkspaceBytes);
-        launch.gridWorkspace = reinterpret_cast<uint64_t>(workspace);
-        launch.residentBlocks = uint64_t(residentPerSm) * kMultiprocessors;
+        launch.grid_workspace = reinterpret_cast<uint64_t>(workspace);
+        launch.resident_blocks = uint64_t(residentPerSm) * kMultiprocessors;
     }
-    LaunchResult result = executeKernel(launch);
+    LaunchResult result = execute_kernel(launch);
     if (workspace)
         DeviceMemory::instance().release(workspace);
     if (trace)
         trace->write();
 
-    if (!result.printfOutput.empty()) {
-        std::fwrite(result.printfOutput.data(), 1, result.printfOutput.size(), stdout);
+    if (!result.printf_output.empty()) {
+        std::fwrite(result.printf_output.data(), 1, result.printf_output.size(), stdout);
         std::fflush(stdout);
     }
-    if (const uint64_t dropped = launch.printfCallsDropped.load())
+    if (const uint64_t dropped = launch.printf_calls_dropped.load())
         std::fprintf(stderr,
                      "cudasim: %s: %llu device printf calls past the %zu-byte FIFO (cudaLimitPrintfFifoSize) "
                      "dropped, as a GPU drops them\n",
-                     demangle(k->name).c_str(), static_cast<unsigned long long>(dropped), runtime().printfFifoBytes);
-    LaunchCounters& c = runtime().lastLaunch;
+                     demangle(k->name).c_str(), static_cast<unsigned long long>(dropped), runtime().printf_fifo_bytes);
+    LaunchCounters& c = runtime().last_launch;
     c.kernel = demangle(k->name);
     c.grid[0] = grid.x;
     c.grid[1] = grid.y;
@@ -234,22 +235,22 @@ void runLaunch(const PreparedLaunch& prepared)
     c.block[1] = block.y;
     c.block[2] = block.z;
     c.counts = result.counts;
-    c.atomicsOnHottestAddress = result.atomicsOnHottestAddress;
-    modelKernel(c, {launch.grid.count(), static_cast<int>((threads + 31) / 32), residentPerSm});
-    runtime().deviceClockMs += c.modelledMilliseconds;
+    c.atomics_on_hottest_address = result.atomics_on_hottest_address;
+    model_kernel(c, {launch.grid.count(), static_cast<int>((threads + 31) / 32), residentPerSm});
+    runtime().device_clock_ms += c.modelled_milliseconds;
     ++runtime().launches;
-    runtime().recentLaunches.push_back(c);
-    if (runtime().recentLaunches.size() > RuntimeState::kRecentLaunches)
-        runtime().recentLaunches.pop_front();
+    runtime().recent_launches.push_back(c);
+    if (runtime().recent_launches.size() > RuntimeState::kRecentLaunches)
+        runtime().recent_launches.pop_front();
     const char* show = std::getenv("CUDASIM_COUNTERS");
     if (show && *show && std::strcmp(show, "0") != 0)
         printCounters(c);
 
     if (result.error != cudaSuccess) {
         std::fprintf(stderr, "cudasim: %s: %s\n", cudaGetErrorName(result.error), result.message.c_str());
-        runtime().pendingFault = result.error;
-        runtime().faultError = result.error;
-        runtime().faultMessage = result.message;
+        runtime().pending_fault = result.error;
+        runtime().fault_error = result.error;
+        runtime().fault_message = result.message;
     }
 }
 
@@ -262,13 +263,13 @@ extern "C" {
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                              cudaStream_t stream)
 {
-    return launchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+    return launch_kernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
 cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                                         cudaStream_t stream)
 {
-    return launchKernel(func, gridDim, blockDim, args, sharedMem, stream, true);
+    return launch_kernel(func, gridDim, blockDim, args, sharedMem, stream, true);
 }
 
 }  // extern "C"

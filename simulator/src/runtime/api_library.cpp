@@ -20,7 +20,7 @@ using namespace cudasim;
 
 namespace {
 
-Library* findLibrary(cudaLibrary_t handle)
+Library* find_library(cudaLibrary_t handle)
 {
     for (auto& library : runtime().libraries)
         if (reinterpret_cast<cudaLibrary_t>(library.get()) == handle)
@@ -36,22 +36,23 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t* library, const void* code, cudaJi
                                 cudaLibraryOption*, void**, unsigned int)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (!library || !code)
-        return failCall("cudaLibraryLoadData", cudaErrorInvalidValue, "library or code is NULL");
+        return fail_call("cudaLibraryLoadData", cudaErrorInvalidValue, "library or code is NULL");
     auto binary = std::make_unique<FatBinary>();
     try {
         // A fat binary (nvcc -fatbin) or NUL-terminated PTX text (nvcc -ptx); cubins carry no PTX.
-        binary->ptx = isFatBinary(code) ? extractPtxFromFatBinary(code) : std::string(static_cast<const char*>(code));
+        binary->ptx =
+            is_fat_binary(code) ? extract_ptx_from_fat_binary(code) : std::string(static_cast<const char*>(code));
     } catch (const std::exception& e) {
-        return failCall("cudaLibraryLoadData", cudaErrorInvalidPtx, e.what());
+        return fail_call("cudaLibraryLoadData", cudaErrorInvalidPtx, e.what());
     }
     if (binary->ptx.find(".entry") == std::string::npos && binary->ptx.find(".version") == std::string::npos)
-        return failCall("cudaLibraryLoadData", cudaErrorInvalidPtx, "the image is neither a fat binary nor PTX text");
-    ensureLoaded(*binary);
+        return fail_call("cudaLibraryLoadData", cudaErrorInvalidPtx, "the image is neither a fat binary nor PTX text");
+    ensure_loaded(*binary);
     if (!binary->module)
-        return failCall("cudaLibraryLoadData", cudaErrorInvalidPtx, binary->loadError);
+        return fail_call("cudaLibraryLoadData", cudaErrorInvalidPtx, binary->load_error);
     auto entry = std::make_unique<Library>();
     entry->binary = binary.get();
     runtime().binaries.push_back(std::move(binary));
@@ -65,8 +66,8 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t* library, const void* code, cudaJi
 cudaError_t cudaLibraryUnload(cudaLibrary_t library)
 {
     std::lock_guard lock(runtime().mutex);
-    if (!findLibrary(library))
-        return failCall("cudaLibraryUnload", cudaErrorInvalidResourceHandle, "unknown library");
+    if (!find_library(library))
+        return fail_call("cudaLibraryUnload", cudaErrorInvalidResourceHandle, "unknown library");
     return cudaSuccess;
 }
 
@@ -74,22 +75,22 @@ cudaError_t cudaLibraryGetKernel(cudaKernel_t* kernel, cudaLibrary_t handle, con
 {
     std::lock_guard lock(runtime().mutex);
     if (!kernel || !name)
-        return failCall("cudaLibraryGetKernel", cudaErrorInvalidValue, "kernel or name is NULL");
-    Library* library = findLibrary(handle);
+        return fail_call("cudaLibraryGetKernel", cudaErrorInvalidValue, "kernel or name is NULL");
+    Library* library = find_library(handle);
     if (!library)
-        return failCall("cudaLibraryGetKernel", cudaErrorInvalidResourceHandle, "unknown library");
+        return fail_call("cudaLibraryGetKernel", cudaErrorInvalidResourceHandle, "unknown library");
     // No message: asking for a kernel that may be absent is how a program finds out.
-    if (!library->binary->module->findKernel(name))
-        return recordError(cudaErrorSymbolNotFound);
-    auto& handleOf = library->kernelHandles[name];
-    if (!handleOf) {
-        handleOf = std::make_unique<char>();
+    if (!library->binary->module->find_kernel(name))
+        return record_error(cudaErrorSymbolNotFound);
+    auto& handle_of = library->kernel_handles[name];
+    if (!handle_of) {
+        handle_of = std::make_unique<char>();
         FunctionEntry entry;
         entry.binary = library->binary;
         entry.name = name;
-        runtime().functions[handleOf.get()] = entry;
+        runtime().functions[handle_of.get()] = entry;
     }
-    *kernel = reinterpret_cast<cudaKernel_t>(handleOf.get());
+    *kernel = reinterpret_cast<cudaKernel_t>(handle_of.get());
     return cudaSuccess;
 }
 
@@ -97,13 +98,13 @@ cudaError_t cudaLibraryGetGlobal(void** dptr, size_t* bytes, cudaLibrary_t handl
 {
     std::lock_guard lock(runtime().mutex);
     if ((!dptr && !bytes) || !name)
-        return failCall("cudaLibraryGetGlobal", cudaErrorInvalidValue, "dptr and bytes are both NULL, or name is");
-    Library* library = findLibrary(handle);
+        return fail_call("cudaLibraryGetGlobal", cudaErrorInvalidValue, "dptr and bytes are both NULL, or name is");
+    Library* library = find_library(handle);
     if (!library)
-        return failCall("cudaLibraryGetGlobal", cudaErrorInvalidResourceHandle, "unknown library");
-    const ptx::Variable* variable = library->binary->module->findVariable(name);
+        return fail_call("cudaLibraryGetGlobal", cudaErrorInvalidResourceHandle, "unknown library");
+    const ptx::Variable* variable = library->binary->module->find_variable(name);
     if (!variable)
-        return recordError(cudaErrorSymbolNotFound);
+        return record_error(cudaErrorSymbolNotFound);
     if (dptr)
         *dptr = variable->storage;
     if (bytes)
@@ -117,12 +118,12 @@ cudaError_t cudaFuncGetParamInfo(const void* func, size_t paramIndex, size_t* pa
     FunctionEntry* entry = nullptr;
     cudaError_t error = cudaSuccess;
     std::string why;
-    const ptx::Kernel* k = kernelFor(func, &entry, error, why);
+    const ptx::Kernel* k = kernel_for(func, &entry, error, why);
     if (!k)
-        return failCall("cudaFuncGetParamInfo", error, why);
+        return fail_call("cudaFuncGetParamInfo", error, why);
     // Past the last parameter: the answer a program uses to count them.
     if (paramIndex >= k->params.size())
-        return recordError(cudaErrorInvalidValue);
+        return record_error(cudaErrorInvalidValue);
     if (paramOffset)
         *paramOffset = k->params[paramIndex].offset;
     if (paramSize)

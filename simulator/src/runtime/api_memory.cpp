@@ -29,48 +29,48 @@ constexpr size_t kPitchAlignment = 512;  // row alignment of cudaMallocPitch
 // The free device memory: the modelled GPU's, but never more than this machine can still give,
 // since device memory is host memory here (a demo asked for more fails cleanly instead of being
 // killed by the kernel's out-of-memory killer).
-uint64_t freeDeviceBytes()
+uint64_t free_device_bytes()
 {
-    const uint64_t used = DeviceMemory::instance().bytesInUse();
+    const uint64_t used = DeviceMemory::instance().bytes_in_use();
     const uint64_t modelled = device_model::kGlobalMemoryBytes - std::min(used, device_model::kGlobalMemoryBytes);
-    const auto host = hostAvailableBytes();
+    const auto host = host_available_bytes();
     return host ? std::min(modelled, *host) : modelled;
 }
 
-bool isDevice(const void* p, size_t count)
+bool is_device(const void* p, size_t count)
 {
     return DeviceMemory::instance().contains(p, count);
 }
 
 // Resolves cudaMemcpyDefault and checks that device-side ranges are real
 // allocations.
-cudaError_t checkCopy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind& kind)
+cudaError_t check_copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind& kind)
 {
     if (count == 0)
         return cudaSuccess;
     if (!dst || !src)
-        return failCall(api, cudaErrorInvalidValue, "NULL pointer");
+        return fail_call(api, cudaErrorInvalidValue, "NULL pointer");
     if (kind == cudaMemcpyDefault) {
-        bool d = isDevice(dst, count), s = isDevice(src, count);
+        bool d = is_device(dst, count), s = is_device(src, count);
         kind = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
                  : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
     }
     bool dstDevice = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
     bool srcDevice = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
-        return failCall(api, cudaErrorInvalidMemcpyDirection, "bad cudaMemcpyKind");
-    if (dstDevice && !isDevice(dst, count))
-        return failCall(api, cudaErrorInvalidValue,
-                        "destination is not " + std::to_string(count) + " bytes of device memory");
-    if (srcDevice && !isDevice(src, count))
-        return failCall(api, cudaErrorInvalidValue,
-                        "source is not " + std::to_string(count) + " bytes of device memory");
+        return fail_call(api, cudaErrorInvalidMemcpyDirection, "bad cudaMemcpyKind");
+    if (dstDevice && !is_device(dst, count))
+        return fail_call(api, cudaErrorInvalidValue,
+                         "destination is not " + std::to_string(count) + " bytes of device memory");
+    if (srcDevice && !is_device(src, count))
+        return fail_call(api, cudaErrorInvalidValue,
+                         "source is not " + std::to_string(count) + " bytes of device memory");
     return cudaSuccess;
 }
 
 // Copies between the host and the device make the host wait for the
 // device, which a capture in global or thread-local mode forbids.
-bool waitsForDevice(cudaMemcpyKind kind)
+bool waits_for_device(cudaMemcpyKind kind)
 {
     return kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost;
 }
@@ -81,24 +81,24 @@ cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cuda
 {
     std::lock_guard lock(runtime().mutex);
     Capture* capture = nullptr;
-    if (cudaError_t e = openStreamCall(api, stream, capture, synchronous))
+    if (cudaError_t e = open_stream_call(api, stream, capture, synchronous))
         return e;
-    if (cudaError_t e = checkCopy(api, dst, src, count, kind)) {
+    if (cudaError_t e = check_copy(api, dst, src, count, kind)) {
         if (capture)
-            invalidateCapture(*capture, api);
+            invalidate_capture(*capture, api);
         return e;
     }
-    if (synchronous && waitsForDevice(kind))
-        if (cudaError_t e = checkUnsafeCall(api))
+    if (synchronous && waits_for_device(kind))
+        if (cudaError_t e = check_unsafe_call(api))
             return e;
     auto run = [dst, src, count, kind] {
         if (count)
             std::memmove(dst, src, count);
         if (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice)
-            DeviceMemory::instance().markWritten(dst, count);
-        runtime().deviceClockMs += modelCopyMilliseconds(count, kind);
+            DeviceMemory::instance().mark_written(dst, count);
+        runtime().device_clock_ms += model_copy_milliseconds(count, kind);
         if (kind == cudaMemcpyDeviceToDevice)
-            streamThroughL2(2 * uint64_t{count});
+            stream_through_l2(2 * uint64_t{count});
     };
     if (capture)
         capture->nodes.push_back(run);
@@ -111,15 +111,15 @@ cudaError_t fill(const char* api, void* dst, int value, size_t count, cudaStream
 {
     std::lock_guard lock(runtime().mutex);
     Capture* capture = nullptr;
-    if (cudaError_t e = openStreamCall(api, stream, capture))
+    if (cudaError_t e = open_stream_call(api, stream, capture))
         return e;
-    if (count && !isDevice(dst, count))
-        return failStreamCall(capture, api, cudaErrorInvalidValue,
-                              "destination is not " + std::to_string(count) + " bytes of device memory");
+    if (count && !is_device(dst, count))
+        return fail_stream_call(capture, api, cudaErrorInvalidValue,
+                                "destination is not " + std::to_string(count) + " bytes of device memory");
     auto run = [dst, value, count] {
         if (count)
             DeviceMemory::instance().fill(dst, value, count);
-        streamThroughL2(count);
+        stream_through_l2(count);
     };
     if (capture)
         capture->nodes.push_back(run);
@@ -130,41 +130,41 @@ cudaError_t fill(const char* api, void* dst, int value, size_t count, cudaStream
 
 // Copies `height` rows of `width` bytes between pitched buffers; the
 // device-side buffers must hold every row.
-cudaError_t copy2D(const char* api, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                   size_t height, cudaMemcpyKind kind, cudaStream_t stream, bool synchronous)
+cudaError_t copy_2d(const char* api, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                    size_t height, cudaMemcpyKind kind, cudaStream_t stream, bool synchronous)
 {
     std::lock_guard lock(runtime().mutex);
     Capture* capture = nullptr;
-    if (cudaError_t e = openStreamCall(api, stream, capture, synchronous))
+    if (cudaError_t e = open_stream_call(api, stream, capture, synchronous))
         return e;
     if (width == 0 || height == 0)
         return cudaSuccess;
     if (width > dpitch || width > spitch)
-        return failStreamCall(capture, api, cudaErrorInvalidPitchValue, "width exceeds a pitch");
-    size_t dstExtent = dpitch * (height - 1) + width, srcExtent = spitch * (height - 1) + width;
+        return fail_stream_call(capture, api, cudaErrorInvalidPitchValue, "width exceeds a pitch");
+    size_t dst_extent = dpitch * (height - 1) + width, src_extent = spitch * (height - 1) + width;
     cudaMemcpyKind resolved = kind;
     if (kind == cudaMemcpyDefault) {
-        bool d = isDevice(dst, dstExtent), s = isDevice(src, srcExtent);
+        bool d = is_device(dst, dst_extent), s = is_device(src, src_extent);
         resolved = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
                      : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
     }
     bool dstDevice = resolved == cudaMemcpyHostToDevice || resolved == cudaMemcpyDeviceToDevice;
     bool srcDevice = resolved == cudaMemcpyDeviceToHost || resolved == cudaMemcpyDeviceToDevice;
-    if (dstDevice && !isDevice(dst, dstExtent))
-        return failStreamCall(capture, api, cudaErrorInvalidValue, "destination rows are not all device memory");
-    if (srcDevice && !isDevice(src, srcExtent))
-        return failStreamCall(capture, api, cudaErrorInvalidValue, "source rows are not all device memory");
-    if (synchronous && waitsForDevice(resolved))
-        if (cudaError_t e = checkUnsafeCall(api))
+    if (dstDevice && !is_device(dst, dst_extent))
+        return fail_stream_call(capture, api, cudaErrorInvalidValue, "destination rows are not all device memory");
+    if (srcDevice && !is_device(src, src_extent))
+        return fail_stream_call(capture, api, cudaErrorInvalidValue, "source rows are not all device memory");
+    if (synchronous && waits_for_device(resolved))
+        if (cudaError_t e = check_unsafe_call(api))
             return e;
     auto run = [=] {
         for (size_t row = 0; row < height; ++row) {
             std::memmove(static_cast<uint8_t*>(dst) + row * dpitch, static_cast<const uint8_t*>(src) + row * spitch,
                          width);
             if (dstDevice)
-                DeviceMemory::instance().markWritten(static_cast<uint8_t*>(dst) + row * dpitch, width);
+                DeviceMemory::instance().mark_written(static_cast<uint8_t*>(dst) + row * dpitch, width);
         }
-        runtime().deviceClockMs += modelCopyMilliseconds(width * height, resolved);
+        runtime().device_clock_ms += model_copy_milliseconds(width * height, resolved);
     };
     if (capture)
         capture->nodes.push_back(run);
@@ -173,39 +173,39 @@ cudaError_t copy2D(const char* api, void* dst, size_t dpitch, const void* src, s
     return cudaSuccess;
 }
 
-cudaError_t symbolCopy(const char* api, const void* symbol, void* host, size_t count, size_t offset, bool toSymbol,
-                       cudaMemcpyKind kind, cudaStream_t stream, bool synchronous)
+cudaError_t symbol_copy(const char* api, const void* symbol, void* host, size_t count, size_t offset, bool to_symbol,
+                        cudaMemcpyKind kind, cudaStream_t stream, bool synchronous)
 {
     std::lock_guard lock(runtime().mutex);
     Capture* capture = nullptr;
-    if (cudaError_t e = openStreamCall(api, stream, capture, synchronous))
+    if (cudaError_t e = open_stream_call(api, stream, capture, synchronous))
         return e;
     size_t size = 0;
     std::string why;
-    uint8_t* storage = symbolStorage(symbol, &size, &why);
+    uint8_t* storage = symbol_storage(symbol, &size, &why);
     if (!storage)
-        return failStreamCall(capture, api, cudaErrorInvalidSymbol, why);
+        return fail_stream_call(capture, api, cudaErrorInvalidSymbol, why);
     if (offset + count > size)
-        return failStreamCall(capture, api, cudaErrorInvalidValue,
-                              std::to_string(count) + " bytes at offset " + std::to_string(offset) + " exceed the " +
-                                  std::to_string(size) + "-byte symbol");
+        return fail_stream_call(capture, api, cudaErrorInvalidValue,
+                                std::to_string(count) + " bytes at offset " + std::to_string(offset) + " exceed the " +
+                                    std::to_string(size) + "-byte symbol");
     if (count == 0)
         return cudaSuccess;
-    bool otherIsDevice = kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && isDevice(host, count));
-    if (otherIsDevice && !isDevice(host, count))
-        return failStreamCall(capture, api, cudaErrorInvalidValue, "device pointer is not device memory");
-    if (synchronous && !otherIsDevice)
-        if (cudaError_t e = checkUnsafeCall(api))
+    bool other_is_device = kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && is_device(host, count));
+    if (other_is_device && !is_device(host, count))
+        return fail_stream_call(capture, api, cudaErrorInvalidValue, "device pointer is not device memory");
+    if (synchronous && !other_is_device)
+        if (cudaError_t e = check_unsafe_call(api))
             return e;
     auto run = [=] {
-        if (toSymbol)
+        if (to_symbol)
             std::memmove(storage + offset, host, count);
         else
             std::memmove(host, storage + offset, count);
-        if (!toSymbol && otherIsDevice)
-            DeviceMemory::instance().markWritten(host, count);
-        runtime().deviceClockMs +=
-            modelCopyMilliseconds(count, otherIsDevice ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice);
+        if (!to_symbol && other_is_device)
+            DeviceMemory::instance().mark_written(host, count);
+        runtime().device_clock_ms +=
+            model_copy_milliseconds(count, other_is_device ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice);
     };
     if (capture)
         capture->nodes.push_back(run);
@@ -221,22 +221,22 @@ extern "C" {
 cudaError_t cudaMalloc(void** devPtr, size_t size)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     // A graph would not replay the allocation.
-    if (cudaError_t e = checkUnsafeCall("cudaMalloc"))
+    if (cudaError_t e = check_unsafe_call("cudaMalloc"))
         return e;
     if (!devPtr)
-        return failCall("cudaMalloc", cudaErrorInvalidValue, "devPtr is NULL");
+        return fail_call("cudaMalloc", cudaErrorInvalidValue, "devPtr is NULL");
     if (size == 0) {
         *devPtr = nullptr;
         return cudaSuccess;
     }
-    if (size > freeDeviceBytes())
-        return recordError(cudaErrorMemoryAllocation);
+    if (size > free_device_bytes())
+        return record_error(cudaErrorMemoryAllocation);
     void* p = DeviceMemory::instance().allocate(size);
     if (!p)
-        return recordError(cudaErrorMemoryAllocation);
+        return record_error(cudaErrorMemoryAllocation);
     *devPtr = p;
     return cudaSuccess;
 }
@@ -248,9 +248,9 @@ cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int)
     const cudaError_t e = cudaMalloc(devPtr, size);
     // The host writes managed memory through plain pointers, which the initcheck cannot see.
     if (e == cudaSuccess && *devPtr) {
-        DeviceMemory::instance().markWritten(*devPtr, size);
+        DeviceMemory::instance().mark_written(*devPtr, size);
         std::lock_guard lock(runtime().mutex);
-        runtime().managedAllocations.insert(*devPtr);
+        runtime().managed_allocations.insert(*devPtr);
     }
     return e;
 }
@@ -258,12 +258,12 @@ cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int)
 namespace {
 // Why [devPtr, devPtr + count) is not managed memory a hint may name, or nullptr. Call with
 // runtime().mutex held.
-const char* notManagedRange(const void* devPtr, size_t count)
+const char* not_managed_range(const void* devPtr, size_t count)
 {
     if (count == 0)
         return "count is 0";
     const Allocation* a = DeviceMemory::instance().find(reinterpret_cast<uintptr_t>(devPtr));
-    if (!a || !runtime().managedAllocations.count(reinterpret_cast<const void*>(a->base)))
+    if (!a || !runtime().managed_allocations.count(reinterpret_cast<const void*>(a->base)))
         return "devPtr is not managed memory (cudaMallocManaged's or a __managed__ variable)";
     if (reinterpret_cast<uintptr_t>(devPtr) + count > a->base + a->size)
         return "the range runs past the end of its managed allocation";
@@ -290,10 +290,10 @@ const char* badLocation(const cudaMemLocation& location, cudaError_t& error)
 cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
-    if (const char* why = notManagedRange(devPtr, count))
-        return failCall("cudaMemAdvise", cudaErrorInvalidValue, why);
+    if (const char* why = not_managed_range(devPtr, count))
+        return fail_call("cudaMemAdvise", cudaErrorInvalidValue, why);
     switch (advice) {
     case cudaMemAdviseSetReadMostly:
     case cudaMemAdviseUnsetReadMostly:
@@ -306,11 +306,11 @@ cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise adv
         // cudaMemPrefetchAsync says cudaErrorInvalidDevice.
         cudaError_t error = cudaSuccess;
         if (const char* why = badLocation(location, error))
-            return failCall("cudaMemAdvise", cudaErrorInvalidValue, why);
+            return fail_call("cudaMemAdvise", cudaErrorInvalidValue, why);
         return cudaSuccess;
     }
     default:
-        return failCall("cudaMemAdvise", cudaErrorInvalidValue, "advice is not a cudaMemoryAdvise");
+        return fail_call("cudaMemAdvise", cudaErrorInvalidValue, "advice is not a cudaMemoryAdvise");
     }
 }
 
@@ -320,43 +320,43 @@ cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocati
                                  cudaStream_t stream)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
-    if (const char* why = notManagedRange(devPtr, count))
-        return failCall("cudaMemPrefetchAsync", cudaErrorInvalidValue, why);
+    if (const char* why = not_managed_range(devPtr, count))
+        return fail_call("cudaMemPrefetchAsync", cudaErrorInvalidValue, why);
     cudaError_t error = cudaSuccess;
     if (const char* why = badLocation(location, error))
-        return failCall("cudaMemPrefetchAsync", error, why);
+        return fail_call("cudaMemPrefetchAsync", error, why);
     if (flags != 0)
-        return failCall("cudaMemPrefetchAsync", cudaErrorInvalidValue, "flags must be 0");
-    if (!isValidStream(stream))
-        return failCall("cudaMemPrefetchAsync", cudaErrorInvalidResourceHandle, "unknown stream");
+        return fail_call("cudaMemPrefetchAsync", cudaErrorInvalidValue, "flags must be 0");
+    if (!is_valid_stream(stream))
+        return fail_call("cudaMemPrefetchAsync", cudaErrorInvalidResourceHandle, "unknown stream");
     return cudaSuccess;
 }
 
 cudaError_t cudaFree(void* devPtr)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
-    if (cudaError_t e = checkUnsafeCall("cudaFree"))
+    if (cudaError_t e = check_unsafe_call("cudaFree"))
         return e;
-    if (cudaError_t e = synchronizeWithDevice())
+    if (cudaError_t e = synchronize_with_device())
         return e;  // cudaFree waits for the device
     if (!devPtr)
         return cudaSuccess;
     if (!DeviceMemory::instance().release(devPtr))
-        return failCall("cudaFree", cudaErrorInvalidValue, "pointer is not the start of a live cudaMalloc allocation");
-    runtime().managedAllocations.erase(devPtr);
+        return fail_call("cudaFree", cudaErrorInvalidValue, "pointer is not the start of a live cudaMalloc allocation");
+    runtime().managed_allocations.erase(devPtr);
     return cudaSuccess;
 }
 
 cudaError_t cudaMallocHost(void** ptr, size_t size)
 {
     if (!ptr)
-        return recordError(cudaErrorInvalidValue);
+        return record_error(cudaErrorInvalidValue);
     *ptr = std::malloc(size ? size : 1);
-    return *ptr ? cudaSuccess : recordError(cudaErrorMemoryAllocation);
+    return *ptr ? cudaSuccess : record_error(cudaErrorMemoryAllocation);
 }
 
 cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int)
@@ -383,7 +383,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
 cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height)
 {
     if (!pitch)
-        return recordError(cudaErrorInvalidValue);
+        return record_error(cudaErrorInvalidValue);
     *pitch = (std::max<size_t>(width, 1) + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
     return cudaMalloc(devPtr, *pitch * height);
 }
@@ -391,13 +391,13 @@ cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t h
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                          cudaMemcpyKind kind)
 {
-    return copy2D("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, nullptr, true);
+    return copy_2d("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, nullptr, true);
 }
 
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                               cudaMemcpyKind kind, cudaStream_t stream)
 {
-    return copy2D("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind, stream, false);
+    return copy_2d("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind, stream, false);
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count)
@@ -412,35 +412,35 @@ cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t 
 
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind)
 {
-    return symbolCopy("cudaMemcpyToSymbol", symbol, const_cast<void*>(src), count, offset, true, kind, nullptr, true);
+    return symbol_copy("cudaMemcpyToSymbol", symbol, const_cast<void*>(src), count, offset, true, kind, nullptr, true);
 }
 
 cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind)
 {
-    return symbolCopy("cudaMemcpyFromSymbol", symbol, dst, count, offset, false, kind, nullptr, true);
+    return symbol_copy("cudaMemcpyFromSymbol", symbol, dst, count, offset, false, kind, nullptr, true);
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
                                     cudaMemcpyKind kind, cudaStream_t stream)
 {
-    return symbolCopy("cudaMemcpyToSymbolAsync", symbol, const_cast<void*>(src), count, offset, true, kind, stream,
-                      false);
+    return symbol_copy("cudaMemcpyToSymbolAsync", symbol, const_cast<void*>(src), count, offset, true, kind, stream,
+                       false);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind,
                                       cudaStream_t stream)
 {
-    return symbolCopy("cudaMemcpyFromSymbolAsync", symbol, dst, count, offset, false, kind, stream, false);
+    return symbol_copy("cudaMemcpyFromSymbolAsync", symbol, dst, count, offset, false, kind, stream, false);
 }
 
 cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
-    uint8_t* storage = symbolStorage(symbol, nullptr);
+    uint8_t* storage = symbol_storage(symbol, nullptr);
     if (!storage)
-        return failCall("cudaGetSymbolAddress", cudaErrorInvalidSymbol, "unknown symbol");
+        return fail_call("cudaGetSymbolAddress", cudaErrorInvalidSymbol, "unknown symbol");
     *devPtr = storage;
     return cudaSuccess;
 }
@@ -448,20 +448,20 @@ cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol)
 cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
-    if (!symbolStorage(symbol, size))
-        return failCall("cudaGetSymbolSize", cudaErrorInvalidSymbol, "unknown symbol");
+    if (!symbol_storage(symbol, size))
+        return fail_call("cudaGetSymbolSize", cudaErrorInvalidSymbol, "unknown symbol");
     return cudaSuccess;
 }
 
 cudaError_t cudaMemGetInfo(size_t* freeBytes, size_t* totalBytes)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (freeBytes)
-        *freeBytes = freeDeviceBytes();
+        *freeBytes = free_device_bytes();
     if (totalBytes)
         *totalBytes = device_model::kGlobalMemoryBytes;
     return cudaSuccess;

@@ -17,7 +17,7 @@ namespace {
 // CUDASIM_SCHEDULE: a seed, or "random" for a fresh one; printed either way, so that the run can
 // be repeated. A value that is neither stops the program: a checking run must not quietly run in
 // order.
-uint64_t scheduleFromEnvironment()
+uint64_t schedule_from_environment()
 {
     const char* env = std::getenv("CUDASIM_SCHEDULE");
     if (env == nullptr || *env == '\0')
@@ -39,22 +39,22 @@ uint64_t scheduleFromEnvironment()
     return seed;
 }
 
-std::atomic<uint64_t>& currentSchedule()
+std::atomic<uint64_t>& current_schedule()
 {
-    static std::atomic<uint64_t> seed{scheduleFromEnvironment()};
+    static std::atomic<uint64_t> seed{schedule_from_environment()};
     return seed;
 }
 
 }  // namespace
 
-void setSchedule(uint64_t seed)
+void set_schedule(uint64_t seed)
 {
-    currentSchedule() = seed;
+    current_schedule() = seed;
 }
 
 uint64_t schedule()
 {
-    return currentSchedule();
+    return current_schedule();
 }
 
 }  // namespace cudasim

@@ -20,7 +20,7 @@ constexpr uint64_t kMaxLinearElements = 1ull << 28;  // cudaDeviceProp::maxTextu
 
 // The channel layout of a format: 1, 2 or 4 channels of 8, 16 or 32 bits (floats: 16 or 32), all
 // of one size. Empty `why` when it is one.
-LinearTexture layoutOf(const cudaChannelFormatDesc& d, std::string& why)
+LinearTexture layout_of(const cudaChannelFormatDesc& d, std::string& why)
 {
     LinearTexture t;
     const int bits[4] = {d.x, d.y, d.z, d.w};
@@ -47,7 +47,7 @@ LinearTexture layoutOf(const cudaChannelFormatDesc& d, std::string& why)
         why = "a channel format kind other than signed, unsigned or float";
     }
     t.channels = static_cast<uint8_t>(channels);
-    t.channelBytes = static_cast<uint8_t>(bits[0] / 8);
+    t.channel_bytes = static_cast<uint8_t>(bits[0] / 8);
     return t;
 }
 
@@ -62,36 +62,36 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const cudaR
                                     const cudaTextureDesc* pTexDesc, const cudaResourceViewDesc* pResViewDesc)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     const char* api = "cudaCreateTextureObject";
     if (!pTexObject || !pResDesc || !pTexDesc)
-        return failCall(api, cudaErrorInvalidValue, "pTexObject, pResDesc and pTexDesc may not be NULL");
+        return fail_call(api, cudaErrorInvalidValue, "pTexObject, pResDesc and pTexDesc may not be NULL");
     if (pResDesc->resType != cudaResourceTypeLinear)
-        return failCall(api, cudaErrorNotSupported,
-                        "textures on CUDA arrays, mipmapped arrays and pitched 2-D memory are not modelled by the "
-                        "cudasim CPU simulator (linear memory, for tex1Dfetch, is)");
+        return fail_call(api, cudaErrorNotSupported,
+                         "textures on CUDA arrays, mipmapped arrays and pitched 2-D memory are not modelled by the "
+                         "cudasim CPU simulator (linear memory, for tex1Dfetch, is)");
     if (pResViewDesc)
-        return failCall(api, cudaErrorInvalidValue, "a resource view needs a CUDA array");
+        return fail_call(api, cudaErrorInvalidValue, "a resource view needs a CUDA array");
     const auto& linear = pResDesc->res.linear;
     std::string why;
-    LinearTexture texture = layoutOf(linear.desc, why);
+    LinearTexture texture = layout_of(linear.desc, why);
     if (!why.empty())
-        return failCall(api, cudaErrorInvalidValue, "channel format with " + why);
+        return fail_call(api, cudaErrorInvalidValue, "channel format with " + why);
     texture.address = reinterpret_cast<uint64_t>(linear.devPtr);
-    texture.elements = linear.sizeInBytes / texture.elementBytes();
+    texture.elements = linear.sizeInBytes / texture.element_bytes();
     if (!linear.devPtr || !DeviceMemory::instance().contains(linear.devPtr, linear.sizeInBytes))
-        return failCall(api, cudaErrorInvalidValue,
-                        "devPtr is not " + std::to_string(linear.sizeInBytes) + " bytes of device memory");
+        return fail_call(api, cudaErrorInvalidValue,
+                         "devPtr is not " + std::to_string(linear.sizeInBytes) + " bytes of device memory");
     if (texture.address % kTextureAlignment != 0)
-        return failCall(api, cudaErrorInvalidValue, "devPtr is not aligned to textureAlignment (512 bytes)");
+        return fail_call(api, cudaErrorInvalidValue, "devPtr is not aligned to textureAlignment (512 bytes)");
     if (texture.elements > kMaxLinearElements)
-        return failCall(api, cudaErrorInvalidValue,
-                        std::to_string(texture.elements) + " elements, more than maxTexture1DLinear (2^28)");
+        return fail_call(api, cudaErrorInvalidValue,
+                         std::to_string(texture.elements) + " elements, more than maxTexture1DLinear (2^28)");
     if (pTexDesc->readMode == cudaReadModeNormalizedFloat) {
-        if (texture.kind == LinearTexture::Kind::Float || texture.channelBytes == 4)
-            return failCall(api, cudaErrorInvalidNormSetting,
-                            "cudaReadModeNormalizedFloat on a texture of floats or 32-bit integers");
+        if (texture.kind == LinearTexture::Kind::Float || texture.channel_bytes == 4)
+            return fail_call(api, cudaErrorInvalidNormSetting,
+                             "cudaReadModeNormalizedFloat on a texture of floats or 32-bit integers");
         texture.normalized = true;
     }
     *pTexObject = TextureTable::instance().create(texture);
@@ -101,10 +101,10 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const cudaR
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = stickyError())
+    if (cudaError_t e = sticky_error())
         return e;
     if (texObject != 0 && !TextureTable::instance().destroy(texObject))
-        return failCall("cudaDestroyTextureObject", cudaErrorInvalidValue, "not a live texture object");
+        return fail_call("cudaDestroyTextureObject", cudaErrorInvalidValue, "not a live texture object");
     return cudaSuccess;
 }
 

@@ -17,10 +17,10 @@ std::map<cudaStream_t, std::unique_ptr<Capture>>& captures()
     return c;
 }
 
-unsigned long long nextCaptureId = 1;
+unsigned long long next_capture_id = 1;
 
 // cudaThreadExchangeStreamCaptureMode; a thread starts in global mode.
-thread_local cudaStreamCaptureMode threadMode = cudaStreamCaptureModeGlobal;
+thread_local cudaStreamCaptureMode thread_mode = cudaStreamCaptureModeGlobal;
 
 // The captures that forbid the calling thread potentially unsafe calls:
 // its own captures not begun in relaxed mode, and, while the thread is in
@@ -28,12 +28,12 @@ thread_local cudaStreamCaptureMode threadMode = cudaStreamCaptureModeGlobal;
 std::vector<Capture*> capturesForbiddingUnsafeCalls()
 {
     std::vector<Capture*> result;
-    if (threadMode == cudaStreamCaptureModeRelaxed)
+    if (thread_mode == cudaStreamCaptureModeRelaxed)
         return result;
     std::thread::id self = std::this_thread::get_id();
     for (auto& [stream, capture] : captures()) {
         bool own = capture->thread == self && capture->mode != cudaStreamCaptureModeRelaxed;
-        bool othersGlobal = threadMode == cudaStreamCaptureModeGlobal && capture->thread != self &&
+        bool othersGlobal = thread_mode == cudaStreamCaptureModeGlobal && capture->thread != self &&
                             capture->mode == cudaStreamCaptureModeGlobal;
         if (own || othersGlobal)
             result.push_back(capture.get());
@@ -43,7 +43,7 @@ std::vector<Capture*> capturesForbiddingUnsafeCalls()
 
 }  // namespace
 
-void invalidateCapture(Capture& capture, const char* api)
+void invalidate_capture(Capture& capture, const char* api)
 {
     if (!capture.invalidated())
         capture.invalidatedBy = api;
@@ -55,13 +55,13 @@ Capture& beginCapture(cudaStream_t stream, cudaStreamCaptureMode mode)
     capture->stream = stream;
     capture->mode = mode;
     capture->thread = std::this_thread::get_id();
-    capture->id = nextCaptureId++;
+    capture->id = next_capture_id++;
     Capture& result = *capture;
     captures()[stream] = std::move(capture);
     return result;
 }
 
-std::unique_ptr<Capture> endCapture(cudaStream_t stream)
+std::unique_ptr<Capture> end_capture(cudaStream_t stream)
 {
     auto it = captures().find(stream);
     if (it == captures().end())
@@ -71,17 +71,17 @@ std::unique_ptr<Capture> endCapture(cudaStream_t stream)
     return capture;
 }
 
-void discardCapture(cudaStream_t stream)
+void discard_capture(cudaStream_t stream)
 {
     captures().erase(stream);
 }
 
-void discardAllCaptures()
+void discard_all_captures()
 {
     captures().clear();
 }
 
-Capture* activeCapture(cudaStream_t stream)
+Capture* active_capture(cudaStream_t stream)
 {
     auto it = captures().find(stream);
     return it == captures().end() ? nullptr : it->second.get();
@@ -95,97 +95,98 @@ Capture* captureWithId(unsigned long long id)
     return nullptr;
 }
 
-Capture* captureFor(const char* api, cudaStream_t stream, cudaError_t& error)
+Capture* capture_for(const char* api, cudaStream_t stream, cudaError_t& error)
 {
     error = cudaSuccess;
-    if (Capture* capture = activeCapture(stream)) {
+    if (Capture* capture = active_capture(stream)) {
         if (!capture->invalidated())
             return capture;
-        error = failCall(api, cudaErrorStreamCaptureInvalidated,
-                         "the stream's capture was invalidated by " + capture->invalidatedBy +
-                             "; end it with cudaStreamEndCapture");
+        error = fail_call(api, cudaErrorStreamCaptureInvalidated,
+                          "the stream's capture was invalidated by " + capture->invalidatedBy +
+                              "; end it with cudaStreamEndCapture");
         return nullptr;
     }
     error = checkLegacyStream(api, stream);
     return nullptr;
 }
 
-cudaError_t openStreamCall(const char* api, cudaStream_t stream, Capture*& capture, bool waits)
+cudaError_t open_stream_call(const char* api, cudaStream_t stream, Capture*& capture, bool waits)
 {
     capture = nullptr;
-    if (cudaError_t e = waits ? synchronizeWithDevice() : stickyError())
+    if (cudaError_t e = waits ? synchronize_with_device() : sticky_error())
         return e;
-    if (!isValidStream(stream))
-        return failCall(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    if (!is_valid_stream(stream))
+        return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream");
     cudaError_t error = cudaSuccess;
-    capture = captureFor(api, stream, error);
+    capture = capture_for(api, stream, error);
     return error;
 }
 
-cudaError_t failStreamCall(Capture* capture, const char* api, cudaError_t e, const std::string& why)
+cudaError_t fail_stream_call(Capture* capture, const char* api, cudaError_t e, const std::string& why)
 {
     if (!capture)
-        return failCall(api, e, why);
-    invalidateCapture(*capture, api);
-    return failCall(api, e, why + "; the capture is invalidated");
+        return fail_call(api, e, why);
+    invalidate_capture(*capture, api);
+    return fail_call(api, e, why + "; the capture is invalidated");
 }
 
 cudaError_t checkLegacyStream(const char* api, cudaStream_t stream, bool invalidates)
 {
-    if (!isLegacyStream(stream))
+    if (!is_legacy_stream(stream))
         return cudaSuccess;
     bool blocked = false;
     for (auto& [capturing, capture] : captures()) {
-        if (!synchronizesWithLegacyStream(capturing))
+        if (!synchronizes_with_legacy_stream(capturing))
             continue;
         blocked = true;
         if (invalidates)
-            invalidateCapture(*capture, api);
+            invalidate_capture(*capture, api);
     }
     if (!blocked)
         return cudaSuccess;
-    return failCall(api, cudaErrorStreamCaptureImplicit,
-                    std::string("the legacy default stream would wait for a capturing stream created without "
-                                "cudaStreamNonBlocking") +
-                        (invalidates ? "; the capture is invalidated" : ""));
+    return fail_call(api, cudaErrorStreamCaptureImplicit,
+                     std::string("the legacy default stream would wait for a capturing stream created without "
+                                 "cudaStreamNonBlocking") +
+                         (invalidates ? "; the capture is invalidated" : ""));
 }
 
 cudaError_t checkStreamWait(const char* api, cudaStream_t stream)
 {
-    if (Capture* capture = activeCapture(stream))
-        return failStreamCall(
+    if (Capture* capture = active_capture(stream))
+        return fail_stream_call(
             capture, api, cudaErrorStreamCaptureUnsupported,
             "the stream is capturing: its work is recorded, not run, so there is nothing to wait for");
     if (cudaError_t e = checkLegacyStream(api, stream))
         return e;
-    return checkUnsafeCall(api);
+    return check_unsafe_call(api);
 }
 
-cudaError_t checkUnsafeCall(const char* api)
+cudaError_t check_unsafe_call(const char* api)
 {
     std::vector<Capture*> forbidding = capturesForbiddingUnsafeCalls();
     if (forbidding.empty())
         return cudaSuccess;
     for (Capture* capture : forbidding)
-        invalidateCapture(*capture, api);
-    return failCall(api, cudaErrorStreamCaptureUnsupported,
-                    "not permitted while a stream captures in global or thread-local mode; the capture is invalidated");
+        invalidate_capture(*capture, api);
+    return fail_call(
+        api, cudaErrorStreamCaptureUnsupported,
+        "not permitted while a stream captures in global or thread-local mode; the capture is invalidated");
 }
 
-cudaError_t checkDeviceSynchronize(const char* api)
+cudaError_t check_device_synchronize(const char* api)
 {
     if (captures().empty())
         return cudaSuccess;
     for (auto& [stream, capture] : captures())
-        invalidateCapture(*capture, api);
-    return failCall(api, cudaErrorStreamCaptureUnsupported,
-                    "a stream is capturing: its work is recorded, not run; the capture is invalidated");
+        invalidate_capture(*capture, api);
+    return fail_call(api, cudaErrorStreamCaptureUnsupported,
+                     "a stream is capturing: its work is recorded, not run; the capture is invalidated");
 }
 
-cudaStreamCaptureMode exchangeThreadCaptureMode(cudaStreamCaptureMode mode)
+cudaStreamCaptureMode exchange_thread_capture_mode(cudaStreamCaptureMode mode)
 {
-    cudaStreamCaptureMode previous = threadMode;
-    threadMode = mode;
+    cudaStreamCaptureMode previous = thread_mode;
+    thread_mode = mode;
     return previous;
 }
 

@@ -28,13 +28,13 @@ struct Capture {
 
 Capture& beginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
 // Takes the capture off its stream.
-std::unique_ptr<Capture> endCapture(cudaStream_t stream);
+std::unique_ptr<Capture> end_capture(cudaStream_t stream);
 // Drops the capture of a destroyed stream, or every capture (cudaDeviceReset).
-void discardCapture(cudaStream_t stream);
-void discardAllCaptures();
+void discard_capture(cudaStream_t stream);
+void discard_all_captures();
 
 // The capture of `stream` (valid or invalidated), or nullptr.
-Capture* activeCapture(cudaStream_t stream);
+Capture* active_capture(cudaStream_t stream);
 Capture* captureWithId(unsigned long long id);
 
 // For work submitted to `stream`: the capture to record it into, or nullptr
@@ -42,20 +42,20 @@ Capture* captureWithId(unsigned long long id);
 // capture was invalidated, or if `stream` is the legacy stream while a
 // blocking stream captures (cudaErrorStreamCaptureImplicit; that capture is
 // invalidated).
-Capture* captureFor(const char* api, cudaStream_t stream, cudaError_t& error);
+Capture* capture_for(const char* api, cudaStream_t stream, cudaError_t& error);
 
 // The opening every call that submits work to a stream shares: the sticky error (for a call
 // that waits for the device, `waits`, a pending kernel fault too), a known stream, then
-// captureFor's capture (`capture`, nullptr to run the work now). cudaSuccess, or the error the
+// capture_for's capture (`capture`, nullptr to run the work now). cudaSuccess, or the error the
 // call returns. Call with runtime().mutex held.
-cudaError_t openStreamCall(const char* api, cudaStream_t stream, Capture*& capture, bool waits = false);
+cudaError_t open_stream_call(const char* api, cudaStream_t stream, Capture*& capture, bool waits = false);
 
 // Marks the capture invalidated by `api` (the first such call is kept).
-void invalidateCapture(Capture& capture, const char* api);
+void invalidate_capture(Capture& capture, const char* api);
 
 // Reports a failing call that submitted work to a stream; if the stream is
 // capturing (`capture` not null), the capture is invalidated.
-cudaError_t failStreamCall(Capture* capture, const char* api, cudaError_t e, const std::string& why);
+cudaError_t fail_stream_call(Capture* capture, const char* api, cudaError_t e, const std::string& why);
 
 // cudaErrorStreamCaptureImplicit if `stream` is the legacy stream while a
 // blocking stream captures; invalidates those captures if `invalidates`.
@@ -71,13 +71,13 @@ cudaError_t checkStreamWait(const char* api, cudaStream_t stream);
 // cudaErrorStreamCaptureUnsupported when the calling thread's capture
 // interaction mode forbids them (see cudaThreadExchangeStreamCaptureMode);
 // the captures that forbid them are invalidated.
-cudaError_t checkUnsafeCall(const char* api);
+cudaError_t check_unsafe_call(const char* api);
 
 // cudaDeviceSynchronize would wait for every stream, capturing ones included:
 // refused in any mode while a capture is active, invalidating every capture.
-cudaError_t checkDeviceSynchronize(const char* api);
+cudaError_t check_device_synchronize(const char* api);
 
 // Sets the calling thread's capture interaction mode, returns the old one.
-cudaStreamCaptureMode exchangeThreadCaptureMode(cudaStreamCaptureMode mode);
+cudaStreamCaptureMode exchange_thread_capture_mode(cudaStreamCaptureMode mode);
 
 }  // namespace cudasim

@@ -1,10 +1,10 @@
 // Layout observed with nvcc 13.0 (all little-endian):
 //
 //   wrapper  { u32 magic 0x466243b1; u32 version; const void* data; void* unused; }
-//   data     { u32 magic 0xBA55ED50; u16 version; u16 headerSize; u64 payloadSize; }
-//   then entries, back to back, until headerSize + payloadSize:
-//   entry    { u16 kind (1 = PTX, 2 = ELF/SASS); u16 version; u32 headerSize;
-//              u64 payloadSize; ... u32 arch at +28; u64 flags at +40 ... }
+//   data     { u32 magic 0xBA55ED50; u16 version; u16 header_size; u64 payload_size; }
+//   then entries, back to back, until header_size + payload_size:
+//   entry    { u16 kind (1 = PTX, 2 = ELF/SASS); u16 version; u32 header_size;
+//              u64 payload_size; ... u32 arch at +28; u64 flags at +40 ... }
 //   the entry's payload follows its header; PTX is NUL-padded text.
 //
 // Flags 0x2000 and 0x8000 mark compressed payloads (nvcc 13 compresses by
@@ -33,49 +33,49 @@ T readAt(const uint8_t* p, size_t offset)
 
 }  // namespace
 
-bool isFatBinary(const void* image)
+bool is_fat_binary(const void* image)
 {
     return readAt<uint32_t>(static_cast<const uint8_t*>(image), 0) == kFatbinMagic;
 }
 
-std::string extractPtx(const void* wrapper)
+std::string extract_ptx(const void* wrapper)
 {
     auto w = static_cast<const uint8_t*>(wrapper);
     if (readAt<uint32_t>(w, 0) != kWrapperMagic)
         throw std::runtime_error("not a fat binary wrapper");
-    return extractPtxFromFatBinary(readAt<const uint8_t*>(w, 8));
+    return extract_ptx_from_fat_binary(readAt<const uint8_t*>(w, 8));
 }
 
-std::string extractPtxFromFatBinary(const void* image)
+std::string extract_ptx_from_fat_binary(const void* image)
 {
     auto data = static_cast<const uint8_t*>(image);
     if (readAt<uint32_t>(data, 0) != kFatbinMagic)
         throw std::runtime_error("bad fat binary magic");
-    uint16_t headerSize = readAt<uint16_t>(data, 6);
+    uint16_t header_size = readAt<uint16_t>(data, 6);
     uint64_t payload = readAt<uint64_t>(data, 8);
-    const uint8_t* entry = data + headerSize;
+    const uint8_t* entry = data + header_size;
     const uint8_t* end = entry + payload;
     std::string best;
     uint32_t bestArch = 0;
     bool sawCompressed = false;
     while (entry + 16 <= end) {
         uint16_t kind = readAt<uint16_t>(entry, 0);
-        uint32_t entryHeader = readAt<uint32_t>(entry, 4);
+        uint32_t entry_header = readAt<uint32_t>(entry, 4);
         uint64_t entryPayload = readAt<uint64_t>(entry, 8);
         uint32_t arch = readAt<uint32_t>(entry, 28);
         uint64_t flags = readAt<uint64_t>(entry, 40);
-        if (entryHeader == 0)
+        if (entry_header == 0)
             break;
         if (kind == kKindPtx) {
             if (flags & kFlagsCompressed) {
                 sawCompressed = true;
             } else if (arch >= bestArch) {
-                const char* text = reinterpret_cast<const char*>(entry + entryHeader);
+                const char* text = reinterpret_cast<const char*>(entry + entry_header);
                 best.assign(text, strnlen(text, entryPayload));
                 bestArch = arch;
             }
         }
-        entry += entryHeader + entryPayload;
+        entry += entry_header + entryPayload;
     }
     if (best.empty()) {
         throw std::runtime_error(

@@ -10,13 +10,13 @@ namespace cudasim {
 // Returns the PTX of the highest virtual architecture present, or throws
 // std::runtime_error explaining what is missing (e.g. compressed or
 // SASS-only fat binaries).
-std::string extractPtx(const void* wrapper);
+std::string extract_ptx(const void* wrapper);
 
 // The same for a fat binary image itself (what nvcc -fatbin writes, and what
 // cudaLibraryLoadData may be given).
-std::string extractPtxFromFatBinary(const void* image);
+std::string extract_ptx_from_fat_binary(const void* image);
 
 // Whether `image` starts with the fat binary magic (at least 4 readable bytes).
-bool isFatBinary(const void* image);
+bool is_fat_binary(const void* image);
 
 }  // namespace cudasim

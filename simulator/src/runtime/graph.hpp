@@ -15,6 +15,6 @@ using GraphNode = std::function<void()>;
 
 // A new graph holding `nodes` (what cudaStreamEndCapture returns). Call with
 // runtime().mutex held.
-cudaGraph_t makeGraph(std::vector<GraphNode> nodes);
+cudaGraph_t make_graph(std::vector<GraphNode> nodes);
 
 }  // namespace cudasim

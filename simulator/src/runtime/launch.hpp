@@ -15,8 +15,8 @@
 namespace cudasim {
 
 // cooperative: cudaLaunchCooperativeKernel's launch, whose grid must be resident at once.
-cudaError_t launchKernel(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t dynamicSmem,
-                         cudaStream_t stream, bool cooperative = false);
+cudaError_t launch_kernel(const void* host_function, dim3 grid, dim3 block, void** args, size_t dynamic_smem,
+                          cudaStream_t stream, bool cooperative = false);
 
 // A launch that passed the checks, with its arguments copied: what a graph's
 // kernel node holds.
@@ -24,13 +24,13 @@ struct PreparedLaunch {
     const ptx::Kernel* kernel = nullptr;
     FunctionEntry* entry = nullptr;
     dim3 grid, block;
-    size_t dynamicSmem = 0;
+    size_t dynamic_smem = 0;
     std::vector<uint8_t> params;  // the kernel's parameter space
     bool cooperative = false;
 };
 
 // Runs the kernel, writes its printf output, updates the counters and the
 // modelled clock and records a fault. Call with runtime().mutex held.
-void runLaunch(const PreparedLaunch& launch);
+void run_launch(const PreparedLaunch& launch);
 
 }  // namespace cudasim

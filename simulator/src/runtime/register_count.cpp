@@ -16,7 +16,7 @@ namespace {
 constexpr int kFallbackRegisters = 32;
 
 // Kernel name -> registers, from `ptxas -arch=sm_90 --verbose`.
-std::map<std::string, int> runPtxas(const std::string& ptx)
+std::map<std::string, int> run_ptxas(const std::string& ptx)
 {
     std::map<std::string, int> result;
     const char* ptxas = std::getenv("CUDASIM_PTXAS");
@@ -52,14 +52,14 @@ std::map<std::string, int> runPtxas(const std::string& ptx)
 
 }  // namespace
 
-int kernelRegisters(FunctionEntry& function, const ptx::Kernel& kernel)
+int kernel_registers(FunctionEntry& function, const ptx::Kernel& kernel)
 {
     if (function.registers >= 0)
         return function.registers;
     static std::map<const FatBinary*, std::map<std::string, int>> cache;
     auto it = cache.find(function.binary);
     if (it == cache.end())
-        it = cache.emplace(function.binary, runPtxas(function.binary->ptx)).first;
+        it = cache.emplace(function.binary, run_ptxas(function.binary->ptx)).first;
     auto reg = it->second.find(kernel.name);
     // PTX's virtual registers say little about the real allocation, so
     // without ptxas the count falls back to a typical 32.

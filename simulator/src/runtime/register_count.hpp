@@ -10,6 +10,6 @@ namespace cudasim {
 // Runs ptxas (CUDASIM_PTXAS, else the toolkit's) once per module and
 // caches the answer; if ptxas cannot run, assumes 32 registers.
 // Call with runtime().mutex held.
-int kernelRegisters(FunctionEntry& function, const ptx::Kernel& kernel);
+int kernel_registers(FunctionEntry& function, const ptx::Kernel& kernel);
 
 }  // namespace cudasim

@@ -20,7 +20,7 @@ using namespace cudasim;
 namespace {
 struct CallConfiguration {
     dim3 grid, block;
-    size_t sharedMem;
+    size_t shared_mem;
     cudaStream_t stream;
 };
 thread_local std::vector<CallConfiguration> configurations;
@@ -52,10 +52,10 @@ char __cudaInitModule(void** handle)
 {
     std::lock_guard lock(runtime().mutex);
     FatBinary& binary = *reinterpret_cast<FatBinary*>(handle);
-    ensureLoaded(binary);
+    ensure_loaded(binary);
     if (!binary.module) {
-        failCall("__cudaInitModule", cudaErrorInvalidPtx,
-                 "the module of a __managed__ variable could not be loaded: " + binary.loadError);
+        fail_call("__cudaInitModule", cudaErrorInvalidPtx,
+                  "the module of a __managed__ variable could not be loaded: " + binary.load_error);
         return 0;
     }
     return 1;
@@ -98,30 +98,30 @@ cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sh
     configurations.pop_back();
     *gridDim = c.grid;
     *blockDim = c.block;
-    *sharedMem = c.sharedMem;
+    *sharedMem = c.shared_mem;
     *static_cast<cudaStream_t*>(stream) = c.stream;
     return cudaSuccess;
 }
 
 // The kernel handle is the host stub's address itself.
-cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* hostFunction)
+cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* host_function)
 {
-    *kernel = reinterpret_cast<cudaKernel_t>(const_cast<void*>(hostFunction));
+    *kernel = reinterpret_cast<cudaKernel_t>(const_cast<void*>(host_function));
     return cudaSuccess;
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                                cudaStream_t stream)
 {
-    return launchKernel(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem, stream);
+    return launch_kernel(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem, stream);
 }
 
 // With --default-stream per-thread, stream 0 is the calling thread's default stream.
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                                     cudaStream_t stream)
 {
-    return launchKernel(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem,
-                        stream ? stream : cudaStreamPerThread);
+    return launch_kernel(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem,
+                         stream ? stream : cudaStreamPerThread);
 }
 
 }  // extern "C"

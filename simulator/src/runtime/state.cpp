@@ -18,71 +18,72 @@ RuntimeState& runtime()
     return *state;
 }
 
-cudaError_t recordError(cudaError_t e)
+cudaError_t record_error(cudaError_t e)
 {
     if (e != cudaSuccess)
-        runtime().lastError = e;
+        runtime().last_error = e;
     return e;
 }
 
-cudaError_t failCall(const char* api, cudaError_t e, const std::string& why)
+cudaError_t fail_call(const char* api, cudaError_t e, const std::string& why)
 {
     std::fprintf(stderr, "cudasim: %s failed: %s (%s)\n", api, cudaGetErrorName(e), why.c_str());
-    return recordError(e);
+    return record_error(e);
 }
 
-cudaError_t stickyError()
+cudaError_t sticky_error()
 {
-    return runtime().stickyError;
+    return runtime().sticky_error;
 }
 
-DeviceFaultReport lastDeviceFault()
+DeviceFaultReport last_device_fault()
 {
     std::lock_guard lock(runtime().mutex);
-    return {static_cast<int>(runtime().faultError), runtime().faultMessage};
+    return {static_cast<int>(runtime().fault_error), runtime().fault_message};
 }
 
-cudaError_t synchronizeWithDevice()
+cudaError_t synchronize_with_device()
 {
     RuntimeState& r = runtime();
-    if (r.pendingFault != cudaSuccess) {
-        r.stickyError = r.pendingFault;
-        r.lastError = r.pendingFault;
-        r.pendingFault = cudaSuccess;
+    if (r.pending_fault != cudaSuccess) {
+        r.sticky_error = r.pending_fault;
+        r.last_error = r.pending_fault;
+        r.pending_fault = cudaSuccess;
     }
-    return r.stickyError;
+    return r.sticky_error;
 }
 
-void ensureLoaded(FatBinary& binary)
+void ensure_loaded(FatBinary& binary)
 {
     if (binary.loaded)
         return;
     binary.loaded = true;
     try {
         if (binary.wrapper)
-            binary.ptx = extractPtx(binary.wrapper);  // else loaded at run time, PTX already set
+            binary.ptx = extract_ptx(binary.wrapper);  // else loaded at run time, PTX already set
         binary.module = std::make_unique<ptx::Module>(
-            ptx::parseModule(binary.ptx, [](const std::string& name, uint64_t size, uint32_t) {
+            ptx::parse_module(binary.ptx, [](const std::string& name, uint64_t size, uint32_t) {
                 return static_cast<uint8_t*>(DeviceMemory::instance().allocate(size, true, name));
             }));
     } catch (const std::exception& e) {
-        binary.loadError = e.what();
+        binary.load_error = e.what();
         return;
     }
     for (const auto& [hostPointer, name] : binary.managed) {
-        if (const ptx::Variable* var = binary.module->findVariable(name)) {
+        if (const ptx::Variable* var = binary.module->find_variable(name)) {
             *hostPointer = var->storage;
-            runtime().managedAllocations.insert(var->storage);  // memory cudaMemAdvise may name
+            runtime().managed_allocations.insert(var->storage);  // memory cudaMemAdvise may name
         } else
-            binary.loadError = "__managed__ variable " + name + " is not in the module's PTX";
+            binary.load_error = "__managed__ variable " + name + " is not in the module's PTX";
     }
-    if (!binary.loadError.empty())
+    if (!binary.load_error.empty())
         binary.module.reset();
 }
 
-const ptx::Kernel* kernelFor(const void* hostFunction, FunctionEntry** entry, cudaError_t& error, std::string& message)
+const ptx::Kernel* kernel_for(const void* host_function, FunctionEntry** entry, cudaError_t& error,
+                              std::string& message)
 {
-    auto it = runtime().functions.find(hostFunction);
+    auto it = runtime().functions.find(host_function);
     if (it == runtime().functions.end()) {
         error = cudaErrorInvalidDeviceFunction;
         message = "no kernel is registered for this host function";
@@ -91,13 +92,13 @@ const ptx::Kernel* kernelFor(const void* hostFunction, FunctionEntry** entry, cu
     FunctionEntry& f = it->second;
     if (entry)
         *entry = &f;
-    ensureLoaded(*f.binary);
+    ensure_loaded(*f.binary);
     if (!f.binary->module) {
         error = cudaErrorInvalidPtx;
-        message = f.binary->loadError;
+        message = f.binary->load_error;
         return nullptr;
     }
-    const ptx::Kernel* k = f.binary->module->findKernel(f.name);
+    const ptx::Kernel* k = f.binary->module->find_kernel(f.name);
     if (!k) {
         error = cudaErrorInvalidDeviceFunction;
         message = "kernel " + f.name + " is not in the module's PTX";
@@ -111,21 +112,21 @@ const ptx::Kernel* kernelFor(const void* hostFunction, FunctionEntry** entry, cu
     return k;
 }
 
-uint8_t* symbolStorage(const void* hostVariable, size_t* size, std::string* why)
+uint8_t* symbol_storage(const void* host_variable, size_t* size, std::string* why)
 {
     auto fail = [why](const std::string& reason) -> uint8_t* {
         if (why)
             *why = reason;
         return nullptr;
     };
-    auto it = runtime().variables.find(hostVariable);
+    auto it = runtime().variables.find(host_variable);
     if (it == runtime().variables.end())
         return fail("not a registered __device__ or __constant__ variable");
     VariableEntry& v = it->second;
-    ensureLoaded(*v.binary);
+    ensure_loaded(*v.binary);
     if (!v.binary->module)
-        return fail("its module could not be loaded: " + v.binary->loadError);
-    const ptx::Variable* var = v.binary->module->findVariable(v.name);
+        return fail("its module could not be loaded: " + v.binary->load_error);
+    const ptx::Variable* var = v.binary->module->find_variable(v.name);
     if (!var)
         return fail("variable " + v.name + " is not in the module's PTX");
     if (size)

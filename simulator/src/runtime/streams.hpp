@@ -7,10 +7,10 @@
 namespace cudasim {
 
 // 0, the legacy/per-thread handles or a live stream.
-bool isValidStream(cudaStream_t stream);
+bool is_valid_stream(cudaStream_t stream);
 
 // The legacy default stream: 0 or cudaStreamLegacy.
-inline bool isLegacyStream(cudaStream_t stream)
+inline bool is_legacy_stream(cudaStream_t stream)
 {
     return stream == nullptr || stream == cudaStreamLegacy;
 }
@@ -18,6 +18,6 @@ inline bool isLegacyStream(cudaStream_t stream)
 // Whether work on the legacy default stream waits for this stream: true for
 // streams created without cudaStreamNonBlocking and for the per-thread
 // default stream.
-bool synchronizesWithLegacyStream(cudaStream_t stream);
+bool synchronizes_with_legacy_stream(cudaStream_t stream);
 
 }  // namespace cudasim

@@ -10,7 +10,7 @@
 namespace cudasim::half {
 
 // The float a half's bits stand for (exact: every half is a float).
-inline float toFloat(uint16_t h)
+inline float to_float(uint16_t h)
 {
     const uint32_t sign = uint32_t(h & 0x8000u) << 16;
     const uint32_t exponent = (h >> 10) & 0x1fu;
@@ -29,7 +29,7 @@ inline float toFloat(uint16_t h)
 // toward zero, down or up. Beyond the largest finite value: infinity, or that value where the mode
 // rounds toward zero. A NaN stays a quiet NaN with the payload's top bits.
 template <int kExponentBits, int kFractionBits>
-uint16_t narrowFromDouble(double d)
+uint16_t narrow_from_double(double d)
 {
     static_assert(1 + kExponentBits + kFractionBits == 16);
     constexpr int kBias = (1 << (kExponentBits - 1)) - 1;
@@ -76,19 +76,19 @@ uint16_t narrowFromDouble(double d)
 }
 
 // IEEE half precision (1 sign, 5 exponent, 10 fraction bits).
-inline uint16_t fromDouble(double d)
+inline uint16_t from_double(double d)
 {
-    return narrowFromDouble<5, 10>(d);
+    return narrow_from_double<5, 10>(d);
 }
 
 // bfloat16: the top half of a float (8 exponent, 7 fraction bits).
-inline float bfloatToFloat(uint16_t h)
+inline float bfloat_to_float(uint16_t h)
 {
     return std::bit_cast<float>(uint32_t{h} << 16);
 }
-inline uint16_t bfloatFromDouble(double d)
+inline uint16_t bfloat_from_double(double d)
 {
-    return narrowFromDouble<8, 7>(d);
+    return narrow_from_double<8, 7>(d);
 }
 
 }  // namespace cudasim::half

@@ -13,7 +13,7 @@ namespace {
 
 // A number read from a one-line file (cgroup v2's memory.max and memory.current); nullopt for
 // "max", a missing file or anything else.
-std::optional<uint64_t> readNumber(const char* path)
+std::optional<uint64_t> read_number(const char* path)
 {
     std::ifstream in(path);
     uint64_t value = 0;
@@ -22,7 +22,7 @@ std::optional<uint64_t> readNumber(const char* path)
     return std::nullopt;
 }
 
-std::optional<uint64_t> memAvailable()
+std::optional<uint64_t> mem_available()
 {
     std::ifstream in("/proc/meminfo");
     std::string line;
@@ -38,7 +38,7 @@ std::optional<uint64_t> memAvailable()
 }
 
 // The process's own cgroup (v2) under /sys/fs/cgroup, as /proc/self/cgroup names it ("0::/path").
-std::optional<uint64_t> cgroupRoom()
+std::optional<uint64_t> cgroup_room()
 {
     std::ifstream in("/proc/self/cgroup");
     std::string line;
@@ -46,15 +46,15 @@ std::optional<uint64_t> cgroupRoom()
         if (line.rfind("0::", 0) != 0)
             continue;
         const std::string folder = "/sys/fs/cgroup" + line.substr(3);
-        const auto limit = readNumber((folder + "/memory.max").c_str());
-        const auto used = readNumber((folder + "/memory.current").c_str());
+        const auto limit = read_number((folder + "/memory.max").c_str());
+        const auto used = read_number((folder + "/memory.current").c_str());
         if (limit && used)
             return *limit > *used ? *limit - *used : 0;
     }
     return std::nullopt;
 }
 
-std::optional<uint64_t> addressSpaceRoom()
+std::optional<uint64_t> address_space_room()
 {
     rlimit limit{};
     if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
@@ -70,10 +70,10 @@ std::optional<uint64_t> addressSpaceRoom()
 
 }  // namespace
 
-std::optional<uint64_t> hostAvailableBytes()
+std::optional<uint64_t> host_available_bytes()
 {
     std::optional<uint64_t> least;
-    for (const auto& room : {memAvailable(), cgroupRoom(), addressSpaceRoom()})
+    for (const auto& room : {mem_available(), cgroup_room(), address_space_room()})
         if (room)
             least = least ? std::min(*least, *room) : *room;
     return least;

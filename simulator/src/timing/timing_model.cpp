@@ -26,41 +26,42 @@ constexpr double kCopyLatencyMs = 0.005;
 
 }  // namespace
 
-void modelKernel(LaunchCounters& c, const LaunchShape& shape)
+void model_kernel(LaunchCounters& c, const LaunchShape& shape)
 {
     const Counts& n = c.counts;
     const double blocks = static_cast<double>(std::max<uint64_t>(shape.blocks, 1));
     const double sms = std::min(kSms, blocks);
-    const int limit = std::max(shape.blocksPerSmLimit, 1);
-    c.residentBlocksPerSm = static_cast<int>(std::min<double>(limit, std::ceil(blocks / kSms)));
-    c.residentWarpsPerSm = c.residentBlocksPerSm * shape.warpsPerBlock;
-    c.theoreticalOccupancy = std::min(1.0, limit * shape.warpsPerBlock / double(device_model::kMaxWarpsPerSm));
+    const int limit = std::max(shape.blocks_per_sm_limit, 1);
+    c.resident_blocks_per_sm = static_cast<int>(std::min<double>(limit, std::ceil(blocks / kSms)));
+    c.resident_warps_per_sm = c.resident_blocks_per_sm * shape.warps_per_block;
+    c.theoretical_occupancy = std::min(1.0, limit * shape.warps_per_block / double(device_model::kMaxWarpsPerSm));
 
     // Issue and the load/store pipe: every SM in use works through its share.
-    const double schedulers = std::min<double>(kSchedulersPerSm, c.residentWarpsPerSm);
-    const double issue = static_cast<double>(n.issueSlots) / (sms * schedulers * kClockHz);
-    const double wavefronts = static_cast<double>(n.globalLoadSectors + n.globalStoreSectors) / kSectorsPerCyclePerSm +
-                              static_cast<double>(n.sharedLoadRequests + n.sharedStoreRequests + n.sharedBankConflicts);
+    const double schedulers = std::min<double>(kSchedulersPerSm, c.resident_warps_per_sm);
+    const double issue = static_cast<double>(n.issue_slots) / (sms * schedulers * kClockHz);
+    const double wavefronts =
+        static_cast<double>(n.global_load_sectors + n.global_store_sectors) / kSectorsPerCyclePerSm +
+        static_cast<double>(n.shared_load_requests + n.shared_store_requests + n.shared_bank_conflicts);
     const double pipe = issue + wavefronts / (sms * kClockHz);
     // Latency: each block waits for the round trips on its critical path, and for being started; an
     // SM overlaps the blocks it holds at once.
     const double latency =
-        (static_cast<double>(n.dramRounds) * kDramRoundSeconds + static_cast<double>(n.l2Rounds) * kL2RoundSeconds +
-         static_cast<double>(n.cachedRounds) * kCachedRoundSeconds + blocks * kBlockSeconds) /
-        (sms * c.residentBlocksPerSm);
-    const double dram = 32.0 * static_cast<double>(n.dramSectors) / kDramBytesPerSecond;
-    const double atomic = static_cast<double>(c.atomicsOnHottestAddress) * kAtomicSeconds;
+        (static_cast<double>(n.dram_rounds) * kDramRoundSeconds + static_cast<double>(n.l2_rounds) * kL2RoundSeconds +
+         static_cast<double>(n.cached_rounds) * kCachedRoundSeconds + blocks * kBlockSeconds) /
+        (sms * c.resident_blocks_per_sm);
+    const double dram = 32.0 * static_cast<double>(n.dram_sectors) / kDramBytesPerSecond;
+    const double atomic = static_cast<double>(c.atomics_on_hottest_address) * kAtomicSeconds;
 
-    c.issueMilliseconds = 1e3 * pipe;
-    c.latencyMilliseconds = 1e3 * latency;
-    c.dramMilliseconds = 1e3 * dram;
-    c.atomicMilliseconds = 1e3 * atomic;
+    c.issue_milliseconds = 1e3 * pipe;
+    c.latency_milliseconds = 1e3 * latency;
+    c.dram_milliseconds = 1e3 * dram;
+    c.atomic_milliseconds = 1e3 * atomic;
     // The three overlap imperfectly: a kernel near two limits is slower than either alone.
     const double combined = std::sqrt(pipe * pipe + latency * latency + dram * dram);
-    c.modelledMilliseconds = kLaunchOverheadMs + 1e3 * std::max(atomic, combined);
+    c.modelled_milliseconds = kLaunchOverheadMs + 1e3 * std::max(atomic, combined);
 }
 
-double modelCopyMilliseconds(uint64_t bytes, cudaMemcpyKind kind)
+double model_copy_milliseconds(uint64_t bytes, cudaMemcpyKind kind)
 {
     double b = static_cast<double>(bytes);
     if (kind == cudaMemcpyDeviceToDevice)

@@ -12,13 +12,13 @@ namespace cudasim {
 // The launch's shape as the model needs it.
 struct LaunchShape {
     uint64_t blocks = 1;
-    int warpsPerBlock = 1;
-    int blocksPerSmLimit = 1;  // what registers, shared memory and thread slots allow
+    int warps_per_block = 1;
+    int blocks_per_sm_limit = 1;  // what registers, shared memory and thread slots allow
 };
 
-// Fills c's occupancy fields, model terms and modelledMilliseconds from c.counts and
-// c.atomicsOnHottestAddress.
-void modelKernel(LaunchCounters& c, const LaunchShape& shape);
-double modelCopyMilliseconds(uint64_t bytes, cudaMemcpyKind kind);
+// Fills c's occupancy fields, model terms and modelled_milliseconds from c.counts and
+// c.atomics_on_hottest_address.
+void model_kernel(LaunchCounters& c, const LaunchShape& shape);
+double model_copy_milliseconds(uint64_t bytes, cudaMemcpyKind kind);
 
 }  // namespace cudasim

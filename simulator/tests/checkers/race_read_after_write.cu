@@ -23,6 +23,6 @@ int main()
     cudaMalloc(&d, 32 * sizeof(int));
     publish<<<4, dim3(32, 2)>>>(d);
     report("synchronize", cudaDeviceSynchronize());
-    std::printf("fault reported: %s\n", cudasim::lastDeviceFault().message.empty() ? "no" : "yes");
+    std::printf("fault reported: %s\n", cudasim::last_device_fault().message.empty() ? "no" : "yes");
     return 0;
 }

@@ -48,15 +48,15 @@ __global__ void globalStride(const int* in, int* out, int stride)
 
 void show(const char* what)
 {
-    cudasim::LaunchCounters c = cudasim::lastLaunchCounters();
+    cudasim::LaunchCounters c = cudasim::last_launch_counters();
     std::printf("%-16s branches %llu divergent %llu efficiency %.2f | shared st %llu ld %llu conflicts %llu | "
                 "global ld %llu/%llu sectors st %llu/%llu sectors | barriers %llu | warp eff %.3f\n",
-                what, (unsigned long long)c.counts.branches, (unsigned long long)c.counts.divergentBranches,
-                c.branchEfficiency(), (unsigned long long)c.counts.sharedStoreRequests,
-                (unsigned long long)c.counts.sharedLoadRequests, (unsigned long long)c.counts.sharedBankConflicts,
-                (unsigned long long)c.counts.globalLoadRequests, (unsigned long long)c.counts.globalLoadSectors,
-                (unsigned long long)c.counts.globalStoreRequests, (unsigned long long)c.counts.globalStoreSectors,
-                (unsigned long long)c.counts.barriers, c.warpExecutionEfficiency());
+                what, (unsigned long long)c.counts.branches, (unsigned long long)c.counts.divergent_branches,
+                c.branch_efficiency(), (unsigned long long)c.counts.shared_store_requests,
+                (unsigned long long)c.counts.shared_load_requests, (unsigned long long)c.counts.shared_bank_conflicts,
+                (unsigned long long)c.counts.global_load_requests, (unsigned long long)c.counts.global_load_sectors,
+                (unsigned long long)c.counts.global_store_requests, (unsigned long long)c.counts.global_store_sectors,
+                (unsigned long long)c.counts.barriers, c.warp_execution_efficiency());
 }
 
 int main()

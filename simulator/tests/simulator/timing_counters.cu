@@ -60,15 +60,15 @@ __global__ void computedFromLoad(const int* index, int* out)
 
 cudasim::LaunchCounters last()
 {
-    return cudasim::lastLaunchCounters();
+    return cudasim::last_launch_counters();
 }
 
 void showMemory(const char* what)
 {
     const cudasim::LaunchCounters c = last();
     std::printf("%-26s DRAM sectors %llu | round trips DRAM %llu L2 %llu touched %llu\n", what,
-                (unsigned long long)c.counts.dramSectors, (unsigned long long)c.counts.dramRounds,
-                (unsigned long long)c.counts.l2Rounds, (unsigned long long)c.counts.cachedRounds);
+                (unsigned long long)c.counts.dram_sectors, (unsigned long long)c.counts.dram_rounds,
+                (unsigned long long)c.counts.l2_rounds, (unsigned long long)c.counts.cached_rounds);
 }
 
 int main()
@@ -87,18 +87,18 @@ int main()
     remainder<<<1, 64>>>(out, 7);
     cudasim::LaunchCounters c = last();
     std::printf("remainder: issue slots %llu for %llu warp instructions (one rem per warp costs 18)\n",
-                (unsigned long long)c.counts.issueSlots, (unsigned long long)c.counts.warpInstructions);
+                (unsigned long long)c.counts.issue_slots, (unsigned long long)c.counts.warp_instructions);
 
     addOne<<<2, 64>>>(counter);
     c = last();
     std::printf("addOne: %llu atomic instructions, %llu updates, %llu on the busiest address\n",
-                (unsigned long long)c.counts.atomics, (unsigned long long)c.counts.atomicOperations,
-                (unsigned long long)c.atomicsOnHottestAddress);
+                (unsigned long long)c.counts.atomics, (unsigned long long)c.counts.atomic_operations,
+                (unsigned long long)c.atomics_on_hottest_address);
     addOwn<<<2, 64>>>(counter);
     c = last();
     std::printf("addOwn: %llu atomic instructions, %llu updates, %llu on the busiest address\n",
-                (unsigned long long)c.counts.atomics, (unsigned long long)c.counts.atomicOperations,
-                (unsigned long long)c.atomicsOnHottestAddress);
+                (unsigned long long)c.counts.atomics, (unsigned long long)c.counts.atomic_operations,
+                (unsigned long long)c.atomics_on_hottest_address);
 
     cudaMemset(flush, 0, 64 << 20);  // larger than L2: nothing left there
     independentLoads<<<1, 64>>>(in, out);
@@ -120,7 +120,7 @@ int main()
     const int threads = 256;
     remainder<<<1000, threads>>>(out, 7);  // 1000 blocks, 8 per SM at most by threads
     c = last();
-    std::printf("resident: %d blocks, %d warps per SM, theoretical occupancy %.2f\n", c.residentBlocksPerSm,
-                c.residentWarpsPerSm, c.theoreticalOccupancy);
+    std::printf("resident: %d blocks, %d warps per SM, theoretical occupancy %.2f\n", c.resident_blocks_per_sm,
+                c.resident_warps_per_sm, c.theoretical_occupancy);
     return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }

@@ -33,12 +33,12 @@ __global__ void vectorThenScalar(const int4* vectors, const int* scalars, int* o
 
 void show(const char* what)
 {
-    cudasim::LaunchCounters c = cudasim::lastLaunchCounters();
+    cudasim::LaunchCounters c = cudasim::last_launch_counters();
     std::printf(
         "%-18s shuffles %llu | warp reductions %llu | global ld %llu requests, %llu of 16 bytes, %llu sectors\n", what,
-        (unsigned long long)c.counts.shuffles, (unsigned long long)c.counts.warpReductions,
-        (unsigned long long)c.counts.globalLoadRequests, (unsigned long long)c.counts.globalWideLoadRequests,
-        (unsigned long long)c.counts.globalLoadSectors);
+        (unsigned long long)c.counts.shuffles, (unsigned long long)c.counts.warp_reductions,
+        (unsigned long long)c.counts.global_load_requests, (unsigned long long)c.counts.global_wide_load_requests,
+        (unsigned long long)c.counts.global_load_sectors);
 }
 
 int main()

@@ -54,12 +54,12 @@ cudaStreamCaptureStatus status(cudaStream_t s)
 }
 
 // Ends the capture on `s`; returns its result and whether a graph came back.
-cudaError_t endCapture(cudaStream_t s, bool* gotGraph = nullptr)
+cudaError_t end_capture(cudaStream_t s, bool* got_graph = nullptr)
 {
     cudaGraph_t graph = reinterpret_cast<cudaGraph_t>(&graph);  // not null, to see it overwritten
     cudaError_t e = cudaStreamEndCapture(s, &graph);
-    if (gotGraph)
-        *gotGraph = graph != nullptr;
+    if (got_graph)
+        *got_graph = graph != nullptr;
     if (e == cudaSuccess)
         cudaGraphDestroy(graph);
     cudaGetLastError();
@@ -80,13 +80,13 @@ TEST_CASE("the legacy stream cannot be captured, nor a stream twice")
     REQUIRE(cudaStreamBeginCapture(a.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
     CHECK(cudaStreamBeginCapture(a.s, cudaStreamCaptureModeGlobal) == cudaErrorIllegalState);
     CHECK(status(a.s) == cudaStreamCaptureStatusActive);  // the failed begin did not invalidate it
-    bool gotGraph = false;
-    CHECK(endCapture(a.s, &gotGraph) == cudaSuccess);
-    CHECK(gotGraph);
-    CHECK(endCapture(a.s) == cudaErrorIllegalState);
+    bool got_graph = false;
+    CHECK(end_capture(a.s, &got_graph) == cudaSuccess);
+    CHECK(got_graph);
+    CHECK(end_capture(a.s) == cudaErrorIllegalState);
     // The per-thread default stream can be captured.
     REQUIRE(cudaStreamBeginCapture(cudaStreamPerThread, cudaStreamCaptureModeGlobal) == cudaSuccess);
-    CHECK(endCapture(cudaStreamPerThread) == cudaSuccess);
+    CHECK(end_capture(cudaStreamPerThread) == cudaSuccess);
     cudaGetLastError();
 }
 
@@ -172,9 +172,9 @@ TEST_CASE("calls that wait for the device or allocate invalidate a global-mode c
         CHECK(status(s.s) == cudaStreamCaptureStatusInvalidated);
         // Further work on the stream fails until the capture ends.
         CHECK(cudaMemsetAsync(a.p, 0, 4, s.s) == cudaErrorStreamCaptureInvalidated);
-        bool gotGraph = true;
-        CHECK(endCapture(s.s, &gotGraph) == cudaErrorStreamCaptureInvalidated);
-        CHECK_FALSE(gotGraph);
+        bool got_graph = true;
+        CHECK(end_capture(s.s, &got_graph) == cudaErrorStreamCaptureInvalidated);
+        CHECK_FALSE(got_graph);
         CHECK(status(s.s) == cudaStreamCaptureStatusNone);
         CHECK(cudaMemsetAsync(a.p, 0, 4, s.s) == cudaSuccess);
     }
@@ -192,22 +192,22 @@ TEST_CASE("the legacy stream is unusable while a blocking stream captures")
     CHECK(status(blocking.s) == cudaStreamCaptureStatusActive);  // asking does not invalidate
     CHECK(cudaMemsetAsync(a.p, 1, 16 * sizeof(int), nullptr) == cudaErrorStreamCaptureImplicit);
     CHECK(status(blocking.s) == cudaStreamCaptureStatusInvalidated);
-    CHECK(endCapture(blocking.s) == cudaErrorStreamCaptureInvalidated);
+    CHECK(end_capture(blocking.s) == cudaErrorStreamCaptureInvalidated);
 
     for (auto call : {+[](int* p) { return cudaMemset(p, 1, 4); },
                       +[](int* p) { return cudaMemcpy(p, p + 1, 4, cudaMemcpyDeviceToDevice); },
                       +[](int*) { return cudaStreamSynchronize(nullptr); }}) {
         REQUIRE(cudaStreamBeginCapture(blocking.s, cudaStreamCaptureModeRelaxed) == cudaSuccess);
         CHECK(call(a.p) == cudaErrorStreamCaptureImplicit);
-        CHECK(endCapture(blocking.s) == cudaErrorStreamCaptureInvalidated);
+        CHECK(end_capture(blocking.s) == cudaErrorStreamCaptureInvalidated);
     }
 
     // A non-blocking stream does not order with the legacy stream: work there runs at once.
-    Stream nonBlocking;
-    REQUIRE(cudaStreamBeginCapture(nonBlocking.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    Stream non_blocking;
+    REQUIRE(cudaStreamBeginCapture(non_blocking.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
     CHECK(cudaMemsetAsync(a.p, 1, 16 * sizeof(int), nullptr) == cudaSuccess);
     CHECK(cudaMemset(a.p, 1, 16 * sizeof(int)) == cudaSuccess);
-    CHECK(endCapture(nonBlocking.s) == cudaSuccess);
+    CHECK(end_capture(non_blocking.s) == cudaSuccess);
     CHECK(a.get()[15] == kPattern);
     cudaGetLastError();
 }
@@ -221,7 +221,7 @@ TEST_CASE("capture modes: relaxed allows cudaMalloc, thread-local ignores other 
     CHECK(cudaFree(p) == cudaSuccess);
     CHECK(status(s.s) == cudaStreamCaptureStatusActive);
     CHECK(cudaDeviceSynchronize() == cudaErrorStreamCaptureUnsupported);  // in any mode
-    CHECK(endCapture(s.s) == cudaErrorStreamCaptureInvalidated);
+    CHECK(end_capture(s.s) == cudaErrorStreamCaptureInvalidated);
 
     // The thread's own mode can relax a global capture's rules for itself.
     REQUIRE(cudaStreamBeginCapture(s.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
@@ -232,12 +232,12 @@ TEST_CASE("capture modes: relaxed allows cudaMalloc, thread-local ignores other 
     CHECK(cudaFree(p) == cudaSuccess);
     REQUIRE(cudaThreadExchangeStreamCaptureMode(&mode) == cudaSuccess);
     CHECK(mode == cudaStreamCaptureModeRelaxed);
-    CHECK(endCapture(s.s) == cudaSuccess);
+    CHECK(end_capture(s.s) == cudaSuccess);
 
     // Another thread's cudaMalloc breaks a global capture, not a thread-local one.
-    for (auto [captureMode, expected] : {std::pair{cudaStreamCaptureModeGlobal, cudaErrorStreamCaptureUnsupported},
-                                         std::pair{cudaStreamCaptureModeThreadLocal, cudaSuccess}}) {
-        REQUIRE(cudaStreamBeginCapture(s.s, captureMode) == cudaSuccess);
+    for (auto [capture_mode, expected] : {std::pair{cudaStreamCaptureModeGlobal, cudaErrorStreamCaptureUnsupported},
+                                          std::pair{cudaStreamCaptureModeThreadLocal, cudaSuccess}}) {
+        REQUIRE(cudaStreamBeginCapture(s.s, capture_mode) == cudaSuccess);
         cudaError_t result = cudaSuccess;
         std::thread([&] {
             void* q = nullptr;
@@ -246,15 +246,15 @@ TEST_CASE("capture modes: relaxed allows cudaMalloc, thread-local ignores other 
                 cudaFree(q);
         }).join();
         CHECK(result == expected);
-        CHECK(endCapture(s.s) == (expected == cudaSuccess ? cudaSuccess : cudaErrorStreamCaptureInvalidated));
+        CHECK(end_capture(s.s) == (expected == cudaSuccess ? cudaSuccess : cudaErrorStreamCaptureInvalidated));
     }
 
     // Only the thread that began a global capture may end it.
     REQUIRE(cudaStreamBeginCapture(s.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
     cudaError_t ended = cudaSuccess;
-    std::thread([&] { ended = endCapture(s.s); }).join();
+    std::thread([&] { ended = end_capture(s.s); }).join();
     CHECK(ended == cudaErrorStreamCaptureWrongThread);
-    CHECK(endCapture(s.s) == cudaSuccess);
+    CHECK(end_capture(s.s) == cudaSuccess);
     cudaGetLastError();
 }
 
@@ -266,20 +266,20 @@ TEST_CASE("a graph launched into a capturing stream joins the capture")
     REQUIRE(cudaStreamBeginCapture(s.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
     REQUIRE(cudaMemsetAsync(a.p, 1, 8 * sizeof(int), s.s) == cudaSuccess);
     REQUIRE(cudaStreamEndCapture(s.s, &inner) == cudaSuccess);
-    cudaGraphExec_t innerExec = nullptr, outerExec = nullptr;
-    REQUIRE(cudaGraphInstantiate(&innerExec, inner, 0) == cudaSuccess);
+    cudaGraphExec_t inner_exec = nullptr, outer_exec = nullptr;
+    REQUIRE(cudaGraphInstantiate(&inner_exec, inner, 0) == cudaSuccess);
 
     REQUIRE(cudaStreamBeginCapture(s.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
-    REQUIRE(cudaGraphLaunch(innerExec, s.s) == cudaSuccess);
+    REQUIRE(cudaGraphLaunch(inner_exec, s.s) == cudaSuccess);
     REQUIRE(cudaMemcpyAsync(b.p, a.p, 8 * sizeof(int), cudaMemcpyDeviceToDevice, s.s) == cudaSuccess);
     REQUIRE(cudaStreamEndCapture(s.s, &outer) == cudaSuccess);
     CHECK(a.get()[0] == 0);
-    REQUIRE(cudaGraphInstantiateWithFlags(&outerExec, outer, 0) == cudaSuccess);
-    REQUIRE(cudaGraphLaunch(outerExec, s.s) == cudaSuccess);
+    REQUIRE(cudaGraphInstantiateWithFlags(&outer_exec, outer, 0) == cudaSuccess);
+    REQUIRE(cudaGraphLaunch(outer_exec, s.s) == cudaSuccess);
     REQUIRE(cudaStreamSynchronize(s.s) == cudaSuccess);
     CHECK(b.get()[7] == kPattern);
-    cudaGraphExecDestroy(outerExec);
-    cudaGraphExecDestroy(innerExec);
+    cudaGraphExecDestroy(outer_exec);
+    cudaGraphExecDestroy(inner_exec);
     cudaGraphDestroy(outer);
     cudaGraphDestroy(inner);
 }
@@ -302,11 +302,11 @@ TEST_CASE("cudaStreamGetCaptureInfo: status, id, dependency count")
     CHECK(dependencies == 1);
     cudaGraph_t graph = nullptr;
     CHECK(cudaStreamGetCaptureInfo(s.s, &st, nullptr, &graph) == cudaErrorNotSupported);
-    CHECK(endCapture(s.s) == cudaSuccess);
+    CHECK(end_capture(s.s) == cudaSuccess);
     REQUIRE(cudaStreamBeginCapture(s.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
     CHECK(cudaStreamGetCaptureInfo(s.s, &st, &second) == cudaSuccess);
     CHECK(second != first);
-    CHECK(endCapture(s.s) == cudaSuccess);
+    CHECK(end_capture(s.s) == cudaSuccess);
     cudaGetLastError();
 }
 

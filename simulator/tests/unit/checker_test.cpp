@@ -32,9 +32,9 @@ const char* kStoreAtOffset = R"(
 
 TEST_CASE("global out-of-bounds write")
 {
-    ptx::Module m = parsePtx(kStoreAtOffset);
+    ptx::Module m = parse_ptx(kStoreAtOffset);
     DeviceBuffer buf(32 * 4);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {buf.address(), 4});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {buf.address(), 4});
     CHECK(r.error == cudaErrorIllegalAddress);
     INFO(r.message);
     CHECK(r.message.find("Invalid __global__ write of size 4") != std::string::npos);
@@ -43,32 +43,32 @@ TEST_CASE("global out-of-bounds write")
 
 TEST_CASE("misaligned global access")
 {
-    ptx::Module m = parsePtx(kStoreAtOffset);
+    ptx::Module m = parse_ptx(kStoreAtOffset);
     DeviceBuffer buf(64 * 4);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {buf.address(), 2});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {buf.address(), 2});
     CHECK(r.error == cudaErrorMisalignedAddress);
     CHECK(r.message.find("thread (0,0,0)") != std::string::npos);
 }
 
 TEST_CASE("use after free and host pointers")
 {
-    ptx::Module m = parsePtx(kStoreAtOffset);
+    ptx::Module m = parse_ptx(kStoreAtOffset);
     uint64_t stale;
     {
         DeviceBuffer buf(32 * 4);
         stale = buf.address();
     }
-    LaunchResult freed = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {stale, 0});
+    LaunchResult freed = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {stale, 0});
     CHECK(freed.error == cudaErrorIllegalAddress);
     int host[32];
-    LaunchResult onHost = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {reinterpret_cast<uint64_t>(host), 0});
-    CHECK(onHost.error == cudaErrorIllegalAddress);
-    CHECK(onHost.message.find("not in any device allocation") != std::string::npos);
+    LaunchResult on_host = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {reinterpret_cast<uint64_t>(host), 0});
+    CHECK(on_host.error == cudaErrorIllegalAddress);
+    CHECK(on_host.message.find("not in any device allocation") != std::string::npos);
 }
 
 TEST_CASE("shared out-of-bounds, divergent barrier and runaway kernel")
 {
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry sharedOob()
 {
   .reg .b32 %r<3>;
@@ -97,13 +97,13 @@ LOOP:
   bra LOOP;
 }
 )");
-    LaunchResult shared = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {});
+    LaunchResult shared = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {});
     CHECK(shared.error == cudaErrorIllegalAddress);
     INFO(shared.message);
     CHECK(shared.message.find("thread (16,0,0)") != std::string::npos);
-    LaunchResult barrier = runKernel(m.kernels[1], {1, 1, 1}, {32, 1, 1}, {});
+    LaunchResult barrier = run_kernel(m.kernels[1], {1, 1, 1}, {32, 1, 1}, {});
     CHECK(barrier.error == cudaErrorLaunchFailure);
     CHECK(barrier.message.find("Barrier error") != std::string::npos);
-    LaunchResult runaway = runKernel(m.kernels[2], {2, 1, 1}, {32, 1, 1}, {}, 0, 1'000'000);
+    LaunchResult runaway = run_kernel(m.kernels[2], {2, 1, 1}, {32, 1, 1}, {}, 0, 1'000'000);
     CHECK(runaway.error == cudaErrorLaunchTimeout);
 }

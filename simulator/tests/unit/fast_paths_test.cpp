@@ -1,4 +1,4 @@
-// The fast paths of exec/arithmetic/fast_paths.hpp compute what executeArithmetic computes: every
+// The fast paths of exec/arithmetic/fast_paths.hpp compute what execute_arithmetic computes: every
 // form they take, on random registers (their unused high bits too), edge values and shift counts,
 // under full, partial and empty lane masks, with the destination apart from the sources and equal
 // to one of them.
@@ -32,14 +32,14 @@ struct Src {
 };
 
 ptx::Instr instruction(Op op, Type type, uint8_t mode, std::vector<Src> sources, uint32_t destination = 0,
-                       Type srcType = Type::None)
+                       Type src_type = Type::None)
 {
     ptx::Instr in;
     in.op = op;
     in.type = type;
-    in.srcType = srcType;
+    in.src_type = src_type;
     in.mode = mode;
-    in.numOps = static_cast<uint8_t>(2 + sources.size());
+    in.num_ops = static_cast<uint8_t>(2 + sources.size());
     in.ops[0].kind = Operand::Kind::Reg;
     in.ops[0].reg = destination;
     for (size_t i = 0; i < sources.size(); ++i) {
@@ -78,19 +78,19 @@ std::vector<uint64_t> registers(std::mt19937_64& random)
 
 std::string describe(const ptx::Instr& in)
 {
-    std::string text = std::string(ptx::opName(in.op)) + " type " + std::to_string(static_cast<int>(in.type)) +
-                       " from " + std::to_string(static_cast<int>(in.srcType)) + " mode " + std::to_string(in.mode) +
+    std::string text = std::string(ptx::op_name(in.op)) + " type " + std::to_string(static_cast<int>(in.type)) +
+                       " from " + std::to_string(static_cast<int>(in.src_type)) + " mode " + std::to_string(in.mode) +
                        " dest r" + std::to_string(in.ops[0].reg);
-    for (int i = 2; i < in.numOps; ++i)
+    for (int i = 2; i < in.num_ops; ++i)
         text += in.ops[i].kind == Operand::Kind::Imm ? " imm " + std::to_string(in.ops[i].imm)
                                                      : " r" + std::to_string(in.ops[i].reg);
     return text;
 }
 
 // Runs `in` both ways on the same registers under several masks; every register must agree.
-void checkSame(const ptx::Instr& in, std::mt19937_64& random)
+void check_same(const ptx::Instr& in, std::mt19937_64& random)
 {
-    const FastPath fast = fastPathOf(in);
+    const FastPath fast = fast_path_of(in);
     INFO(describe(in));
     REQUIRE(static_cast<bool>(fast));
     const ptx::Kernel kernel;
@@ -101,7 +101,7 @@ void checkSame(const ptx::Instr& in, std::mt19937_64& random)
             Warp a, b;
             a.regs = general.data();
             b.regs = quick.data();
-            executeArithmetic(a, in, exec, 0, kernel);
+            execute_arithmetic(a, in, exec, 0, kernel);
             fast(b, in, exec);
             CHECK(general == quick);
         }
@@ -114,12 +114,12 @@ const Type kIntegers[] = {Type::B16, Type::U16, Type::S16, Type::B32, Type::U32,
 
 // Each two-source form with a register and with an immediate second source, and with the
 // destination apart and equal to the first source.
-void checkBinary(Op op, Type type, uint8_t mode, std::mt19937_64& random, const std::vector<int64_t>& immediates)
+void check_binary(Op op, Type type, uint8_t mode, std::mt19937_64& random, const std::vector<int64_t>& immediates)
 {
     for (uint32_t destination : {0u, 1u}) {
-        checkSame(instruction(op, type, mode, {{}, {}}, destination), random);
+        check_same(instruction(op, type, mode, {{}, {}}, destination), random);
         for (int64_t value : immediates)
-            checkSame(instruction(op, type, mode, {{}, {true, value}}, destination), random);
+            check_same(instruction(op, type, mode, {{}, {true, value}}, destination), random);
     }
 }
 
@@ -129,17 +129,18 @@ TEST_CASE("fast paths: add, sub, mul.lo, mul.wide, mad of 32- and 64-bit integer
 {
     std::mt19937_64 random(1);
     for (Type t : kWords) {
-        checkBinary(Op::Add, t, 0, random, {0, 1, -1, 0x7fffffff, int64_t{1} << 40});
-        checkBinary(Op::Sub, t, 0, random, {1, -7});
+        check_binary(Op::Add, t, 0, random, {0, 1, -1, 0x7fffffff, int64_t{1} << 40});
+        check_binary(Op::Sub, t, 0, random, {1, -7});
     }
     for (Type t : {Type::U32, Type::S32}) {
         for (uint8_t mode : {uint8_t{ptx::MulLo}, uint8_t{ptx::MulWide}}) {
-            checkBinary(Op::Mul, t, mode, random, {3, -3, 0x12345678});
+            check_binary(Op::Mul, t, mode, random, {3, -3, 0x12345678});
             for (uint32_t destination : {0u, 3u})
-                for (bool bImmediate : {false, true})
-                    for (bool cImmediate : {false, true})
-                        checkSame(instruction(Op::Mad, t, mode, {{}, {bImmediate, 5}, {cImmediate, -9}}, destination),
-                                  random);
+                for (bool b_immediate : {false, true})
+                    for (bool c_immediate : {false, true})
+                        check_same(
+                            instruction(Op::Mad, t, mode, {{}, {b_immediate, 5}, {c_immediate, -9}}, destination),
+                            random);
         }
     }
 }
@@ -149,32 +150,32 @@ TEST_CASE("fast paths: and, or, xor, shifts and funnel shifts")
     std::mt19937_64 random(2);
     for (Op op : {Op::And, Op::Or, Op::Xor})
         for (Type t : {Type::B16, Type::B32, Type::B64, Type::Pred})
-            checkBinary(op, t, 0, random, {0, -1, 0x0f0f});
+            check_binary(op, t, 0, random, {0, -1, 0x0f0f});
     for (Op op : {Op::Shl, Op::Shr})
         for (Type t : kIntegers)
-            checkBinary(op, t, 0, random, {0, 1, 5, 15, 16, 31, 32, 63, 64, 70, int64_t{1} << 32 | 3});
+            check_binary(op, t, 0, random, {0, 1, 5, 15, 16, 31, 32, 63, 64, 70, int64_t{1} << 32 | 3});
     for (uint8_t mode = 0; mode < 4; ++mode)
         for (uint32_t destination : {0u, 2u})
-            for (bool cImmediate : {false, true})
+            for (bool c_immediate : {false, true})
                 for (int64_t count : {0, 7, 31, 32, 40})
-                    checkSame(instruction(Op::Shf, Type::B32, mode, {{}, {}, {cImmediate, count}}, destination),
-                              random);
+                    check_same(instruction(Op::Shf, Type::B32, mode, {{}, {}, {c_immediate, count}}, destination),
+                               random);
 }
 
 TEST_CASE("fast paths: mov, integer cvt and setp")
 {
     std::mt19937_64 random(3);
     for (Type t : {Type::B16, Type::U32, Type::S64, Type::B64, Type::Pred, Type::None, Type::F32, Type::F16x2}) {
-        checkSame(instruction(Op::Mov, t, 0, {{}}), random);
-        checkSame(instruction(Op::Mov, t, 0, {{true, -5}}), random);
+        check_same(instruction(Op::Mov, t, 0, {{}}), random);
+        check_same(instruction(Op::Mov, t, 0, {{true, -5}}), random);
     }
     for (Type to : kIntegers)
         for (Type from : kIntegers)
             for (uint32_t destination : {0u, 1u})
-                checkSame(instruction(Op::Cvt, to, 0, {{}}, destination, from), random);
+                check_same(instruction(Op::Cvt, to, 0, {{}}, destination, from), random);
     for (Type t : kWords)
         for (uint8_t mode = ptx::CmpEq; mode <= ptx::CmpGe; ++mode)
-            checkBinary(Op::Setp, t, mode, random, {0, 1, -1, 0x80000000});
+            check_binary(Op::Setp, t, mode, random, {0, 1, -1, 0x80000000});
 }
 
 TEST_CASE("fast paths: the forms they leave to executeArithmetic")
@@ -182,9 +183,9 @@ TEST_CASE("fast paths: the forms they leave to executeArithmetic")
     ptx::Instr saturated = instruction(Op::Add, Type::S32, 0, {{}, {}});
     saturated.sat = true;
     ptx::Instr carry = instruction(Op::Add, Type::U32, 0, {{}, {}});
-    carry.carryOut = true;
+    carry.carry_out = true;
     ptx::Instr combined = instruction(Op::Setp, Type::S32, ptx::CmpLt, {{}, {}, {}});
-    combined.boolMode = ptx::BoolAnd;
+    combined.bool_mode = ptx::BoolAnd;
     ptx::Instr sink = instruction(Op::Add, Type::U32, 0, {{}, {}});
     sink.ops[0].kind = Operand::Kind::Sink;
     for (const ptx::Instr& in :
@@ -195,6 +196,6 @@ TEST_CASE("fast paths: the forms they leave to executeArithmetic")
           instruction(Op::Cvt, Type::F32, 0, {{}}, 0, Type::S32), instruction(Op::Add, Type::S32, 0, {{true, 1}, {}}),
           instruction(Op::Div, Type::U32, 0, {{}, {}}), instruction(Op::Bra, Type::None, 0, {})}) {
         INFO(describe(in));
-        CHECK_FALSE(static_cast<bool>(fastPathOf(in)));
+        CHECK_FALSE(static_cast<bool>(fast_path_of(in)));
     }
 }

@@ -29,17 +29,17 @@ void put(std::vector<uint8_t>& bytes, size_t offset, T value)
 // __cudaRegisterFatBinary.
 std::vector<uint8_t> build(const std::vector<Entry>& entries, std::vector<uint8_t>& wrapper)
 {
-    const size_t entryHeader = 0x50;
+    const size_t entry_header = 0x50;
     std::vector<uint8_t> bytes(16);
     for (const Entry& e : entries) {
         size_t at = bytes.size();
-        bytes.resize(at + entryHeader + e.payload.size());
+        bytes.resize(at + entry_header + e.payload.size());
         put<uint16_t>(bytes, at, e.kind);
-        put<uint32_t>(bytes, at + 4, entryHeader);
+        put<uint32_t>(bytes, at + 4, entry_header);
         put<uint64_t>(bytes, at + 8, e.payload.size());
         put<uint32_t>(bytes, at + 28, e.arch);
         put<uint64_t>(bytes, at + 40, e.flags);
-        std::memcpy(bytes.data() + at + entryHeader, e.payload.data(), e.payload.size());
+        std::memcpy(bytes.data() + at + entry_header, e.payload.data(), e.payload.size());
     }
     put<uint32_t>(bytes, 0, 0xBA55ED50);
     put<uint16_t>(bytes, 4, 1);
@@ -65,14 +65,14 @@ TEST_CASE("the PTX of the highest architecture is chosen, SASS is skipped")
                                          {1, 75, 0x11, ptx75 + std::string(8, '\0')},
                                          {1, 90, 0x11, ptx90}},
                                         wrapper);
-    CHECK(cudasim::extractPtx(wrapper.data()) == ptx90);
+    CHECK(cudasim::extract_ptx(wrapper.data()) == ptx90);
 }
 
 TEST_CASE("compressed or missing PTX is explained")
 {
     std::vector<uint8_t> wrapper;
     std::vector<uint8_t> compressed = build({{1, 75, 0x8011, "xxxx"}}, wrapper);
-    CHECK_THROWS_WITH_AS(cudasim::extractPtx(wrapper.data()), doctest::Contains("--no-compress"), std::runtime_error);
-    std::vector<uint8_t> sassOnly = build({{2, 90, 0x11, "ELF"}}, wrapper);
-    CHECK_THROWS_WITH_AS(cudasim::extractPtx(wrapper.data()), doctest::Contains("compute_90"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(cudasim::extract_ptx(wrapper.data()), doctest::Contains("--no-compress"), std::runtime_error);
+    std::vector<uint8_t> sass_only = build({{2, 90, 0x11, "ELF"}}, wrapper);
+    CHECK_THROWS_WITH_AS(cudasim::extract_ptx(wrapper.data()), doctest::Contains("compute_90"), std::runtime_error);
 }

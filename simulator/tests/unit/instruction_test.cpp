@@ -15,7 +15,7 @@ using namespace cudasim::test;
 
 TEST_CASE("redux, prmt, signed bfe, slct and setp with a boolean combiner")
 {
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .pred %p<4>;
@@ -40,7 +40,7 @@ TEST_CASE("redux, prmt, signed bfe, slct and setp with a boolean combiner")
 )");
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(32 * 32);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     for (uint32_t t = 0; t < 32; ++t) {
@@ -53,13 +53,13 @@ TEST_CASE("redux, prmt, signed bfe, slct and setp with a boolean combiner")
         CHECK(row[7] == (t > 1 && t < 4 ? 1u : 0u));
     }
     // The counters see two warp reductions and no shuffle.
-    CHECK(r.counts.warpReductions == 2);
+    CHECK(r.counts.warp_reductions == 2);
     CHECK(r.counts.shuffles == 0);
 }
 
 TEST_CASE("sad and dp4a")
 {
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<6>;
@@ -75,7 +75,7 @@ TEST_CASE("sad and dp4a")
 )");
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(16);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     CHECK(v[0] == 112);                  // 100 + |-5 - 7|
@@ -86,7 +86,7 @@ TEST_CASE("sad and dp4a")
 
 TEST_CASE("bar.red counts, ANDs and ORs predicates across the block")
 {
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .pred %p<6>;
@@ -111,7 +111,7 @@ TEST_CASE("bar.red counts, ANDs and ORs predicates across the block")
 )");
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(64 * 16);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     for (int t = 0; t < 64; ++t) {
@@ -123,7 +123,7 @@ TEST_CASE("bar.red counts, ANDs and ORs predicates across the block")
 
 TEST_CASE("vote.uni, exit, and a few float and 64-bit forms")
 {
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .pred %p<6>;
@@ -160,7 +160,7 @@ TEST_CASE("vote.uni, exit, and a few float and 64-bit forms")
 )");
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(32);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     CHECK(v[0] == 1);                         // all 32 lanes agree
@@ -175,7 +175,7 @@ TEST_CASE("vote.uni, exit, and a few float and 64-bit forms")
 
 TEST_CASE("approximate transcendentals")
 {
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .f32 %f<10>;
@@ -196,7 +196,7 @@ TEST_CASE("approximate transcendentals")
 )");
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(32);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const float* v = out.as<float>();
     CHECK(v[0] == doctest::Approx(std::sin(0.5)).epsilon(1e-6));
@@ -210,7 +210,7 @@ TEST_CASE("approximate transcendentals")
 
 TEST_CASE("cnot, bfi and bfind")
 {
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<8>;
@@ -226,7 +226,7 @@ TEST_CASE("cnot, bfi and bfind")
 )");
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(16);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     CHECK(v[0] == 1);
@@ -239,7 +239,7 @@ TEST_CASE("%envreg registers read as 0, so a kernel that reads them (grid.sync()
 {
     // cooperative_groups::this_grid().sync() reads its grid workspace from %envreg1 and %envreg2;
     // such a kernel must decode, although cooperative launches themselves are refused.
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<4>;
@@ -255,7 +255,7 @@ TEST_CASE("%envreg registers read as 0, so a kernel that reads them (grid.sync()
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(16);
     std::memset(out.data, 0xff, 16);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     CHECK(v[0] == 0);
@@ -265,7 +265,7 @@ TEST_CASE("%envreg registers read as 0, so a kernel that reads them (grid.sync()
 
 TEST_CASE("divisions by a power of two that the lanes share, constant shifts, and setp into a pair")
 {
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .pred %p<4>;
@@ -313,7 +313,7 @@ TEST_CASE("divisions by a power of two that the lanes share, constant shifts, an
 )");
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(32 * 64);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     for (uint32_t lane = 0; lane < 32; ++lane) {
@@ -340,7 +340,7 @@ TEST_CASE("divisions by a power of two that the lanes share, constant shifts, an
 
 TEST_CASE("fns, lop3, dp2a, vabsdiff4, 16-bit halves, and min/max with .NaN and .relu")
 {
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<40>;
@@ -389,7 +389,7 @@ TEST_CASE("fns, lop3, dp2a, vabsdiff4, 16-bit halves, and min/max with .NaN and 
 )");
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(96);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     // fns: the PTX ISA's own examples, the third set bit from 0, none past bit 0, offset 0 on a clear bit.
@@ -428,7 +428,7 @@ TEST_CASE("bf16 fma rounds once: a tie that the addend breaks stays broken")
     // 7 x 37 = 259 needs nine bits: a tie between the bfloat16 values 258 and 260. An addend of
     // -2^-100 puts the exact result below the tie (258); fma in double alone would lose it and round
     // the tie to even (260).
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b16 %h<8>;
@@ -445,7 +445,7 @@ TEST_CASE("bf16 fma rounds once: a tie that the addend breaks stays broken")
 )");
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(8);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint16_t* v = out.as<uint16_t>();
     CHECK(v[0] == 0x4381);  // 258
@@ -455,7 +455,7 @@ TEST_CASE("bf16 fma rounds once: a tie that the addend breaks stays broken")
 
 TEST_CASE("an unsupported form stops naming the instruction and its source line")
 {
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry k()
 {
   .reg .b16 %h<3>;
@@ -468,7 +468,7 @@ TEST_CASE("an unsupported form stops naming the instruction and its source line"
 .file 1 "/home/student/kernels/halves.cu"
 )");
     REQUIRE(m.kernels[0].error.empty());
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {});
     INFO(r.message);
     CHECK(r.error == cudaErrorIllegalInstruction);
     CHECK(r.message.find("unsupported 16-bit floating-point type for 'ex2' in kernel k at halves.cu:9 (PTX line ") !=
@@ -478,7 +478,7 @@ TEST_CASE("an unsupported form stops naming the instruction and its source line"
 TEST_CASE(".ftz: f32 subnormal inputs and results are zeros of the same sign")
 {
     // 0x00400000 is 2^-127, a subnormal; 0x3f000000 is 0.5.
-    ptx::Module m = parsePtx(R"(
+    ptx::Module m = parse_ptx(R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .pred %p<3>;
@@ -504,7 +504,7 @@ TEST_CASE(".ftz: f32 subnormal inputs and results are zeros of the same sign")
 )");
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(32);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {1, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     CHECK(v[0] == 0x00200000u);  // without .ftz: 2^-128, still subnormal

@@ -12,7 +12,7 @@
 namespace {
 
 // This process's resident memory, from /proc/self/statm (pages), in bytes.
-std::uint64_t residentBytes()
+std::uint64_t resident_bytes()
 {
     std::ifstream statm("/proc/self/statm");
     std::uint64_t total = 0;
@@ -42,7 +42,7 @@ constexpr bool kShadowMemory = false;
 TEST_CASE("a cleared 8 GiB allocation costs memory only where it is written")
 {
     constexpr std::size_t bytes = std::size_t{8} << 30;
-    const std::uint64_t before = residentBytes();
+    const std::uint64_t before = resident_bytes();
     void* p = nullptr;
     REQUIRE(cudaMalloc(&p, bytes) == cudaSuccess);
     auto* base = static_cast<unsigned char*>(p);
@@ -52,7 +52,7 @@ TEST_CASE("a cleared 8 GiB allocation costs memory only where it is written")
     const std::vector<unsigned char> end = {1, 2, 3, 4};
     REQUIRE(cudaMemcpy(base + bytes - end.size(), end.data(), end.size(), cudaMemcpyHostToDevice) == cudaSuccess);
     if (!kShadowMemory)
-        CHECK(residentBytes() - before < 32 * kMiB);
+        CHECK(resident_bytes() - before < 32 * kMiB);
 
     std::vector<unsigned char> back(8);
     REQUIRE(cudaMemcpy(back.data(), base, back.size(), cudaMemcpyDeviceToHost) == cudaSuccess);

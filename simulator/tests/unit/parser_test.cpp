@@ -15,7 +15,7 @@
 
 using namespace cudasim;
 using namespace cudasim::ptx;
-using cudasim::test::parsePtx;
+using cudasim::test::parse_ptx;
 
 TEST_CASE("lexer keeps opcode modifiers, registers and float immediates apart")
 {
@@ -29,48 +29,48 @@ TEST_CASE("lexer keeps opcode modifiers, registers and float immediates apart")
 
 TEST_CASE("the opcode table gives names, the parser's mnemonics, issue costs and executors")
 {
-    CHECK(std::strcmp(opName(Op::Mov), "mov") == 0);
-    CHECK(std::strcmp(opName(Op::CvtaTo), "cvta.to") == 0);
-    CHECK(std::strcmp(opName(Op::WarpSync), "bar.warp.sync") == 0);
-    CHECK(std::strcmp(opName(Op::Inline), "inline") == 0);
+    CHECK(std::strcmp(op_name(Op::Mov), "mov") == 0);
+    CHECK(std::strcmp(op_name(Op::CvtaTo), "cvta.to") == 0);
+    CHECK(std::strcmp(op_name(Op::WarpSync), "bar.warp.sync") == 0);
+    CHECK(std::strcmp(op_name(Op::Inline), "inline") == 0);
     // Every opcode the parser reads under its own name maps back to it; the derived and internal
     // ones are not instruction names.
     for (int i = 0; i <= static_cast<int>(Op::Inline); ++i) {
         const Op op = static_cast<Op>(i);
-        const auto m = mnemonics().find(opName(op));
+        const auto m = mnemonics().find(op_name(op));
         const bool parsed = op != Op::CvtaTo && op != Op::WarpSync && op != Op::Nop && op != Op::Inline;
-        CHECK_MESSAGE((m != mnemonics().end()) == parsed, opName(op));
+        CHECK_MESSAGE((m != mnemonics().end()) == parsed, op_name(op));
         if (parsed && m != mnemonics().end())
             CHECK(m->second.op == op);
     }
     CHECK(mnemonics().size() == 75);  // 66 opcodes and 9 aliases
     CHECK(mnemonics().at("ldu").op == Op::Ld);
-    CHECK(mnemonics().at("madc").carryIn);
-    CHECK_FALSE(mnemonics().at("mad").carryIn);
+    CHECK(mnemonics().at("madc").carry_in);
+    CHECK_FALSE(mnemonics().at("mad").carry_in);
 
     Instr in;
     in.op = Op::Rem;
     in.type = Type::U64;
-    CHECK(issueCost(in) == 64);
+    CHECK(issue_cost(in) == 64);
     in.type = Type::S32;
-    CHECK(issueCost(in) == 18);
+    CHECK(issue_cost(in) == 18);
     in.op = Op::Div;
     in.type = Type::F32;
-    CHECK(issueCost(in) == 8);
+    CHECK(issue_cost(in) == 8);
     in.op = Op::Tanh;
-    CHECK(issueCost(in) == 4);
+    CHECK(issue_cost(in) == 4);
     in.op = Op::Fma;
-    CHECK(issueCost(in) == 1);
-    CHECK(executorOf(Op::Red) == Executor::Atomic);
-    CHECK(executorOf(Op::Ret) == Executor::Exit);
-    CHECK(executorOf(Op::Activemask) == Executor::WarpOperation);
-    CHECK(executorOf(Op::Inline) == Executor::NoEffect);
-    CHECK(executorOf(Op::CvtaTo) == Executor::Arithmetic);
+    CHECK(issue_cost(in) == 1);
+    CHECK(executor_of(Op::Red) == Executor::Atomic);
+    CHECK(executor_of(Op::Ret) == Executor::Exit);
+    CHECK(executor_of(Op::Activemask) == Executor::WarpOperation);
+    CHECK(executor_of(Op::Inline) == Executor::NoEffect);
+    CHECK(executor_of(Op::CvtaTo) == Executor::Arithmetic);
 }
 
 TEST_CASE("parser decodes declarations, operands and addresses")
 {
-    Module m = parsePtx(R"(
+    Module m = parse_ptx(R"(
 .global .align 4 .b8 table[8] = {1, 0, 0, 0, 2, 0, 0, 0};
 .const .align 4 .f32 scale = 0f40000000;
 .extern .shared .align 16 .b8 dyn[];
@@ -97,13 +97,13 @@ $L__BB0_2:
     REQUIRE(k.error.empty());
     CHECK(k.params.size() == 2);
     CHECK(k.params[1].offset == 8);
-    CHECK(k.paramBytes == 12);
-    CHECK(k.staticSmem == 64);
-    const Variable* table = m.findVariable("table");
+    CHECK(k.param_bytes == 12);
+    CHECK(k.static_smem == 64);
+    const Variable* table = m.find_variable("table");
     REQUIRE(table != nullptr);
     CHECK(table->size == 8);
     CHECK(table->storage[4] == 2);
-    const Variable* scale = m.findVariable("scale");
+    const Variable* scale = m.find_variable("scale");
     REQUIRE(scale != nullptr);
     float s;
     std::memcpy(&s, scale->storage, 4);
@@ -116,21 +116,21 @@ $L__BB0_2:
     CHECK(k.code[3].ops[2].imm == 64);          // dynamic smem after static
     CHECK(k.code[4].ops[2].imm == 0);
     const Instr& ld = k.code[5];
-    CHECK(ld.vecWidth == 2);
+    CHECK(ld.vec_width == 2);
     CHECK(ld.ops[0].kind == Operand::Kind::Vec);
     CHECK(ld.ops[0].count == 2);
     CHECK(ld.ops[2].kind == Operand::Kind::Addr);
     CHECK(ld.ops[2].imm == -8);
     const Instr& bra = k.code[6];
     CHECK(bra.op == Op::Bra);
-    CHECK(bra.guardNeg);
+    CHECK(bra.guard_neg);
     CHECK(bra.target == 7);
     CHECK(bra.line == 21);
 }
 
 TEST_CASE("an unknown instruction names the opcode, the kernel and the PTX line")
 {
-    Module m = parsePtx(R"(
+    Module m = parse_ptx(R"(
 .visible .entry good() { ret; }
 .visible .entry bad()
 {
@@ -148,7 +148,7 @@ TEST_CASE("an unknown instruction names the opcode, the kernel and the PTX line"
 
 TEST_CASE("tex.1d decodes its texture object and coordinate; other texture geometries are refused by name")
 {
-    Module m = parsePtx(R"(
+    Module m = parse_ptx(R"(
 .visible .entry fetch(.param .u64 t)
 {
   .reg .b32 %r<6>;
@@ -171,7 +171,7 @@ TEST_CASE("tex.1d decodes its texture object and coordinate; other texture geome
     const Instr& in = m.kernels[0].code[1];
     CHECK(in.op == Op::Tex);
     CHECK(in.type == Type::F32);
-    CHECK(in.srcType == Type::S32);
+    CHECK(in.src_type == Type::S32);
     CHECK(in.ops[0].kind == Operand::Kind::Vec);
     CHECK(in.ops[0].count == 4);
     CHECK(in.ops[2].kind == Operand::Kind::Reg);
@@ -182,13 +182,13 @@ TEST_CASE("tex.1d decodes its texture object and coordinate; other texture geome
 
 TEST_CASE("an unknown register or label is reported with its line")
 {
-    Module m = parsePtx(".visible .entry k() {\n mov.u32 %r9, 1;\n ret;\n}\n");
+    Module m = parse_ptx(".visible .entry k() {\n mov.u32 %r9, 1;\n ret;\n}\n");
     CHECK(m.kernels[0].error.find("unknown register '%r9'") != std::string::npos);
 }
 
 TEST_CASE("registers declared in a nested block shadow outer ones only inside it")
 {
-    Module m = parsePtx(R"(
+    Module m = parse_ptx(R"(
 .visible .entry k()
 {
   .reg .b32 %r<4>;
@@ -209,7 +209,7 @@ TEST_CASE("registers declared in a nested block shadow outer ones only inside it
 
 TEST_CASE("a called .func is inlined with its parameters and return value")
 {
-    Module m = parsePtx(R"(
+    Module m = parse_ptx(R"(
 .func (.param .b32 func_retval0) twice(.param .b32 twice_param_0);
 .visible .entry k(.param .u64 out)
 {
@@ -239,7 +239,7 @@ TEST_CASE("a called .func is inlined with its parameters and return value")
     const Kernel& k = m.kernels[0];
     REQUIRE(k.error.empty());
     cudasim::test::DeviceBuffer out(4);
-    cudasim::LaunchResult r = cudasim::test::runKernel(k, {1, 1, 1}, {1, 1, 1}, {out.address()});
+    cudasim::LaunchResult r = cudasim::test::run_kernel(k, {1, 1, 1}, {1, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     CHECK(*out.as<uint32_t>() == 42);
 }

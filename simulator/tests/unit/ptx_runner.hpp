@@ -13,11 +13,11 @@
 namespace cudasim::test {
 
 // Prepends the .version/.target/.address_size header nvcc writes.
-ptx::Module parsePtx(const std::string& body);
+ptx::Module parse_ptx(const std::string& body);
 
 // `args` holds one value per kernel parameter (truncated to its size).
-LaunchResult runKernel(const ptx::Kernel& kernel, Dim3 grid, Dim3 block, const std::vector<uint64_t>& args,
-                       uint32_t dynamicSmem = 0, uint64_t instructionLimit = 1'000'000'000, bool raceCheck = true);
+LaunchResult run_kernel(const ptx::Kernel& kernel, Dim3 grid, Dim3 block, const std::vector<uint64_t>& args,
+                        uint32_t dynamic_smem = 0, uint64_t instruction_limit = 1'000'000'000, bool race_check = true);
 
 // Device buffer for tests; freed by the destructor.
 struct DeviceBuffer {

@@ -1,7 +1,7 @@
 // The shared-memory race check on handwritten PTX: what orders two accesses (bar.warp.sync for
 // the lanes of its mask, nothing for atomics against plain stores), what never races (atomics with
 // atomics or with plain loads), stores of an unchanged value, and CUDASIM_RACECHECK=0
-// (LaunchContext::raceCheck).
+// (LaunchContext::race_check).
 #include <doctest/doctest.h>
 
 #include "ptx_runner.hpp"
@@ -96,31 +96,31 @@ $retry:
 
 TEST_CASE("race check: an atomic and a plain store race; atomics with atomics or with plain loads do not")
 {
-    ptx::Module m = parsePtx(kRaces);
-    LaunchResult racing = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {});
+    ptx::Module m = parse_ptx(kRaces);
+    LaunchResult racing = run_kernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {});
     INFO(racing.message);
     CHECK(racing.error == cudaErrorLaunchFailure);
     CHECK(contains(racing.message,
                    "shared-memory race (write-after-write) at __shared__ 0x0 in kernel atomicThenWrite, "
                    "block (0,0,0): thread (31,0,0) (warp 0, lane 31) writes (atomically) at PTX line 10, "
                    "thread (0,0,0) (warp 0, lane 0) writes at PTX line 11, lanes of one warp"));
-    LaunchResult ordered = runKernel(m.kernels[1], {2, 1, 1}, {96, 1, 1}, {});
+    LaunchResult ordered = run_kernel(m.kernels[1], {2, 1, 1}, {96, 1, 1}, {});
     INFO(ordered.message);
     CHECK(ordered.error == cudaSuccess);
     // The compare-and-swap loop of the CUDA Programming Guide: each thread's plain load only seeds
     // its guess, which the atomicCAS checks (compute-sanitizer's racecheck reports nothing here).
-    LaunchResult loop = runKernel(m.kernels.back(), {2, 1, 1}, {96, 1, 1}, {});
+    LaunchResult loop = run_kernel(m.kernels.back(), {2, 1, 1}, {96, 1, 1}, {});
     INFO(loop.message);
     CHECK(loop.error == cudaSuccess);
 }
 
 TEST_CASE("race check: bar.warp.sync orders the lanes of its mask only")
 {
-    ptx::Module m = parsePtx(kRaces);
-    LaunchResult inMask = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {15, 0});
-    INFO(inMask.message);
-    CHECK(inMask.error == cudaSuccess);
-    LaunchResult outside = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {16, 0});
+    ptx::Module m = parse_ptx(kRaces);
+    LaunchResult in_mask = run_kernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {15, 0});
+    INFO(in_mask.message);
+    CHECK(in_mask.error == cudaSuccess);
+    LaunchResult outside = run_kernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {16, 0});
     INFO(outside.message);
     CHECK(outside.error == cudaErrorLaunchFailure);
     CHECK(contains(outside.message, "(read-after-write)"));
@@ -130,11 +130,11 @@ TEST_CASE("race check: bar.warp.sync orders the lanes of its mask only")
 
 TEST_CASE("membermask check: a lane that executes bar.warp.sync must be in its mask")
 {
-    ptx::Module m = parsePtx(kRaces);
-    LaunchResult everyLane = runKernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {15, 1});
-    INFO(everyLane.message);
-    CHECK(everyLane.error == cudaErrorLaunchFailure);
-    CHECK(contains(everyLane.message,
+    ptx::Module m = parse_ptx(kRaces);
+    LaunchResult every_lane = run_kernel(m.kernels[2], {1, 1, 1}, {32, 1, 1}, {15, 1});
+    INFO(every_lane.message);
+    CHECK(every_lane.error == cudaErrorLaunchFailure);
+    CHECK(contains(every_lane.message,
                    "Invalid membermask: __syncwarp() with membermask 0x0000ffff executed by lane 16, "
                    "which the mask leaves out, in kernel partialWarpSync, block (0,0,0), thread "
                    "(16,0,0), PTX line 41"));
@@ -142,21 +142,21 @@ TEST_CASE("membermask check: a lane that executes bar.warp.sync must be in its m
 
 TEST_CASE("race check: stores of different values to one word race, of the same value do not")
 {
-    ptx::Module m = parsePtx(kRaces);
-    LaunchResult different = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {1});
+    ptx::Module m = parse_ptx(kRaces);
+    LaunchResult different = run_kernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {1});
     INFO(different.message);
     CHECK(different.error == cudaErrorLaunchFailure);
     CHECK(contains(different.message, "(write-after-write) at __shared__ 0x0 in kernel storeOneWord, block (0,0,0): "
                                       "thread (0,0,0) (warp 0, lane 0) writes at PTX line 55, "
                                       "thread (1,0,0) (warp 0, lane 1) writes at PTX line 55"));
-    LaunchResult same = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {0});
+    LaunchResult same = run_kernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {0});
     INFO(same.message);
     CHECK(same.error == cudaSuccess);
 }
 
 TEST_CASE("race check: off, a racing kernel runs to its end")
 {
-    ptx::Module m = parsePtx(kRaces);
-    LaunchResult unchecked = runKernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {1}, 0, 1'000'000'000, false);
+    ptx::Module m = parse_ptx(kRaces);
+    LaunchResult unchecked = run_kernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {1}, 0, 1'000'000'000, false);
     CHECK(unchecked.error == cudaSuccess);
 }

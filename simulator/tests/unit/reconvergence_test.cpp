@@ -34,7 +34,7 @@ std::string kernel(const std::string& name, const std::string& body)
 
 TEST_CASE("nested if/else: each path sees its lanes, the join sees all")
 {
-    ptx::Module m = parsePtx(kernel("nested", R"(
+    ptx::Module m = parse_ptx(kernel("nested", R"(
   and.b32 %r2, %r1, 1;
   setp.eq.s32 %p1, %r2, 0;
   @%p1 bra EVEN;
@@ -57,7 +57,7 @@ JOIN:
 )"));
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(32 * 8);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     for (int t = 0; t < 32; ++t) {
@@ -65,12 +65,12 @@ JOIN:
         CHECK(v[2 * t] == expected);
         CHECK(v[2 * t + 1] == 0xffffffffu);
     }
-    CHECK(r.counts.divergentBranches == 2);
+    CHECK(r.counts.divergent_branches == 2);
 }
 
 TEST_CASE("loop with a divergent break rejoins after the loop")
 {
-    ptx::Module m = parsePtx(kernel("loop", R"(
+    ptx::Module m = parse_ptx(kernel("loop", R"(
   mov.u32 %r2, 0;
   and.b32 %r3, %r1, 7;
 LOOP:
@@ -87,7 +87,7 @@ DONE:
 )"));
     REQUIRE(m.kernels[0].error.empty());
     DeviceBuffer out(32 * 8);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     for (uint32_t t = 0; t < 32; ++t) {
@@ -98,7 +98,7 @@ DONE:
 
 TEST_CASE("divergent early exit: the remaining lanes continue together")
 {
-    ptx::Module m = parsePtx(kernel("early", R"(
+    ptx::Module m = parse_ptx(kernel("early", R"(
   setp.ge.u32 %p1, %r1, 20;
   @%p1 bra EXIT;
   and.b32 %r2, %r1, 1;
@@ -114,7 +114,7 @@ EXIT:
 )"));
     DeviceBuffer out(32 * 8);
     std::memset(out.data, 0, 32 * 8);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     for (uint32_t t = 0; t < 32; ++t) {
@@ -125,7 +125,7 @@ EXIT:
 
 TEST_CASE("threads that returned count as arrived at a later barrier")
 {
-    ptx::Module m = parsePtx(kernel("exitThenBarrier", R"(
+    ptx::Module m = parse_ptx(kernel("exitThenBarrier", R"(
   setp.ge.u32 %p1, %r1, 40;
   @%p1 bra EXIT;
   bar.sync 0;
@@ -136,7 +136,7 @@ EXIT:
 )"));
     DeviceBuffer out(64 * 8);
     std::memset(out.data, 0, 64 * 8);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     const uint32_t* v = out.as<uint32_t>();
     CHECK(v[1] == 0xffffffffu);
@@ -146,7 +146,7 @@ EXIT:
 
 TEST_CASE("__syncthreads on both sides of an if/else acts as one barrier")
 {
-    ptx::Module m = parsePtx(kernel("bothSides", R"(
+    ptx::Module m = parse_ptx(kernel("bothSides", R"(
   and.b32 %r2, %r1, 1;
   setp.eq.s32 %p1, %r2, 0;
   @%p1 bra EVEN;
@@ -160,7 +160,7 @@ JOIN:
   ret;
 )"));
     DeviceBuffer out(64 * 8);
-    LaunchResult r = runKernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {64, 1, 1}, {out.address()});
     REQUIRE(r.error == cudaSuccess);
     CHECK(out.as<uint32_t>()[1] == 0xffffffffu);
 }

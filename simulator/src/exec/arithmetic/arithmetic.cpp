@@ -27,7 +27,7 @@ using ptx::Type;
 // Applies a two-operand integer operation on the C++ type T that matches
 // the PTX type; the result is stored zero-extended.
 template <class T, class F>
-void integerLanes(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, F f)
+void integer_lanes(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, F f)
 {
     using U = std::make_unsigned_t<T>;
     lanewise<2>(w, in, mask, clk, [&](uint64_t a, uint64_t b) {
@@ -46,11 +46,11 @@ void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, Fl
                 float r = flush(static_cast<float>(fop(flush(alu::f32(a)), flush(alu::f32(b)))));
                 if (sat)
                     r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
-                return alu::canonicalBits(r);
+                return alu::canonical_bits(r);
             });
         };
         if (in.ftz)
-            lanes(alu::flushSubnormal);
+            lanes(alu::flush_subnormal);
         else
             lanes([](float f) { return f; });
         return;
@@ -61,24 +61,24 @@ void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, Fl
         });
         return;
     case Type::S16:
-        integerLanes<int16_t>(w, in, mask, clk, iop);
+        integer_lanes<int16_t>(w, in, mask, clk, iop);
         return;
     case Type::U16:
     case Type::B16:
-        integerLanes<uint16_t>(w, in, mask, clk, iop);
+        integer_lanes<uint16_t>(w, in, mask, clk, iop);
         return;
     case Type::S32:
-        integerLanes<int32_t>(w, in, mask, clk, iop);
+        integer_lanes<int32_t>(w, in, mask, clk, iop);
         return;
     case Type::U32:
     case Type::B32:
-        integerLanes<uint32_t>(w, in, mask, clk, iop);
+        integer_lanes<uint32_t>(w, in, mask, clk, iop);
         return;
     case Type::S64:
-        integerLanes<int64_t>(w, in, mask, clk, iop);
+        integer_lanes<int64_t>(w, in, mask, clk, iop);
         return;
     default:
-        integerLanes<uint64_t>(w, in, mask, clk, iop);
+        integer_lanes<uint64_t>(w, in, mask, clk, iop);
         return;
     }
 }
@@ -87,7 +87,7 @@ void arith2(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, IntOp iop, Fl
 // two and passes c = 0 (a floating-point lane function still tells the two apart: fma(a, b, +0) is
 // not a * b when that is -0).
 template <class F>
-void multiplyLanes(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool addend, F f)
+void multiply_lanes(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool addend, F f)
 {
     if (addend)
         lanewise<3>(w, in, mask, clk, f);
@@ -95,37 +95,37 @@ void multiplyLanes(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool a
         lanewise<2>(w, in, mask, clk, [&f](uint64_t a, uint64_t b) { return f(a, b, 0); });
 }
 
-void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool addend)
+void mul_family(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool addend)
 {
-    if (ptx::isFloat(in.type)) {
+    if (ptx::is_float(in.type)) {
         if (in.type == Type::F32)
-            multiplyLanes(w, in, mask, clk, addend, [&](uint64_t a, uint64_t b, uint64_t c) {
-                const float x = alu::f32(alu::flushedBits(a, in.ftz)), y = alu::f32(alu::flushedBits(b, in.ftz));
-                float r = addend ? std::fma(x, y, alu::f32(alu::flushedBits(c, in.ftz))) : x * y;
+            multiply_lanes(w, in, mask, clk, addend, [&](uint64_t a, uint64_t b, uint64_t c) {
+                const float x = alu::f32(alu::flushed_bits(a, in.ftz)), y = alu::f32(alu::flushed_bits(b, in.ftz));
+                float r = addend ? std::fma(x, y, alu::f32(alu::flushed_bits(c, in.ftz))) : x * y;
                 if (in.ftz)
-                    r = alu::flushSubnormal(r);
+                    r = alu::flush_subnormal(r);
                 if (in.sat)
                     r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
-                return alu::canonicalBits(r);
+                return alu::canonical_bits(r);
             });
         else
-            multiplyLanes(w, in, mask, clk, addend, [&](uint64_t a, uint64_t b, uint64_t c) {
+            multiply_lanes(w, in, mask, clk, addend, [&](uint64_t a, uint64_t b, uint64_t c) {
                 return alu::bits(addend ? std::fma(alu::f64(a), alu::f64(b), alu::f64(c)) : alu::f64(a) * alu::f64(b));
             });
         return;
     }
     Type t = in.type;
-    int bits = bitsOf(t);
-    bool sign = ptx::isSigned(t);
+    int bits = bits_of(t);
+    bool sign = ptx::is_signed(t);
     uint8_t mode = in.mode;
     if (mode == ptx::MulLo && bits == 32) {  // the common case, kept tight
-        multiplyLanes(w, in, mask, clk, addend, [](uint64_t a, uint64_t b, uint64_t c) {
+        multiply_lanes(w, in, mask, clk, addend, [](uint64_t a, uint64_t b, uint64_t c) {
             return static_cast<uint64_t>(static_cast<uint32_t>(a * b + c));
         });
         return;
     }
     if (mode == ptx::MulWide && bits == 32) {
-        multiplyLanes(w, in, mask, clk, addend, [sign](uint64_t a, uint64_t b, uint64_t c) {
+        multiply_lanes(w, in, mask, clk, addend, [sign](uint64_t a, uint64_t b, uint64_t c) {
             uint64_t x =
                 sign ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(a))) : static_cast<uint32_t>(a);
             uint64_t y =
@@ -134,11 +134,11 @@ void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool adden
         });
         return;
     }
-    multiplyLanes(w, in, mask, clk, addend, [&](uint64_t a, uint64_t b, uint64_t c) {
+    multiply_lanes(w, in, mask, clk, addend, [&](uint64_t a, uint64_t b, uint64_t c) {
         uint64_t x = alu::normalize(a, t), y = alu::normalize(b, t), r;
         if (mode == ptx::MulWide) {
             r = x * y + c;  // operands are sign- or zero-extended, so 64-bit product is exact
-            return bits == 32 ? r : r & alu::widthMask(bits * 2);
+            return bits == 32 ? r : r & alu::width_mask(bits * 2);
         }
         if (mode == ptx::MulHi) {
             if (sign) {
@@ -151,7 +151,7 @@ void mulFamily(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, bool adden
         } else {
             r = x * y;
         }
-        return (r + c) & alu::widthMask(bits);
+        return (r + c) & alu::width_mask(bits);
     });
 }
 
@@ -167,7 +167,7 @@ T wrapping(T a, T b, F f)
 // PTX leaves division by zero undefined; GPUs return all ones for the
 // quotient and we keep the dividend as remainder. INT_MIN / -1 wraps.
 template <class T>
-T intDiv(T a, T b)
+T int_div(T a, T b)
 {
     if (b == 0)
         return static_cast<T>(~T{0});
@@ -179,7 +179,7 @@ T intDiv(T a, T b)
 }
 
 template <class T>
-T intRem(T a, T b)
+T int_rem(T a, T b)
 {
     if (b == 0)
         return a;
@@ -193,12 +193,12 @@ T intRem(T a, T b)
 // `tid % (2 * stride)`: an unsigned division by a power of two that every lane shares is a shift or a
 // mask, done for the whole warp at once instead of one hardware division per lane. Returns false
 // (nothing done) for any other division.
-bool divideByUniformPowerOfTwo(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
+bool divide_by_uniform_power_of_two(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
 {
-    if (ptx::isSigned(in.type) || ptx::isFloat(in.type) || exec == 0)
+    if (ptx::is_signed(in.type) || ptx::is_float(in.type) || exec == 0)
         return false;
     const Operand& divisor = in.ops[3];
-    const uint64_t wm = alu::widthMask(bitsOf(in.type));
+    const uint64_t wm = alu::width_mask(bits_of(in.type));
     uint64_t d = 0;
     if (divisor.kind == Operand::Kind::Imm) {
         d = static_cast<uint64_t>(divisor.imm) & wm;
@@ -222,35 +222,35 @@ bool divideByUniformPowerOfTwo(Warp& w, const Instr& in, uint32_t exec, uint64_t
 }
 
 template <class F32, class F64>
-void floatUnary(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::Kernel& kernel, F32 f, F64 g)
+void float_unary(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::Kernel& kernel, F32 f, F64 g)
 {
     if (in.type == Type::F32 && in.ftz)
         lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
-            return alu::canonicalBits(alu::flushSubnormal(static_cast<float>(f(alu::flushSubnormal(alu::f32(a))))));
+            return alu::canonical_bits(alu::flush_subnormal(static_cast<float>(f(alu::flush_subnormal(alu::f32(a))))));
         });
     else if (in.type == Type::F32)
         lanewise<1>(w, in, mask, clk,
-                    [&](uint64_t a) { return alu::canonicalBits(static_cast<float>(f(alu::f32(a)))); });
+                    [&](uint64_t a) { return alu::canonical_bits(static_cast<float>(f(alu::f32(a)))); });
     else if (in.type == Type::F64)
         lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::bits(static_cast<double>(g(alu::f64(a)))); });
     else
-        throwUnsupported(in, kernel, "type");
+        throw_unsupported(in, kernel, "type");
 }
 
 void convert(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::Kernel& kernel)
 {
-    Type to = in.type, from = in.srcType;
+    Type to = in.type, from = in.src_type;
     uint8_t mode = in.mode;
     bool sat = in.sat;
-    auto readFloat = [from](uint64_t a) -> double {
-        return from == Type::F16 || from == Type::BF16 ? alu::narrowFloat(a, from)
+    auto read_float = [from](uint64_t a) -> double {
+        return from == Type::F16 || from == Type::BF16 ? alu::narrow_float(a, from)
                : from == Type::F32                     ? alu::f32(a)
                                                        : alu::f64(a);
     };
-    if (ptx::isPackedFloat(to)) {
+    if (ptx::is_packed_float(to)) {
         // cvt.rn.f16x2.f32 d, a, b: a into the high half, b into the low one.
-        if (from != Type::F32 || mode >= ptx::RoundRni || in.numOps < 4)
-            throwUnsupported(in, kernel, "conversion");
+        if (from != Type::F32 || mode >= ptx::RoundRni || in.num_ops < 4)
+            throw_unsupported(in, kernel, "conversion");
         const Type element = to == Type::F16x2 ? Type::F16 : Type::BF16;
         lanewise<2>(w, in, mask, clk, [sat, element](uint64_t a, uint64_t b) {
             auto narrow = [sat, element](float f) -> uint64_t {
@@ -259,104 +259,104 @@ void convert(Warp& w, const Instr& in, uint32_t mask, uint64_t clk, const ptx::K
                 double v = f;
                 if (sat)
                     v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
-                return alu::narrowBits(v, element) & 0xffff;
+                return alu::narrow_bits(v, element) & 0xffff;
             };
             return narrow(alu::f32(a)) << 16 | narrow(alu::f32(b));
         });
         return;
     }
-    if (ptx::isPackedFloat(from) || ptx::isPackedInteger(from) || ptx::isPackedInteger(to))
-        throwUnsupported(in, kernel, "conversion");
-    if (ptx::isFloat(from) && ptx::isFloat(to)) {
+    if (ptx::is_packed_float(from) || ptx::is_packed_integer(from) || ptx::is_packed_integer(to))
+        throw_unsupported(in, kernel, "conversion");
+    if (ptx::is_float(from) && ptx::is_float(to)) {
         // A NaN keeps its sign and payload, except from f32 to a 16-bit float and from f16 to f32,
         // which give the canonical NaN (what an H100 does).
-        const bool canonicalNaN =
+        const bool canonical_na_n =
             (from == Type::F32 && (to == Type::F16 || to == Type::BF16)) || (from == Type::F16 && to == Type::F32);
         lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
-            double v = readFloat(a);
-            if (canonicalNaN && std::isnan(v))
+            double v = read_float(a);
+            if (canonical_na_n && std::isnan(v))
                 return to == Type::F32 ? uint64_t{0x7fffffffu} : uint64_t{0x7fffu};
             if (mode >= ptx::RoundRni)
-                v = alu::roundIntegral(v, mode);
+                v = alu::round_integral(v, mode);
             if (sat)
                 v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
-            return to == Type::F16 || to == Type::BF16 ? alu::narrowBits(v, to)
+            return to == Type::F16 || to == Type::BF16 ? alu::narrow_bits(v, to)
                    : to == Type::F32                   ? alu::bits(static_cast<float>(v))
                                                        : alu::bits(v);
         });
-    } else if (ptx::isFloat(from)) {
+    } else if (ptx::is_float(from)) {
         // A NaN becomes 0 where a float turns into a 32-bit integer, and otherwise the integer with
         // only its top bit set (what an H100 gives).
-        const int bits = ptx::typeBytes(to) * 8;
+        const int bits = ptx::type_bytes(to) * 8;
         const uint64_t nan = from != Type::F64 && bits == 32 ? 0 : uint64_t{1} << (bits - 1);
         lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
-            const double v = readFloat(a);
-            return std::isnan(v) ? nan : alu::floatToInt(v, to, mode);
+            const double v = read_float(a);
+            return std::isnan(v) ? nan : alu::float_to_int(v, to, mode);
         });
-    } else if (ptx::isFloat(to)) {
+    } else if (ptx::is_float(to)) {
         lanewise<1>(w, in, mask, clk, [&](uint64_t a) {
             uint64_t x = alu::normalize(a, from);
             if (to == Type::F16 || to == Type::BF16) {
-                double d = ptx::isSigned(from) ? static_cast<double>(static_cast<int64_t>(x)) : static_cast<double>(x);
-                return alu::narrowBits(sat ? std::clamp(d, 0.0, 1.0) : d, to);
+                double d = ptx::is_signed(from) ? static_cast<double>(static_cast<int64_t>(x)) : static_cast<double>(x);
+                return alu::narrow_bits(sat ? std::clamp(d, 0.0, 1.0) : d, to);
             }
             if (to == Type::F32) {
-                float f = ptx::isSigned(from) ? static_cast<float>(static_cast<int64_t>(x)) : static_cast<float>(x);
+                float f = ptx::is_signed(from) ? static_cast<float>(static_cast<int64_t>(x)) : static_cast<float>(x);
                 if (sat)
                     f = std::clamp(f, 0.0f, 1.0f);
                 return alu::bits(f);
             }
-            double d = ptx::isSigned(from) ? static_cast<double>(static_cast<int64_t>(x)) : static_cast<double>(x);
+            double d = ptx::is_signed(from) ? static_cast<double>(static_cast<int64_t>(x)) : static_cast<double>(x);
             return alu::bits(d);
         });
-    } else if (!sat && ptx::typeBytes(from) > 0 && ptx::typeBytes(to) > 0) {
+    } else if (!sat && ptx::type_bytes(from) > 0 && ptx::type_bytes(to) > 0) {
         // Widening keeps the source's sign, narrowing truncates: one shift pair and a mask per lane.
-        const int unused = 64 - ptx::typeBytes(from) * 8;
-        const uint64_t keep = alu::widthMask(ptx::typeBytes(to) * 8);
-        if (ptx::isSigned(from))
+        const int unused = 64 - ptx::type_bytes(from) * 8;
+        const uint64_t keep = alu::width_mask(ptx::type_bytes(to) * 8);
+        if (ptx::is_signed(from))
             lanewise<1>(w, in, mask, clk, [unused, keep](uint64_t a) {
                 return static_cast<uint64_t>(static_cast<int64_t>(a << unused) >> unused) & keep;
             });
         else
             lanewise<1>(w, in, mask, clk, [unused, keep](uint64_t a) { return (a << unused >> unused) & keep; });
     } else {
-        lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::intToInt(a, from, to, sat); });
+        lanewise<1>(w, in, mask, clk, [&](uint64_t a) { return alu::int_to_int(a, from, to, sat); });
     }
 }
 
-uint64_t bitFieldExtract(uint64_t a, uint64_t pos, uint64_t len, Type t)
+uint64_t bit_field_extract(uint64_t a, uint64_t pos, uint64_t len, Type t)
 {
-    int bits = bitsOf(t);
+    int bits = bits_of(t);
     pos &= 0xff;
     len &= 0xff;
-    uint64_t x = a & alu::widthMask(bits);
+    uint64_t x = a & alu::width_mask(bits);
     uint64_t r = 0;
     if (len > 0) {
         r = pos >= static_cast<uint64_t>(bits)
                 ? 0
-                : (x >> pos) & alu::widthMask(static_cast<int>(std::min<uint64_t>(len, 64)));
-        if (ptx::isSigned(t)) {
+                : (x >> pos) & alu::width_mask(static_cast<int>(std::min<uint64_t>(len, 64)));
+        if (ptx::is_signed(t)) {
             uint64_t top = std::min<uint64_t>(pos + len - 1, static_cast<uint64_t>(bits - 1));
             bool signBit = (x >> top) & 1;
             uint64_t l = std::min<uint64_t>(len, static_cast<uint64_t>(bits));
             if (signBit)
-                r |= ~alu::widthMask(static_cast<int>(l));
+                r |= ~alu::width_mask(static_cast<int>(l));
         }
-    } else if (ptx::isSigned(t)) {
+    } else if (ptx::is_signed(t)) {
         r = 0;
     }
-    return r & alu::widthMask(bits);
+    return r & alu::width_mask(bits);
 }
 
-uint64_t bitFieldInsert(uint64_t a, uint64_t b, uint64_t pos, uint64_t len, Type t)
+uint64_t bit_field_insert(uint64_t a, uint64_t b, uint64_t pos, uint64_t len, Type t)
 {
-    int bits = bitsOf(t);
+    int bits = bits_of(t);
     pos &= 0xff;
     len &= 0xff;
     if (len == 0 || pos >= static_cast<uint64_t>(bits))
-        return b & alu::widthMask(bits);
-    uint64_t fieldMask = alu::widthMask(static_cast<int>(std::min<uint64_t>(len, 64))) << pos;
-    return ((b & ~fieldMask) | ((a << pos) & fieldMask)) & alu::widthMask(bits);
+        return b & alu::width_mask(bits);
+    uint64_t fieldMask = alu::width_mask(static_cast<int>(std::min<uint64_t>(len, 64))) << pos;
+    return ((b & ~fieldMask) | ((a << pos) & fieldMask)) & alu::width_mask(bits);
 }
 
 uint64_t permute(uint64_t a, uint64_t b, uint64_t selector)
@@ -375,7 +375,7 @@ uint64_t permute(uint64_t a, uint64_t b, uint64_t selector)
 
 // lop3: each bit of d is the bit of the truth table that the bits of a, b and c select (a the
 // most significant), so that the table of a function f is f(0xF0, 0xCC, 0xAA).
-uint64_t lookUp3(uint64_t a, uint64_t b, uint64_t c, uint64_t table)
+uint64_t look_up3(uint64_t a, uint64_t b, uint64_t c, uint64_t table)
 {
     uint64_t r = 0;
     for (int row = 0; row < 8; ++row) {
@@ -389,7 +389,7 @@ uint64_t lookUp3(uint64_t a, uint64_t b, uint64_t c, uint64_t table)
 
 // fns: the position of the n-th set bit of mask counted from base, upwards for a positive offset
 // and downwards for a negative one (offset 0: base itself if set); 0xffffffff if there is none.
-uint64_t findNthSet(uint64_t mask, uint64_t base, uint64_t offset)
+uint64_t find_nth_set(uint64_t mask, uint64_t base, uint64_t offset)
 {
     const int32_t n = static_cast<int32_t>(offset);
     int pos = static_cast<int>(base & 0xffffffffu);
@@ -407,30 +407,30 @@ uint64_t findNthSet(uint64_t mask, uint64_t base, uint64_t offset)
 
 // min/max with .NaN (a NaN operand gives the canonical NaN instead of the other operand) or .relu
 // (a negative result becomes zero) on s32 and f32 (the 16-bit floats' are exec/arithmetic/half_precision.cpp's).
-void minMaxWithModes(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
+void min_max_with_modes(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
 {
-    const bool isMax = in.op == Op::Max, nan = in.mode & ptx::MinMaxNaN, relu = in.mode & ptx::MinMaxRelu;
+    const bool is_max = in.op == Op::Max, nan = in.mode & ptx::MinMaxNaN, relu = in.mode & ptx::MinMaxRelu;
     if (in.type == Type::S32 && !nan) {
-        lanewise<2>(w, in, exec, clk, [isMax](uint64_t a, uint64_t b) {
+        lanewise<2>(w, in, exec, clk, [is_max](uint64_t a, uint64_t b) {
             const int32_t x = static_cast<int32_t>(a), y = static_cast<int32_t>(b);
-            return static_cast<uint64_t>(static_cast<uint32_t>(std::max(isMax ? std::max(x, y) : std::min(x, y), 0)));
+            return static_cast<uint64_t>(static_cast<uint32_t>(std::max(is_max ? std::max(x, y) : std::min(x, y), 0)));
         });
         return;
     }
     if (in.type != Type::F32)
-        throwUnsupported(in, kernel, "type for min/max with .NaN or .relu");
-    lanewise<2>(w, in, exec, clk, [isMax, nan, relu](uint64_t a, uint64_t b) {
+        throw_unsupported(in, kernel, "type for min/max with .NaN or .relu");
+    lanewise<2>(w, in, exec, clk, [is_max, nan, relu](uint64_t a, uint64_t b) {
         const float x = alu::f32(a), y = alu::f32(b);
         if (std::isnan(x) || std::isnan(y)) {
             if (nan || (std::isnan(x) && std::isnan(y)))
                 return uint64_t{0x7fffffffu};
         }
-        float r = std::isnan(x) ? y : std::isnan(y) ? x : isMax ? std::fmax(x, y) : std::fmin(x, y);
+        float r = std::isnan(x) ? y : std::isnan(y) ? x : is_max ? std::fmax(x, y) : std::fmin(x, y);
         if (x == 0 && y == 0)  // -0 is less than +0
-            r = (std::signbit(x) == isMax) ? y : x;
+            r = (std::signbit(x) == is_max) ? y : x;
         if (relu && (r < 0 || (r == 0 && std::signbit(r))))
             r = 0.0f;
-        return alu::canonicalBits(r);
+        return alu::canonical_bits(r);
     });
 }
 
@@ -477,13 +477,13 @@ void compareTyped(const uint64_t* a, const uint64_t* b, uint64_t* r, uint8_t mod
         compareLanes<T>(a, b, r, [](T x, T y) { return x >= y; });
         return;
     default:
-        compareLanes<T>(a, b, r, [mode](T x, T y) { return alu::compareFloat(x, y, mode); });
+        compareLanes<T>(a, b, r, [mode](T x, T y) { return alu::compare_float(x, y, mode); });
         return;
     }
 }
 
 // 1 or 0 in each lane: a compared with b as values of type t (ops[2] and ops[3] of setp and set).
-void compareOperands(Warp& w, const Instr& in, Type t, uint64_t clk, uint64_t* d)
+void compare_operands(Warp& w, const Instr& in, Type t, uint64_t clk, uint64_t* d)
 {
     Lanes s0, s1;
     const uint64_t* a = source(w, in.ops[2], s0, clk);
@@ -493,8 +493,8 @@ void compareOperands(Warp& w, const Instr& in, Type t, uint64_t clk, uint64_t* d
     case Type::BF16: {
         Lanes fa, fb;  // widen to f32, which compares identically
         for (int l = 0; l < kWarpSize; ++l) {
-            fa[l] = alu::bits(alu::narrowFloat(a[l], t));
-            fb[l] = alu::bits(alu::narrowFloat(b[l], t));
+            fa[l] = alu::bits(alu::narrow_float(a[l], t));
+            fb[l] = alu::bits(alu::narrow_float(b[l], t));
         }
         compareTyped<float>(fa, fb, d, in.mode);
         break;
@@ -503,8 +503,8 @@ void compareOperands(Warp& w, const Instr& in, Type t, uint64_t clk, uint64_t* d
         if (in.ftz) {
             Lanes fa, fb;
             for (int l = 0; l < kWarpSize; ++l) {
-                fa[l] = alu::flushedBits(a[l], true);
-                fb[l] = alu::flushedBits(b[l], true);
+                fa[l] = alu::flushed_bits(a[l], true);
+                fb[l] = alu::flushed_bits(b[l], true);
             }
             compareTyped<float>(fa, fb, d, in.mode);
             break;
@@ -539,15 +539,15 @@ void compareOperands(Warp& w, const Instr& in, Type t, uint64_t clk, uint64_t* d
 
 // The .and/.or/.xor of setp and set: r combined with the predicate c (ops[4]), and the negated
 // comparison combined with it, for setp's second destination.
-void combineWithPredicate(Warp& w, const Instr& in, uint64_t clk, uint64_t* r, uint64_t* negated)
+void combine_with_predicate(Warp& w, const Instr& in, uint64_t clk, uint64_t* r, uint64_t* negated)
 {
     Lanes s2;
-    const uint64_t* c = in.boolMode != ptx::BoolNone ? source(w, in.ops[4], s2, clk) : nullptr;
+    const uint64_t* c = in.bool_mode != ptx::BoolNone ? source(w, in.ops[4], s2, clk) : nullptr;
     for (int l = 0; l < kWarpSize; ++l) {
         uint64_t x = r[l], nx = x ^ 1;
         if (c) {
             uint64_t cv = c[l] & 1;
-            switch (in.boolMode) {
+            switch (in.bool_mode) {
             case ptx::BoolAnd:
                 x &= cv;
                 nx &= cv;
@@ -569,21 +569,21 @@ void combineWithPredicate(Warp& w, const Instr& in, uint64_t clk, uint64_t* r, u
 
 void setp(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
 {
-    if (ptx::isPackedFloat(in.type) || ptx::isPackedInteger(in.type))
-        throwUnsupported(in, kernel, "type");
+    if (ptx::is_packed_float(in.type) || ptx::is_packed_integer(in.type))
+        throw_unsupported(in, kernel, "type");
     // The common `setp.lt.s32 p, a, b` of a full warp compares straight into p.
-    const bool plain = in.boolMode == ptx::BoolNone && !in.hasPairDest;
+    const bool plain = in.bool_mode == ptx::BoolNone && !in.has_pair_dest;
     Lanes temp, negated;
     if (plain && exec == 0xffffffffu && in.ops[0].kind == Operand::Kind::Reg) {
-        compareOperands(w, in, in.type, clk, w.reg(in.ops[0].reg));
+        compare_operands(w, in, in.type, clk, w.reg(in.ops[0].reg));
         return;
     }
-    compareOperands(w, in, in.type, clk, temp);
+    compare_operands(w, in, in.type, clk, temp);
     if (!plain)
-        combineWithPredicate(w, in, clk, temp, negated);
-    writeBack(w, in.ops[0], temp, exec);
-    if (in.hasPairDest)
-        writeBack(w, in.ops[1], negated, exec);
+        combine_with_predicate(w, in, clk, temp, negated);
+    write_back(w, in.ops[0], temp, exec);
+    if (in.has_pair_dest)
+        write_back(w, in.ops[1], negated, exec);
 }
 
 // set.cmp.dtype.stype: the comparison as a value of dtype: all ones or 0 for an integer, 1.0 or 0.0
@@ -607,66 +607,66 @@ void set(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kerne
         one = 0x3f80u;
         break;
     default:
-        throwUnsupported(in, kernel, "destination type");
+        throw_unsupported(in, kernel, "destination type");
     }
-    if (ptx::isPackedFloat(in.srcType) || ptx::isPackedInteger(in.srcType))
-        throwUnsupported(in, kernel, "source type");
+    if (ptx::is_packed_float(in.src_type) || ptx::is_packed_integer(in.src_type))
+        throw_unsupported(in, kernel, "source type");
     Lanes r, negated;
-    compareOperands(w, in, in.srcType, clk, r);
-    combineWithPredicate(w, in, clk, r, negated);
+    compare_operands(w, in, in.src_type, clk, r);
+    combine_with_predicate(w, in, clk, r, negated);
     for (int l = 0; l < kWarpSize; ++l)
         r[l] = r[l] ? one : 0;
-    writeBack(w, in.ops[0], r, exec);
+    write_back(w, in.ops[0], r, exec);
 }
 
 // Extended-precision integer arithmetic through the per-lane carry flag.
-void carryArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
+void carry_arithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
 {
     Lanes s0, s1, s2, d, carry;
     const uint64_t* a = source(w, in.ops[2], s0, clk);
     const uint64_t* b = source(w, in.ops[3], s1, clk);
     const uint64_t* c = in.op == Op::Mad ? source(w, in.ops[4], s2, clk) : a;
     const uint64_t* cf = w.reg(ptx::SrCarry);
-    int bits = bitsOf(in.type);
-    uint64_t wm = alu::widthMask(bits);
+    int bits = bits_of(in.type);
+    uint64_t wm = alu::width_mask(bits);
     for (int l = 0; l < kWarpSize; ++l) {
-        unsigned __int128 carryIn = in.carryIn ? (cf[l] & 1) : 0;
+        unsigned __int128 carry_in = in.carry_in ? (cf[l] & 1) : 0;
         unsigned __int128 x = a[l] & wm, y = b[l] & wm, r;
         if (in.op == Op::Sub) {
-            unsigned __int128 subtrahend = y + carryIn;
+            unsigned __int128 subtrahend = y + carry_in;
             d[l] = static_cast<uint64_t>(x - subtrahend) & wm;
             carry[l] = x < subtrahend ? 1 : 0;
             continue;
         }
         if (in.op == Op::Mad) {
-            __int128 product = ptx::isSigned(in.type)
-                                   ? static_cast<__int128>(alu::signExtend(a[l], bits)) * alu::signExtend(b[l], bits)
+            __int128 product = ptx::is_signed(in.type)
+                                   ? static_cast<__int128>(alu::sign_extend(a[l], bits)) * alu::sign_extend(b[l], bits)
                                    : static_cast<__int128>(x * y);
             unsigned __int128 part = static_cast<unsigned __int128>(product);
             part = in.mode == ptx::MulHi ? (part >> bits) & wm : part & wm;
-            r = part + (c[l] & wm) + carryIn;
+            r = part + (c[l] & wm) + carry_in;
         } else {
-            r = x + y + carryIn;
+            r = x + y + carry_in;
         }
         d[l] = static_cast<uint64_t>(r) & wm;
         carry[l] = static_cast<uint64_t>(r >> bits) & 1;
     }
-    writeBack(w, in.ops[0], d, exec);
-    if (in.carryOut) {
+    write_back(w, in.ops[0], d, exec);
+    if (in.carry_out) {
         Operand flag;
         flag.kind = Operand::Kind::Reg;
         flag.reg = ptx::SrCarry;
-        writeBack(w, flag, carry, exec);
+        write_back(w, flag, carry, exec);
     }
 }
 
 }  // namespace
 
-[[noreturn]] void throwUnsupported(const Instr& in, const ptx::Kernel& kernel, const char* what)
+[[noreturn]] void throw_unsupported(const Instr& in, const ptx::Kernel& kernel, const char* what)
 {
-    throw DeviceFault(cudaErrorIllegalInstruction, std::string("unsupported ") + what + " for '" + ptx::opName(in.op) +
+    throw DeviceFault(cudaErrorIllegalInstruction, std::string("unsupported ") + what + " for '" + ptx::op_name(in.op) +
                                                        "' in kernel " + demangle(kernel.name) + " at " +
-                                                       ptx::sourcePosition(kernel, in));
+                                                       ptx::source_position(kernel, in));
 }
 
 namespace {
@@ -678,7 +678,7 @@ class DirectedRounding {
 public:
     explicit DirectedRounding(const Instr& in)
     {
-        if (!ptx::isFloat(in.type) || in.mode < ptx::RoundRz || in.mode > ptx::RoundRp)
+        if (!ptx::is_float(in.type) || in.mode < ptx::RoundRz || in.mode > ptx::RoundRp)
             return;
         switch (in.op) {
         case Op::Add:
@@ -713,25 +713,25 @@ private:
 
 }  // namespace
 
-void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
+void execute_arithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
 {
     const Type t = in.type;
     const DirectedRounding rounding(in);
-    if ((in.carryIn || in.carryOut) && !ptx::isFloat(t)) {
-        carryArithmetic(w, in, exec, clk);
+    if ((in.carry_in || in.carry_out) && !ptx::is_float(t)) {
+        carry_arithmetic(w, in, exec, clk);
         return;
     }
-    if (ptx::isPackedInteger(t) || in.op == Op::Dp2a || in.op == Op::Vabsdiff4) {
-        executePackedInteger(w, in, exec, clk, kernel);
+    if (ptx::is_packed_integer(t) || in.op == Op::Dp2a || in.op == Op::Vabsdiff4) {
+        execute_packed_integer(w, in, exec, clk, kernel);
         return;
     }
     // 16-bit floats: their arithmetic has a file of its own; cvt, setp, set, mov and selp take them
     // here, and nothing else does.
-    if (ptx::isHalfPrecision(t) && in.op != Op::Cvt && in.op != Op::Setp && in.op != Op::Set && in.op != Op::Mov &&
+    if (ptx::is_half_precision(t) && in.op != Op::Cvt && in.op != Op::Setp && in.op != Op::Set && in.op != Op::Mov &&
         in.op != Op::Selp) {
-        if (!isHalfPrecisionOperation(in.op))
-            throwUnsupported(in, kernel, "16-bit floating-point type");
-        executeHalfPrecision(w, in, exec, clk);
+        if (!is_half_precision_operation(in.op))
+            throw_unsupported(in, kernel, "16-bit floating-point type");
+        execute_half_precision(w, in, exec, clk);
         return;
     }
     switch (in.op) {
@@ -739,30 +739,30 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         const Operand& d = in.ops[0];
         const Operand& s = in.ops[2];
         if (s.kind == Operand::Kind::Vec) {  // pack {a, b} into one register
-            int part = bitsOf(t) / s.count;
+            int part = bits_of(t) / s.count;
             Lanes r{};
             for (int i = 0; i < s.count; ++i) {
                 const uint64_t* v = w.reg(s.vec[i]);
                 for (int l = 0; l < kWarpSize; ++l)
-                    r[l] |= (v[l] & alu::widthMask(part)) << (part * i);
+                    r[l] |= (v[l] & alu::width_mask(part)) << (part * i);
             }
-            writeBack(w, d, r, exec);
+            write_back(w, d, r, exec);
         } else if (d.kind == Operand::Kind::Vec) {  // unpack one register into {a, b}
-            int part = bitsOf(t) / d.count;
+            int part = bits_of(t) / d.count;
             Lanes scratch, r;
             const uint64_t* v = source(w, s, scratch, clk);
             for (int i = 0; i < d.count; ++i) {
                 if (d.vec[i] == Operand::kNoReg)
                     continue;
                 for (int l = 0; l < kWarpSize; ++l)
-                    r[l] = (v[l] >> (part * i)) & alu::widthMask(part);
+                    r[l] = (v[l] >> (part * i)) & alu::width_mask(part);
                 Operand one;
                 one.kind = Operand::Kind::Reg;
                 one.reg = d.vec[i];
-                writeBack(w, one, r, exec);
+                write_back(w, one, r, exec);
             }
         } else {
-            uint64_t wm = t == Type::None ? ~0ull : alu::widthMask(t == Type::Pred ? 1 : bitsOf(t));
+            uint64_t wm = t == Type::None ? ~0ull : alu::width_mask(t == Type::Pred ? 1 : bits_of(t));
             lanewise<1>(w, in, exec, clk, [wm](uint64_t a) { return a & wm; });
         }
         break;
@@ -776,7 +776,7 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
     }
     case Op::CvtaTo: {
         bool strip = in.space == ptx::Space::Shared || in.space == ptx::Space::Local;
-        uint64_t wm = alu::widthMask(bitsOf(t));
+        uint64_t wm = alu::width_mask(bits_of(t));
         lanewise<1>(w, in, exec, clk, [strip, wm](uint64_t a) { return (strip ? a & ~kWindowMask : a) & wm; });
         break;
     }
@@ -784,7 +784,7 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         // A generic address is in the window of the space it points to (exec/scheduling/launch_context.hpp);
         // anything outside the shared and local windows is global memory.
         if (in.space != ptx::Space::Global && in.space != ptx::Space::Shared && in.space != ptx::Space::Local)
-            throwUnsupported(in, kernel, "isspacep of this state space");
+            throw_unsupported(in, kernel, "isspacep of this state space");
         const uint64_t window = in.space == ptx::Space::Shared  ? kSharedWindow
                                 : in.space == ptx::Space::Local ? kLocalWindow
                                                                 : 0;
@@ -805,27 +805,27 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
             [](auto a, auto b) { return a - b; });
         break;
     case Op::Mul:
-        mulFamily(w, in, exec, clk, false);
+        mul_family(w, in, exec, clk, false);
         break;
     case Op::Mad:
     case Op::Fma:
-        mulFamily(w, in, exec, clk, true);
+        mul_family(w, in, exec, clk, true);
         break;
     case Op::Div:
-        if (divideByUniformPowerOfTwo(w, in, exec, clk))
+        if (divide_by_uniform_power_of_two(w, in, exec, clk))
             break;
         arith2(
-            w, in, exec, clk, [](auto a, auto b) { return intDiv(a, b); }, [](auto a, auto b) { return a / b; });
+            w, in, exec, clk, [](auto a, auto b) { return int_div(a, b); }, [](auto a, auto b) { return a / b; });
         break;
     case Op::Rem:
-        if (divideByUniformPowerOfTwo(w, in, exec, clk))
+        if (divide_by_uniform_power_of_two(w, in, exec, clk))
             break;
         arith2(
-            w, in, exec, clk, [](auto a, auto b) { return intRem(a, b); }, [](auto a, auto) { return a; });
+            w, in, exec, clk, [](auto a, auto b) { return int_rem(a, b); }, [](auto a, auto) { return a; });
         break;
     case Op::Min:
         if (in.mode != ptx::MinMaxPlain) {
-            minMaxWithModes(w, in, exec, clk, kernel);
+            min_max_with_modes(w, in, exec, clk, kernel);
             break;
         }
         arith2(
@@ -834,7 +834,7 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         break;
     case Op::Max:
         if (in.mode != ptx::MinMaxPlain) {
-            minMaxWithModes(w, in, exec, clk, kernel);
+            min_max_with_modes(w, in, exec, clk, kernel);
             break;
         }
         arith2(
@@ -851,7 +851,7 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
             lanewise<1>(w, in, exec, clk,
                         [neg](uint64_t a) { return alu::bits(neg ? -alu::f64(a) : std::fabs(alu::f64(a))); });
         else {
-            uint64_t wm = alu::widthMask(bitsOf(t));
+            uint64_t wm = alu::width_mask(bits_of(t));
             lanewise<1>(w, in, exec, clk, [neg, wm, t](uint64_t a) {
                 int64_t v = static_cast<int64_t>(alu::normalize(a, t));
                 return static_cast<uint64_t>(neg ? -v : (v < 0 ? -v : v)) & wm;
@@ -869,34 +869,34 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         lanewise<2>(w, in, exec, clk, [](uint64_t a, uint64_t b) { return a ^ b; });
         break;
     case Op::Not: {
-        uint64_t wm = t == Type::Pred ? 1 : alu::widthMask(bitsOf(t));
+        uint64_t wm = t == Type::Pred ? 1 : alu::width_mask(bits_of(t));
         lanewise<1>(w, in, exec, clk, [wm](uint64_t a) { return ~a & wm; });
         break;
     }
     case Op::Cnot: {
-        uint64_t wm = alu::widthMask(bitsOf(t));
+        uint64_t wm = alu::width_mask(bits_of(t));
         lanewise<1>(w, in, exec, clk, [wm](uint64_t a) { return (a & wm) == 0 ? 1ull : 0ull; });
         break;
     }
     case Op::Shl: {
-        int bits = bitsOf(t);
+        int bits = bits_of(t);
         if (in.ops[3].kind == Operand::Kind::Imm && static_cast<uint64_t>(in.ops[3].imm & 0xffffffff) < 64) {
             // A constant shift: the same count for every lane, which the compiler vectorises.
-            const uint64_t n = static_cast<uint64_t>(in.ops[3].imm & 0xffffffff), wm = alu::widthMask(bits);
+            const uint64_t n = static_cast<uint64_t>(in.ops[3].imm & 0xffffffff), wm = alu::width_mask(bits);
             lanewise<1>(w, in, exec, clk, [n, wm](uint64_t a) { return (a << n) & wm; });
             break;
         }
         lanewise<2>(w, in, exec, clk, [bits](uint64_t a, uint64_t b) {
             uint64_t s = b & 0xffffffffu;
-            return s >= static_cast<uint64_t>(bits) ? 0 : (a << s) & alu::widthMask(bits);
+            return s >= static_cast<uint64_t>(bits) ? 0 : (a << s) & alu::width_mask(bits);
         });
         break;
     }
     case Op::Shr: {
-        int bits = bitsOf(t);
-        bool sign = ptx::isSigned(t);
+        int bits = bits_of(t);
+        bool sign = ptx::is_signed(t);
         if (!sign && in.ops[3].kind == Operand::Kind::Imm && static_cast<uint64_t>(in.ops[3].imm & 0xffffffff) < 64) {
-            const uint64_t n = static_cast<uint64_t>(in.ops[3].imm & 0xffffffff), wm = alu::widthMask(bits);
+            const uint64_t n = static_cast<uint64_t>(in.ops[3].imm & 0xffffffff), wm = alu::width_mask(bits);
             lanewise<1>(w, in, exec, clk, [n, wm](uint64_t a) { return (a & wm) >> n; });
             break;
         }
@@ -904,9 +904,9 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
             uint64_t s = std::min<uint64_t>(b & 0xffffffffu, static_cast<uint64_t>(bits));
             if (sign) {
                 int64_t v = static_cast<int64_t>(alu::normalize(a, t));
-                return static_cast<uint64_t>(v >> std::min<uint64_t>(s, 63)) & alu::widthMask(bits);
+                return static_cast<uint64_t>(v >> std::min<uint64_t>(s, 63)) & alu::width_mask(bits);
             }
-            return s >= static_cast<uint64_t>(bits) ? 0 : (a & alu::widthMask(bits)) >> s;
+            return s >= static_cast<uint64_t>(bits) ? 0 : (a & alu::width_mask(bits)) >> s;
         });
         break;
     }
@@ -920,7 +920,7 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         set(w, in, exec, clk, kernel);
         break;
     case Op::Slct: {
-        Type ct = in.srcType == Type::None ? Type::S32 : in.srcType;
+        Type ct = in.src_type == Type::None ? Type::S32 : in.src_type;
         lanewise<3>(w, in, exec, clk, [ct](uint64_t a, uint64_t b, uint64_t c) {
             bool ge = ct == Type::F32 ? alu::f32(c) >= 0.0f : static_cast<int32_t>(c) >= 0;
             return ge ? a : b;
@@ -928,20 +928,20 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         break;
     }
     case Op::Popc: {
-        uint64_t wm = alu::widthMask(bitsOf(t));
+        uint64_t wm = alu::width_mask(bits_of(t));
         lanewise<1>(w, in, exec, clk, [wm](uint64_t a) { return alu::popcount(a & wm); });
         break;
     }
     case Op::Clz: {
-        int bits = bitsOf(t);
+        int bits = bits_of(t);
         lanewise<1>(w, in, exec, clk, [bits](uint64_t a) {
-            uint64_t v = a & alu::widthMask(bits);
+            uint64_t v = a & alu::width_mask(bits);
             return static_cast<uint64_t>(std::countl_zero(v) - (64 - bits));
         });
         break;
     }
     case Op::Brev: {
-        int bits = bitsOf(t);
+        int bits = bits_of(t);
         lanewise<1>(w, in, exec, clk, [bits](uint64_t a) {
             uint64_t r = 0;
             for (int i = 0; i < bits; ++i)
@@ -951,16 +951,16 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         break;
     }
     case Op::Bfind: {
-        int bits = bitsOf(t);
-        bool shiftAmount = in.mode == ptx::BfindShiftAmount;
-        lanewise<1>(w, in, exec, clk, [bits, t, shiftAmount](uint64_t a) {
-            uint64_t v = a & alu::widthMask(bits);
-            if (ptx::isSigned(t) && ((v >> (bits - 1)) & 1))
-                v = ~v & alu::widthMask(bits);
+        int bits = bits_of(t);
+        bool shift_amount = in.mode == ptx::BfindShiftAmount;
+        lanewise<1>(w, in, exec, clk, [bits, t, shift_amount](uint64_t a) {
+            uint64_t v = a & alu::width_mask(bits);
+            if (ptx::is_signed(t) && ((v >> (bits - 1)) & 1))
+                v = ~v & alu::width_mask(bits);
             if (v == 0)
                 return uint64_t{0xffffffffu};
             uint64_t index = static_cast<uint64_t>(63 - std::countl_zero(v));
-            return shiftAmount ? static_cast<uint64_t>(bits - 1) - index : index;
+            return shift_amount ? static_cast<uint64_t>(bits - 1) - index : index;
         });
         break;
     }
@@ -975,8 +975,8 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         break;
     }
     case Op::Sad: {  // c + |a - b|
-        bool sign = ptx::isSigned(t);
-        uint64_t wm = alu::widthMask(bitsOf(t));
+        bool sign = ptx::is_signed(t);
+        uint64_t wm = alu::width_mask(bits_of(t));
         lanewise<3>(w, in, exec, clk, [sign, wm, t](uint64_t a, uint64_t b, uint64_t c) {
             uint64_t x = alu::normalize(a, t), y = alu::normalize(b, t);
             bool less = sign ? static_cast<int64_t>(x) < static_cast<int64_t>(y) : x < y;
@@ -985,13 +985,13 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         break;
     }
     case Op::Dp4a: {  // c + dot product of the four byte pairs
-        bool signA = ptx::isSigned(in.srcType), signB = ptx::isSigned(t);
-        lanewise<3>(w, in, exec, clk, [signA, signB](uint64_t a, uint64_t b, uint64_t c) {
+        bool sign_a = ptx::is_signed(in.src_type), sign_b = ptx::is_signed(t);
+        lanewise<3>(w, in, exec, clk, [sign_a, sign_b](uint64_t a, uint64_t b, uint64_t c) {
             int64_t sum = static_cast<int32_t>(c);
             for (int i = 0; i < 4; ++i) {
                 uint64_t x = (a >> (8 * i)) & 0xff, y = (b >> (8 * i)) & 0xff;
-                int64_t xv = signA ? alu::signExtend(x, 8) : static_cast<int64_t>(x);
-                int64_t yv = signB ? alu::signExtend(y, 8) : static_cast<int64_t>(y);
+                int64_t xv = sign_a ? alu::sign_extend(x, 8) : static_cast<int64_t>(x);
+                int64_t yv = sign_b ? alu::sign_extend(y, 8) : static_cast<int64_t>(y);
                 sum += xv * yv;
             }
             return static_cast<uint64_t>(sum) & 0xffffffffu;
@@ -999,55 +999,56 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
         break;
     }
     case Op::Bfe:
-        lanewise<3>(w, in, exec, clk, [t](uint64_t a, uint64_t b, uint64_t c) { return bitFieldExtract(a, b, c, t); });
+        lanewise<3>(w, in, exec, clk,
+                    [t](uint64_t a, uint64_t b, uint64_t c) { return bit_field_extract(a, b, c, t); });
         break;
     case Op::Bfi:
         lanewise<4>(w, in, exec, clk,
-                    [t](uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return bitFieldInsert(a, b, c, d, t); });
+                    [t](uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return bit_field_insert(a, b, c, d, t); });
         break;
     case Op::Prmt:
         lanewise<3>(w, in, exec, clk, permute);
         break;
     case Op::Lop3:
-        if (in.numOps != 6 || in.hasPairDest)
-            throwUnsupported(in, kernel, "form (with a predicate)");
+        if (in.num_ops != 6 || in.has_pair_dest)
+            throw_unsupported(in, kernel, "form (with a predicate)");
         lanewise<4>(w, in, exec, clk,
-                    [](uint64_t a, uint64_t b, uint64_t c, uint64_t table) { return lookUp3(a, b, c, table); });
+                    [](uint64_t a, uint64_t b, uint64_t c, uint64_t table) { return look_up3(a, b, c, table); });
         break;
     case Op::Fns:
-        lanewise<3>(w, in, exec, clk, findNthSet);
+        lanewise<3>(w, in, exec, clk, find_nth_set);
         break;
     case Op::Rcp:
-        floatUnary(
+        float_unary(
             w, in, exec, clk, kernel, [](float a) { return 1.0f / a; }, [](double a) { return 1.0 / a; });
         break;
     case Op::Sqrt:
-        floatUnary(
+        float_unary(
             w, in, exec, clk, kernel, [](float a) { return std::sqrt(a); }, [](double a) { return std::sqrt(a); });
         break;
     case Op::Rsqrt:
-        floatUnary(
+        float_unary(
             w, in, exec, clk, kernel, [](float a) { return 1.0f / std::sqrt(a); },
             [](double a) { return 1.0 / std::sqrt(a); });
         break;
     case Op::Ex2:
-        floatUnary(
+        float_unary(
             w, in, exec, clk, kernel, [](float a) { return std::exp2(a); }, [](double a) { return std::exp2(a); });
         break;
     case Op::Lg2:
-        floatUnary(
+        float_unary(
             w, in, exec, clk, kernel, [](float a) { return std::log2(a); }, [](double a) { return std::log2(a); });
         break;
     case Op::Sin:
-        floatUnary(
+        float_unary(
             w, in, exec, clk, kernel, [](float a) { return std::sin(a); }, [](double a) { return std::sin(a); });
         break;
     case Op::Cos:
-        floatUnary(
+        float_unary(
             w, in, exec, clk, kernel, [](float a) { return std::cos(a); }, [](double a) { return std::cos(a); });
         break;
     case Op::Tanh:
-        floatUnary(
+        float_unary(
             w, in, exec, clk, kernel, [](float a) { return std::tanh(a); }, [](double a) { return std::tanh(a); });
         break;
     case Op::Copysign:
@@ -1055,7 +1056,7 @@ void executeArithmetic(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, co
             w, in, exec, clk, [](auto a, auto) { return a; }, [](auto a, auto b) { return std::copysign(b, a); });
         break;
     default:
-        throwUnsupported(in, kernel, "operation");
+        throw_unsupported(in, kernel, "operation");
     }
 }
 

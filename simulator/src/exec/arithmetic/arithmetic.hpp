@@ -11,10 +11,10 @@ namespace cudasim {
 // Executes an arithmetic, logic, comparison, conversion or move instruction (Executor Arithmetic
 // in ptx/opcodes.def) for the lanes in `exec`. Throws DeviceFault for forms the simulator does not
 // implement.
-void executeArithmetic(Warp& w, const ptx::Instr& in, uint32_t exec, uint64_t clock, const ptx::Kernel& kernel);
+void execute_arithmetic(Warp& w, const ptx::Instr& in, uint32_t exec, uint64_t clock, const ptx::Kernel& kernel);
 
 // Reports an instruction form the simulator does not implement, with its source position ("reduce.cu:20
 // (PTX line 131)", or the PTX line alone without .loc).
-[[noreturn]] void throwUnsupported(const ptx::Instr& in, const ptx::Kernel& kernel, const char* what);
+[[noreturn]] void throw_unsupported(const ptx::Instr& in, const ptx::Kernel& kernel, const char* what);
 
 }  // namespace cudasim

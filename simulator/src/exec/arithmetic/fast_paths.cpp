@@ -1,6 +1,6 @@
 // The fast paths: one function per operation and operand shape (a register or an immediate in
 // each source), its few parameters read from the instruction once per execution, and a loop over
-// the 32 lanes that the compiler vectorises. The lane functions are executeArithmetic's (arithmetic.cpp),
+// the 32 lanes that the compiler vectorises. The lane functions are execute_arithmetic's (arithmetic.cpp),
 // written for the integer forms alone.
 #include "exec/arithmetic/fast_paths.hpp"
 
@@ -45,7 +45,7 @@ struct Source {
 // reads its sources before it writes, so a destination that is also a source is harmless), else
 // all 32 into a scratch copy and the lanes of `exec` from there.
 template <class F>
-inline void writeLanes(Warp& w, const Instr& in, uint32_t exec, F f)
+inline void write_lanes(Warp& w, const Instr& in, uint32_t exec, F f)
 {
     uint64_t* d = w.reg(in.ops[0].reg);
     if (exec == 0xffffffffu) {
@@ -69,7 +69,7 @@ void unary(Warp& w, const Instr& in, uint32_t exec)
 {
     const Fn f(in);
     const Source<ImmediateA> a(w, in.ops[2]);
-    writeLanes(w, in, exec, [&](int l) { return f(a[l]); });
+    write_lanes(w, in, exec, [&](int l) { return f(a[l]); });
 }
 
 template <class Fn, bool ImmediateB>
@@ -78,7 +78,7 @@ void binary(Warp& w, const Instr& in, uint32_t exec)
     const Fn f(in);
     const Source<false> a(w, in.ops[2]);
     const Source<ImmediateB> b(w, in.ops[3]);
-    writeLanes(w, in, exec, [&](int l) { return f(a[l], b[l]); });
+    write_lanes(w, in, exec, [&](int l) { return f(a[l], b[l]); });
 }
 
 template <class Fn, bool ImmediateB, bool ImmediateC>
@@ -88,7 +88,7 @@ void ternary(Warp& w, const Instr& in, uint32_t exec)
     const Source<false> a(w, in.ops[2]);
     const Source<ImmediateB> b(w, in.ops[3]);
     const Source<ImmediateC> c(w, in.ops[4]);
-    writeLanes(w, in, exec, [&](int l) { return f(a[l], b[l], c[l]); });
+    write_lanes(w, in, exec, [&](int l) { return f(a[l], b[l], c[l]); });
 }
 
 // ---- the lane functions ----
@@ -122,7 +122,7 @@ struct MulWide32 {
     uint64_t operator()(uint64_t a, uint64_t b, uint64_t c) const { return widen(a) * widen(b) + c; }
 };
 
-// and, or, xor: on the registers' 64 bits, as executeArithmetic does.
+// and, or, xor: on the registers' 64 bits, as execute_arithmetic does.
 template <Op Which>
 struct Logic {
     explicit Logic(const Instr&) {}
@@ -140,7 +140,7 @@ struct Logic {
 struct ShiftLeft {
     int bits;
     uint64_t keep;
-    explicit ShiftLeft(const Instr& in) : bits(ptx::typeBytes(in.type) * 8), keep(alu::widthMask(bits)) {}
+    explicit ShiftLeft(const Instr& in) : bits(ptx::type_bytes(in.type) * 8), keep(alu::width_mask(bits)) {}
     uint64_t operator()(uint64_t a, uint64_t b) const
     {
         const uint64_t s = b & 0xffffffffu;
@@ -151,7 +151,7 @@ struct ShiftLeft {
 struct ShiftRightUnsigned {
     int bits;
     uint64_t keep;
-    explicit ShiftRightUnsigned(const Instr& in) : bits(ptx::typeBytes(in.type) * 8), keep(alu::widthMask(bits)) {}
+    explicit ShiftRightUnsigned(const Instr& in) : bits(ptx::type_bytes(in.type) * 8), keep(alu::width_mask(bits)) {}
     uint64_t operator()(uint64_t a, uint64_t b) const
     {
         const uint64_t s = std::min<uint64_t>(b & 0xffffffffu, static_cast<uint64_t>(bits));
@@ -162,24 +162,24 @@ struct ShiftRightUnsigned {
 struct ShiftRightSigned {
     int bits;
     uint64_t keep;
-    explicit ShiftRightSigned(const Instr& in) : bits(ptx::typeBytes(in.type) * 8), keep(alu::widthMask(bits)) {}
+    explicit ShiftRightSigned(const Instr& in) : bits(ptx::type_bytes(in.type) * 8), keep(alu::width_mask(bits)) {}
     uint64_t operator()(uint64_t a, uint64_t b) const
     {
         const uint64_t s = std::min<uint64_t>(b & 0xffffffffu, static_cast<uint64_t>(bits));
-        return static_cast<uint64_t>(alu::signExtend(a, bits) >> std::min<uint64_t>(s, 63)) & keep;
+        return static_cast<uint64_t>(alu::sign_extend(a, bits) >> std::min<uint64_t>(s, 63)) & keep;
     }
 };
 
 // shl and shr.u by a constant below 64: the same count in every lane.
 struct ShiftLeftByConstant {
     uint64_t keep;
-    explicit ShiftLeftByConstant(const Instr& in) : keep(alu::widthMask(ptx::typeBytes(in.type) * 8)) {}
+    explicit ShiftLeftByConstant(const Instr& in) : keep(alu::width_mask(ptx::type_bytes(in.type) * 8)) {}
     uint64_t operator()(uint64_t a, uint64_t b) const { return (a << (b & 0xffffffffu)) & keep; }
 };
 
 struct ShiftRightByConstant {
     uint64_t keep;
-    explicit ShiftRightByConstant(const Instr& in) : keep(alu::widthMask(ptx::typeBytes(in.type) * 8)) {}
+    explicit ShiftRightByConstant(const Instr& in) : keep(alu::width_mask(ptx::type_bytes(in.type) * 8)) {}
     uint64_t operator()(uint64_t a, uint64_t b) const { return (a & keep) >> (b & 0xffffffffu); }
 };
 
@@ -200,7 +200,7 @@ struct Move {
     explicit Move(const Instr& in)
         : keep(in.type == Type::None   ? ~0ull
                : in.type == Type::Pred ? 1
-                                       : alu::widthMask(ptx::typeBytes(in.type) * 8))
+                                       : alu::width_mask(ptx::type_bytes(in.type) * 8))
     {
     }
     uint64_t operator()(uint64_t a) const { return a & keep; }
@@ -212,7 +212,7 @@ struct IntegerConversion {
     int unused;
     uint64_t keep;
     explicit IntegerConversion(const Instr& in)
-        : unused(64 - ptx::typeBytes(in.srcType) * 8), keep(alu::widthMask(ptx::typeBytes(in.type) * 8))
+        : unused(64 - ptx::type_bytes(in.src_type) * 8), keep(alu::width_mask(ptx::type_bytes(in.type) * 8))
     {
     }
     uint64_t operator()(uint64_t a) const
@@ -250,43 +250,43 @@ struct Compare {
 
 // ---- choosing ----
 
-bool isInteger(Type t)
+bool is_integer(Type t)
 {
     return (t >= Type::B8 && t <= Type::S64);
 }
 
-bool isWord(Type t)  // 32- or 64-bit integer
+bool is_word(Type t)  // 32- or 64-bit integer
 {
-    return isInteger(t) && ptx::typeBytes(t) >= 4;
+    return is_integer(t) && ptx::type_bytes(t) >= 4;
 }
 
-bool isRegister(const Operand& o)
+bool is_register(const Operand& o)
 {
     return o.kind == Operand::Kind::Reg;
 }
 
-bool isRegisterOrImmediate(const Operand& o)
+bool is_register_or_immediate(const Operand& o)
 {
     return o.kind == Operand::Kind::Reg || o.kind == Operand::Kind::Imm;
 }
 
-bool isImmediate(const Operand& o)
+bool is_immediate(const Operand& o)
 {
     return o.kind == Operand::Kind::Imm;
 }
 
 template <class Fn>
-FastPath binaryOf(const Instr& in)
+FastPath binary_of(const Instr& in)
 {
-    return isImmediate(in.ops[3]) ? &binary<Fn, true> : &binary<Fn, false>;
+    return is_immediate(in.ops[3]) ? &binary<Fn, true> : &binary<Fn, false>;
 }
 
 template <class Fn>
-FastPath ternaryOf(const Instr& in)
+FastPath ternary_of(const Instr& in)
 {
-    if (isImmediate(in.ops[3]))
-        return isImmediate(in.ops[4]) ? &ternary<Fn, true, true> : &ternary<Fn, true, false>;
-    return isImmediate(in.ops[4]) ? &ternary<Fn, false, true> : &ternary<Fn, false, false>;
+    if (is_immediate(in.ops[3]))
+        return is_immediate(in.ops[4]) ? &ternary<Fn, true, true> : &ternary<Fn, true, false>;
+    return is_immediate(in.ops[4]) ? &ternary<Fn, false, true> : &ternary<Fn, false, false>;
 }
 
 template <class T>
@@ -294,23 +294,23 @@ FastPath compareOf(const Instr& in)
 {
     switch (in.mode) {
     case ptx::CmpEq:
-        return binaryOf<Compare<T, ptx::CmpEq>>(in);
+        return binary_of<Compare<T, ptx::CmpEq>>(in);
     case ptx::CmpNe:
-        return binaryOf<Compare<T, ptx::CmpNe>>(in);
+        return binary_of<Compare<T, ptx::CmpNe>>(in);
     case ptx::CmpLt:
-        return binaryOf<Compare<T, ptx::CmpLt>>(in);
+        return binary_of<Compare<T, ptx::CmpLt>>(in);
     case ptx::CmpLe:
-        return binaryOf<Compare<T, ptx::CmpLe>>(in);
+        return binary_of<Compare<T, ptx::CmpLe>>(in);
     case ptx::CmpGt:
-        return binaryOf<Compare<T, ptx::CmpGt>>(in);
+        return binary_of<Compare<T, ptx::CmpGt>>(in);
     case ptx::CmpGe:
-        return binaryOf<Compare<T, ptx::CmpGe>>(in);
+        return binary_of<Compare<T, ptx::CmpGe>>(in);
     default:
         return nullptr;
     }
 }
 
-FastPath setpOf(const Instr& in)
+FastPath setp_of(const Instr& in)
 {
     switch (in.type) {
     case Type::S32:
@@ -329,102 +329,103 @@ FastPath setpOf(const Instr& in)
 }
 
 template <bool Subtract>
-FastPath addSubOf(const Instr& in)
+FastPath add_sub_of(const Instr& in)
 {
-    return ptx::typeBytes(in.type) == 4 ? binaryOf<AddSub<uint32_t, Subtract>>(in)
-                                        : binaryOf<AddSub<uint64_t, Subtract>>(in);
+    return ptx::type_bytes(in.type) == 4 ? binary_of<AddSub<uint32_t, Subtract>>(in)
+                                         : binary_of<AddSub<uint64_t, Subtract>>(in);
 }
 
 // mul and mad of 32-bit integers, .lo or .wide (mad's third source may be an immediate).
-FastPath multiplyOf(const Instr& in, bool addend)
+FastPath multiply_of(const Instr& in, bool addend)
 {
-    if (ptx::typeBytes(in.type) != 4)
+    if (ptx::type_bytes(in.type) != 4)
         return nullptr;
     if (in.mode == ptx::MulLo)
-        return addend ? ternaryOf<MulLo32>(in) : binaryOf<MulLo32>(in);
+        return addend ? ternary_of<MulLo32>(in) : binary_of<MulLo32>(in);
     if (in.mode != ptx::MulWide)
         return nullptr;
-    if (ptx::isSigned(in.type))
-        return addend ? ternaryOf<MulWide32<true>>(in) : binaryOf<MulWide32<true>>(in);
-    return addend ? ternaryOf<MulWide32<false>>(in) : binaryOf<MulWide32<false>>(in);
+    if (ptx::is_signed(in.type))
+        return addend ? ternary_of<MulWide32<true>>(in) : binary_of<MulWide32<true>>(in);
+    return addend ? ternary_of<MulWide32<false>>(in) : binary_of<MulWide32<false>>(in);
 }
 
-FastPath shiftOf(const Instr& in)
+FastPath shift_of(const Instr& in)
 {
-    const bool constant = isImmediate(in.ops[3]) && static_cast<uint64_t>(in.ops[3].imm & 0xffffffff) < 64;
+    const bool constant = is_immediate(in.ops[3]) && static_cast<uint64_t>(in.ops[3].imm & 0xffffffff) < 64;
     if (in.op == Op::Shl)
-        return constant ? &binary<ShiftLeftByConstant, true> : binaryOf<ShiftLeft>(in);
-    if (ptx::isSigned(in.type))
-        return binaryOf<ShiftRightSigned>(in);
-    return constant ? &binary<ShiftRightByConstant, true> : binaryOf<ShiftRightUnsigned>(in);
+        return constant ? &binary<ShiftLeftByConstant, true> : binary_of<ShiftLeft>(in);
+    if (ptx::is_signed(in.type))
+        return binary_of<ShiftRightSigned>(in);
+    return constant ? &binary<ShiftRightByConstant, true> : binary_of<ShiftRightUnsigned>(in);
 }
 
-FastPath funnelShiftOf(const Instr& in)
+FastPath funnel_shift_of(const Instr& in)
 {
     const bool left = in.mode & ptx::ShfLeft, clamp = in.mode & ptx::ShfClamp;
     if (left)
-        return clamp ? ternaryOf<FunnelShift<true, true>>(in) : ternaryOf<FunnelShift<true, false>>(in);
-    return clamp ? ternaryOf<FunnelShift<false, true>>(in) : ternaryOf<FunnelShift<false, false>>(in);
+        return clamp ? ternary_of<FunnelShift<true, true>>(in) : ternary_of<FunnelShift<true, false>>(in);
+    return clamp ? ternary_of<FunnelShift<false, true>>(in) : ternary_of<FunnelShift<false, false>>(in);
 }
 
-FastPath conversionOf(const Instr& in)
+FastPath conversion_of(const Instr& in)
 {
-    if (!isInteger(in.type) || !isInteger(in.srcType))
+    if (!is_integer(in.type) || !is_integer(in.src_type))
         return nullptr;
-    return ptx::isSigned(in.srcType) ? &unary<IntegerConversion<true>, false> : &unary<IntegerConversion<false>, false>;
+    return ptx::is_signed(in.src_type) ? &unary<IntegerConversion<true>, false>
+                                       : &unary<IntegerConversion<false>, false>;
 }
 
 }  // namespace
 
-FastPath fastPathOf(const Instr& in)
+FastPath fast_path_of(const Instr& in)
 {
-    if (executorOf(in.op) != Executor::Arithmetic || in.carryIn || in.carryOut || in.sat || in.ftz || in.hasPairDest ||
-        in.boolMode != ptx::BoolNone || !isRegister(in.ops[0]))
+    if (executor_of(in.op) != Executor::Arithmetic || in.carry_in || in.carry_out || in.sat || in.ftz ||
+        in.has_pair_dest || in.bool_mode != ptx::BoolNone || !is_register(in.ops[0]))
         return nullptr;
     const Type t = in.type;
     // The sources each form reads: ops[2] a register, ops[3] and ops[4] registers or immediates.
-    const int sources = in.numOps - 2;
-    if (sources < 1 || !isRegisterOrImmediate(in.ops[2]))
+    const int sources = in.num_ops - 2;
+    if (sources < 1 || !is_register_or_immediate(in.ops[2]))
         return nullptr;
-    if (in.op == Op::Mov && sources == 1 && !ptx::isPackedInteger(t))
-        return isImmediate(in.ops[2]) ? &unary<Move, true> : &unary<Move, false>;
-    if (!isRegister(in.ops[2]))
+    if (in.op == Op::Mov && sources == 1 && !ptx::is_packed_integer(t))
+        return is_immediate(in.ops[2]) ? &unary<Move, true> : &unary<Move, false>;
+    if (!is_register(in.ops[2]))
         return nullptr;
     if (in.op == Op::Cvt && sources == 1)
-        return conversionOf(in);
-    if (sources < 2 || !isRegisterOrImmediate(in.ops[3]))
+        return conversion_of(in);
+    if (sources < 2 || !is_register_or_immediate(in.ops[3]))
         return nullptr;
     switch (in.op) {
     case Op::Add:
-        return sources == 2 && isWord(t) ? addSubOf<false>(in) : nullptr;
+        return sources == 2 && is_word(t) ? add_sub_of<false>(in) : nullptr;
     case Op::Sub:
-        return sources == 2 && isWord(t) ? addSubOf<true>(in) : nullptr;
+        return sources == 2 && is_word(t) ? add_sub_of<true>(in) : nullptr;
     case Op::Mul:
-        return sources == 2 && isWord(t) ? multiplyOf(in, false) : nullptr;
+        return sources == 2 && is_word(t) ? multiply_of(in, false) : nullptr;
     case Op::Mad:
-        return sources == 3 && isWord(t) && isRegisterOrImmediate(in.ops[4]) ? multiplyOf(in, true) : nullptr;
+        return sources == 3 && is_word(t) && is_register_or_immediate(in.ops[4]) ? multiply_of(in, true) : nullptr;
     case Op::And:
-        return sources == 2 && (isInteger(t) || t == Type::Pred) ? binaryOf<Logic<Op::And>>(in) : nullptr;
+        return sources == 2 && (is_integer(t) || t == Type::Pred) ? binary_of<Logic<Op::And>>(in) : nullptr;
     case Op::Or:
-        return sources == 2 && (isInteger(t) || t == Type::Pred) ? binaryOf<Logic<Op::Or>>(in) : nullptr;
+        return sources == 2 && (is_integer(t) || t == Type::Pred) ? binary_of<Logic<Op::Or>>(in) : nullptr;
     case Op::Xor:
-        return sources == 2 && (isInteger(t) || t == Type::Pred) ? binaryOf<Logic<Op::Xor>>(in) : nullptr;
+        return sources == 2 && (is_integer(t) || t == Type::Pred) ? binary_of<Logic<Op::Xor>>(in) : nullptr;
     case Op::Shl:
     case Op::Shr:
-        return sources == 2 && isInteger(t) ? shiftOf(in) : nullptr;
+        return sources == 2 && is_integer(t) ? shift_of(in) : nullptr;
     case Op::Shf:
-        return sources == 3 && isRegisterOrImmediate(in.ops[4]) ? funnelShiftOf(in) : nullptr;
+        return sources == 3 && is_register_or_immediate(in.ops[4]) ? funnel_shift_of(in) : nullptr;
     case Op::Setp:
-        return sources == 2 ? setpOf(in) : nullptr;
+        return sources == 2 ? setp_of(in) : nullptr;
     default:
         return nullptr;
     }
 }
 
-std::vector<FastPath> fastPathsOf(const std::vector<ptx::Instr>& code)
+std::vector<FastPath> fast_paths_of(const std::vector<ptx::Instr>& code)
 {
     std::vector<FastPath> paths(code.size());
-    std::transform(code.begin(), code.end(), paths.begin(), fastPathOf);
+    std::transform(code.begin(), code.end(), paths.begin(), fast_path_of);
     return paths;
 }
 

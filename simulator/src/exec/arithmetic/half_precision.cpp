@@ -25,7 +25,7 @@ constexpr uint64_t kCanonicalNaN = 0x7fff;
 
 // x * y + z rounded toward zero, with the last bit set where that dropped something: rounding this
 // to 16 bits gives what rounding the exact value would.
-double fmaRoundedToOdd(double x, double y, double z)
+double fma_rounded_to_odd(double x, double y, double z)
 {
     const int saved = std::fegetround();
     std::fesetround(FE_TOWARDZERO);
@@ -36,27 +36,27 @@ double fmaRoundedToOdd(double x, double y, double z)
     return inexact ? std::bit_cast<double>(std::bit_cast<uint64_t>(r) | 1) : r;
 }
 
-bool isNaN(uint64_t h, Type t)
+bool is_na_n(uint64_t h, Type t)
 {
-    return std::isnan(alu::narrowFloat(h, t));
+    return std::isnan(alu::narrow_float(h, t));
 }
 
 // min/max: the operand chosen, bit for bit. With one NaN operand the other (with .NaN, the
 // canonical NaN); -0 is less than +0; .relu makes a negative result +0.
-uint64_t minMax(bool isMax, uint8_t mode, Type t, uint64_t a, uint64_t b)
+uint64_t min_max(bool is_max, uint8_t mode, Type t, uint64_t a, uint64_t b)
 {
-    const bool nanA = isNaN(a, t), nanB = isNaN(b, t);
-    if (nanA || nanB) {
-        if ((mode & ptx::MinMaxNaN) || (nanA && nanB))
+    const bool nan_a = is_na_n(a, t), nan_b = is_na_n(b, t);
+    if (nan_a || nan_b) {
+        if ((mode & ptx::MinMaxNaN) || (nan_a && nan_b))
             return kCanonicalNaN;
-        return (mode & ptx::MinMaxRelu) && ((nanA ? b : a) & 0x8000) ? 0 : nanA ? b : a;
+        return (mode & ptx::MinMaxRelu) && ((nan_a ? b : a) & 0x8000) ? 0 : nan_a ? b : a;
     }
-    const float x = alu::narrowFloat(a, t), y = alu::narrowFloat(b, t);
+    const float x = alu::narrow_float(a, t), y = alu::narrow_float(b, t);
     uint64_t r;
     if (x == y)  // equal values, or zeros of either sign: -0 is the smaller
-        r = ((a & 0x8000) != 0) == isMax ? b : a;
+        r = ((a & 0x8000) != 0) == is_max ? b : a;
     else
-        r = (x < y) == isMax ? b : a;
+        r = (x < y) == is_max ? b : a;
     return (mode & ptx::MinMaxRelu) && (r & 0x8000) ? 0 : r;
 }
 
@@ -65,16 +65,16 @@ uint64_t apply(const Instr& in, Type t, uint64_t a, uint64_t b, uint64_t c)
 {
     switch (in.op) {
     case Op::Neg:  // arithmetic, not a bit operation: a NaN comes out canonical (as on an H100)
-        return isNaN(a, t) ? kCanonicalNaN : a ^ 0x8000;
+        return is_na_n(a, t) ? kCanonicalNaN : a ^ 0x8000;
     case Op::Abs:
-        return isNaN(a, t) ? kCanonicalNaN : a & 0x7fff;
+        return is_na_n(a, t) ? kCanonicalNaN : a & 0x7fff;
     case Op::Min:
     case Op::Max:
-        return minMax(in.op == Op::Max, in.mode, t, a, b);
+        return min_max(in.op == Op::Max, in.mode, t, a, b);
     default:
         break;
     }
-    const double x = alu::narrowFloat(a, t), y = alu::narrowFloat(b, t);
+    const double x = alu::narrow_float(a, t), y = alu::narrow_float(b, t);
     double r;
     switch (in.op) {
     case Op::Add:
@@ -87,19 +87,19 @@ uint64_t apply(const Instr& in, Type t, uint64_t a, uint64_t b, uint64_t c)
         r = x * y;
         break;
     default:  // fma, mad
-        r = fmaRoundedToOdd(x, y, alu::narrowFloat(c, t));
+        r = fma_rounded_to_odd(x, y, alu::narrow_float(c, t));
         break;
     }
     if (in.sat)  // NaN becomes +0
         r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
     if (std::isnan(r))
         return kCanonicalNaN;
-    return alu::narrowBits(r, t);
+    return alu::narrow_bits(r, t);
 }
 
 }  // namespace
 
-bool isHalfPrecisionOperation(Op op)
+bool is_half_precision_operation(Op op)
 {
     switch (op) {
     case Op::Add:
@@ -120,11 +120,11 @@ bool isHalfPrecisionOperation(Op op)
 namespace {
 
 // `in` on a 16-bit float of type t, or on each half of a pair.
-uint64_t applyToHalves(const Instr& in, Type t, uint64_t a, uint64_t b, uint64_t c)
+uint64_t apply_to_halves(const Instr& in, Type t, uint64_t a, uint64_t b, uint64_t c)
 {
     const Type element = t == Type::BF16 || t == Type::BF16x2 ? Type::BF16 : Type::F16;
     const uint64_t low = apply(in, element, a & 0xffff, b & 0xffff, c & 0xffff) & 0xffff;
-    if (!ptx::isPackedFloat(t))
+    if (!ptx::is_packed_float(t))
         return low;
     const uint64_t high = apply(in, element, (a >> 16) & 0xffff, (b >> 16) & 0xffff, (c >> 16) & 0xffff);
     return low | (high & 0xffff) << 16;
@@ -132,9 +132,9 @@ uint64_t applyToHalves(const Instr& in, Type t, uint64_t a, uint64_t b, uint64_t
 
 }  // namespace
 
-void executeHalfPrecision(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
+void execute_half_precision(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
 {
-    auto both = [&in](uint64_t a, uint64_t b, uint64_t c) { return applyToHalves(in, in.type, a, b, c); };
+    auto both = [&in](uint64_t a, uint64_t b, uint64_t c) { return apply_to_halves(in, in.type, a, b, c); };
     switch (in.op) {
     case Op::Neg:
     case Op::Abs:
@@ -150,11 +150,11 @@ void executeHalfPrecision(Warp& w, const Instr& in, uint32_t exec, uint64_t clk)
     }
 }
 
-uint64_t addHalfPrecision(uint64_t a, uint64_t b, Type t)
+uint64_t add_half_precision(uint64_t a, uint64_t b, Type t)
 {
     Instr add;
     add.op = Op::Add;
-    return applyToHalves(add, t, a, b, 0);
+    return apply_to_halves(add, t, a, b, 0);
 }
 
 }  // namespace cudasim

@@ -10,6 +10,6 @@ namespace cudasim {
 
 // Executes add/sub/min/max on .s16x2 or .u16x2, dp2a or vabsdiff4 for the lanes in `exec`.
 // Throws DeviceFault for the forms it does not implement (.sat, merge masks other than the default).
-void executePackedInteger(Warp& w, const ptx::Instr& in, uint32_t exec, uint64_t clock, const ptx::Kernel& kernel);
+void execute_packed_integer(Warp& w, const ptx::Instr& in, uint32_t exec, uint64_t clock, const ptx::Kernel& kernel);
 
 }  // namespace cudasim

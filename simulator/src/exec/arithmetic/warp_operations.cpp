@@ -14,7 +14,7 @@ namespace cudasim {
 using ptx::Op;
 using ptx::Type;
 
-void executeWarpOperation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
+void execute_warp_operation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
 {
     const Type t = in.type;
     switch (in.op) {
@@ -27,26 +27,26 @@ void executeWarpOperation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk,
             int32_t bval = static_cast<int32_t>(bv[lane] & 0x1f);
             int32_t cval = static_cast<int32_t>(cv[lane] & 0x1f);
             int32_t segmask = static_cast<int32_t>((cv[lane] >> 8) & 0x1f);
-            int32_t maxLane = (lane & segmask) | (cval & ~segmask);
-            int32_t minLane = lane & segmask;
+            int32_t max_lane = (lane & segmask) | (cval & ~segmask);
+            int32_t min_lane = lane & segmask;
             int32_t j = lane;
             bool valid;
             switch (in.mode) {
             case ptx::ShflUp:
                 j = lane - bval;
-                valid = j >= maxLane;
+                valid = j >= max_lane;
                 break;
             case ptx::ShflDown:
                 j = lane + bval;
-                valid = j <= maxLane;
+                valid = j <= max_lane;
                 break;
             case ptx::ShflBfly:
                 j = lane ^ bval;
-                valid = j <= maxLane;
+                valid = j <= max_lane;
                 break;
             default:
-                j = minLane | (bval & ~segmask);
-                valid = j <= maxLane;
+                j = min_lane | (bval & ~segmask);
+                valid = j <= max_lane;
                 break;
             }
             if (!valid)
@@ -54,19 +54,19 @@ void executeWarpOperation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk,
             d[lane] = a[j];
             p[lane] = valid ? 1 : 0;
         }
-        writeBack(w, in.ops[0], d, exec);
-        if (in.hasPairDest)
-            writeBack(w, in.ops[1], p, exec);
+        write_back(w, in.ops[0], d, exec);
+        if (in.has_pair_dest)
+            write_back(w, in.ops[1], p, exec);
         break;
     }
     case Op::Vote: {
         Lanes d, s;
         // Each lane votes with the lanes of its membermask: a lane outside it adds nothing to the
         // ballot, and all/uni look at the members alone (a cooperative-groups tile votes so).
-        const bool masked = in.numOps > 3 && in.ops[3].kind != Operand::Kind::None;
+        const bool masked = in.num_ops > 3 && in.ops[3].kind != Operand::Kind::None;
         const uint64_t* masks = masked ? source(w, in.ops[3], s, clk) : nullptr;
         const uint32_t yes =
-            in.ops[2].kind == Operand::Kind::Imm ? (in.ops[2].imm ? exec : 0) : exec & predicateMask(w, in.ops[2].reg);
+            in.ops[2].kind == Operand::Kind::Imm ? (in.ops[2].imm ? exec : 0) : exec & predicate_mask(w, in.ops[2].reg);
         for (uint32_t m = exec; m; m &= m - 1) {
             const int lane = std::countr_zero(m);
             const uint32_t members = masks ? exec & static_cast<uint32_t>(masks[lane]) : exec;
@@ -86,19 +86,19 @@ void executeWarpOperation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk,
                 break;
             }
         }
-        writeBack(w, in.ops[0], d, exec);
+        write_back(w, in.ops[0], d, exec);
         break;
     }
     case Op::Activemask: {
         Lanes d;
         std::fill(d, d + kWarpSize, uint64_t{exec});
-        writeBack(w, in.ops[0], d, exec);
+        write_back(w, in.ops[0], d, exec);
         break;
     }
     case Op::Redux: {
         Lanes s0, d;
         const uint64_t* a = source(w, in.ops[2], s0, clk);
-        bool sign = ptx::isSigned(t);
+        bool sign = ptx::is_signed(t);
         uint64_t r = in.mode == ptx::AtomAnd ? 0xffffffffu : 0;
         bool first = true;
         for (uint32_t m = exec; m; m &= m - 1) {
@@ -124,12 +124,12 @@ void executeWarpOperation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk,
                 r = first ? v : sign ? (static_cast<int64_t>(v) > static_cast<int64_t>(r) ? v : r) : std::max(r, v);
                 break;
             default:
-                throwUnsupported(in, kernel, "redux operation");
+                throw_unsupported(in, kernel, "redux operation");
             }
             first = false;
         }
         std::fill(d, d + kWarpSize, r & 0xffffffffu);
-        writeBack(w, in.ops[0], d, exec);
+        write_back(w, in.ops[0], d, exec);
         break;
     }
     case Op::Match: {
@@ -138,9 +138,9 @@ void executeWarpOperation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk,
         // and the predicate says which.
         Lanes s0, s1, d, p;
         const uint64_t* a = source(w, in.ops[2], s0, clk);
-        const bool masked = in.numOps > 3 && in.ops[3].kind != Operand::Kind::None;
+        const bool masked = in.num_ops > 3 && in.ops[3].kind != Operand::Kind::None;
         const uint64_t* masks = masked ? source(w, in.ops[3], s1, clk) : nullptr;
-        const uint64_t wm = alu::widthMask(bitsOf(t));
+        const uint64_t wm = alu::width_mask(bits_of(t));
         for (uint32_t lanes = exec; lanes; lanes &= lanes - 1) {
             const int l = std::countr_zero(lanes);
             const uint32_t members = masks ? exec & static_cast<uint32_t>(masks[l]) : exec;
@@ -154,13 +154,13 @@ void executeWarpOperation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk,
             d[l] = in.mode == ptx::MatchAll ? (all ? same : 0) : same;
             p[l] = all ? 1 : 0;
         }
-        writeBack(w, in.ops[0], d, exec);
-        if (in.hasPairDest)
-            writeBack(w, in.ops[1], p, exec);
+        write_back(w, in.ops[0], d, exec);
+        if (in.has_pair_dest)
+            write_back(w, in.ops[1], p, exec);
         break;
     }
     default:
-        throwUnsupported(in, kernel, "warp operation");
+        throw_unsupported(in, kernel, "warp operation");
     }
 }
 

@@ -10,6 +10,6 @@ namespace cudasim {
 
 // Executes shfl, vote, activemask, redux or match (Executor WarpOperation in ptx/opcodes.def) for
 // the lanes in `exec`.
-void executeWarpOperation(Warp& w, const ptx::Instr& in, uint32_t exec, uint64_t clock, const ptx::Kernel& kernel);
+void execute_warp_operation(Warp& w, const ptx::Instr& in, uint32_t exec, uint64_t clock, const ptx::Kernel& kernel);
 
 }  // namespace cudasim

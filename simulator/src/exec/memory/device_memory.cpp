@@ -17,21 +17,21 @@ constexpr size_t kFreedHistory = 4096;
 // so a kernel may read a buffer of 2^31 ints that is mostly zeros on a machine with less memory.
 constexpr uint64_t kMappedFrom = uint64_t{256} << 20;
 
-void* mapZeros(uint64_t bytes)
+void* map_zeros(uint64_t bytes)
 {
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     return p == MAP_FAILED ? nullptr : p;
 }
 
-uint64_t roundedSize(uint64_t size)
+uint64_t rounded_size(uint64_t size)
 {
     return (std::max<uint64_t>(size, 1) + kAllocationAlignment - 1) / kAllocationAlignment * kAllocationAlignment;
 }
 
-void freeAllocation(const Allocation& a)
+void free_allocation(const Allocation& a)
 {
     if (a.mapped)
-        munmap(reinterpret_cast<void*>(a.base), roundedSize(a.size));
+        munmap(reinterpret_cast<void*>(a.base), rounded_size(a.size));
     else
         std::free(reinterpret_cast<void*>(a.base));
 }
@@ -45,11 +45,11 @@ DeviceMemory& DeviceMemory::instance()
     return memory;
 }
 
-void* DeviceMemory::allocate(uint64_t size, bool moduleVariable, const std::string& name)
+void* DeviceMemory::allocate(uint64_t size, bool module_variable, const std::string& name)
 {
-    const uint64_t rounded = roundedSize(size);
+    const uint64_t rounded = rounded_size(size);
     const bool mapped = rounded >= kMappedFrom;
-    void* p = mapped ? mapZeros(rounded) : std::aligned_alloc(kAllocationAlignment, rounded);
+    void* p = mapped ? map_zeros(rounded) : std::aligned_alloc(kAllocationAlignment, rounded);
     if (!p)
         return nullptr;
     if (!mapped)
@@ -58,10 +58,15 @@ void* DeviceMemory::allocate(uint64_t size, bool moduleVariable, const std::stri
     uintptr_t base = reinterpret_cast<uintptr_t>(p);
     // The initcheck watches cudaMalloc's memory; module variables start with their initialisers,
     // and an allocation mapped on first touch is too large for a bit per byte.
-    auto written = moduleVariable || mapped ? nullptr : std::make_shared<WrittenBytes>(size);
-    live_[base] = Allocation{
-        base, size, moduleVariable, name, mapped, std::make_shared<SectorFootprint>(base, rounded), std::move(written)};
-    bytesInUse_ += size;
+    auto written = module_variable || mapped ? nullptr : std::make_shared<WrittenBytes>(size);
+    live_[base] = Allocation{base,
+                             size,
+                             module_variable,
+                             name,
+                             mapped,
+                             std::make_shared<SectorFootprint>(base, rounded),
+                             std::move(written)};
+    bytes_in_use_ += size;
     return p;
 }
 
@@ -69,28 +74,28 @@ bool DeviceMemory::release(void* p)
 {
     std::lock_guard lock(mutex_);
     auto it = live_.find(reinterpret_cast<uintptr_t>(p));
-    if (it == live_.end() || it->second.moduleVariable)
+    if (it == live_.end() || it->second.module_variable)
         return false;
-    bytesInUse_ -= it->second.size;
+    bytes_in_use_ -= it->second.size;
     if (freed_.size() == kFreedHistory)
         freed_.erase(freed_.begin());
     freed_.push_back(it->second);
     freed_.back().footprint.reset();
-    freeAllocation(it->second);
+    free_allocation(it->second);
     live_.erase(it);
     return true;
 }
 
-void DeviceMemory::releaseAll()
+void DeviceMemory::release_all()
 {
     std::lock_guard lock(mutex_);
     for (auto it = live_.begin(); it != live_.end();) {
-        if (it->second.moduleVariable) {
+        if (it->second.module_variable) {
             ++it;
             continue;
         }
-        bytesInUse_ -= it->second.size;
-        freeAllocation(it->second);
+        bytes_in_use_ -= it->second.size;
+        free_allocation(it->second);
         it = live_.erase(it);
     }
     freed_.clear();
@@ -106,7 +111,7 @@ const Allocation* DeviceMemory::find(uintptr_t addr) const
     return addr < a.base + a.size ? &a : nullptr;
 }
 
-const Allocation* DeviceMemory::findFreed(uintptr_t addr) const
+const Allocation* DeviceMemory::find_freed(uintptr_t addr) const
 {
     for (auto it = freed_.rbegin(); it != freed_.rend(); ++it)
         if (addr >= it->base && addr < it->base + it->size)
@@ -114,7 +119,7 @@ const Allocation* DeviceMemory::findFreed(uintptr_t addr) const
     return nullptr;
 }
 
-const Allocation* DeviceMemory::nearestBelow(uintptr_t addr) const
+const Allocation* DeviceMemory::nearest_below(uintptr_t addr) const
 {
     auto it = live_.upper_bound(addr);
     if (it == live_.begin())
@@ -122,16 +127,16 @@ const Allocation* DeviceMemory::nearestBelow(uintptr_t addr) const
     return &std::prev(it)->second;
 }
 
-const Allocation* DeviceMemory::nearestAbove(uintptr_t addr) const
+const Allocation* DeviceMemory::nearest_above(uintptr_t addr) const
 {
     auto it = live_.upper_bound(addr);
     return it == live_.end() ? nullptr : &it->second;
 }
 
-uint64_t DeviceMemory::bytesInUse() const
+uint64_t DeviceMemory::bytes_in_use() const
 {
     std::lock_guard lock(mutex_);
-    return bytesInUse_;
+    return bytes_in_use_;
 }
 
 void DeviceMemory::fill(void* p, int value, uint64_t count)
@@ -159,7 +164,7 @@ void DeviceMemory::fill(void* p, int value, uint64_t count)
     std::memset(begin, value, count);
 }
 
-void DeviceMemory::markWritten(const void* p, uint64_t count)
+void DeviceMemory::mark_written(const void* p, uint64_t count)
 {
     std::lock_guard lock(mutex_);
     const uintptr_t addr = reinterpret_cast<uintptr_t>(p);

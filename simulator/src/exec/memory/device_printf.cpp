@@ -7,7 +7,7 @@
 namespace cudasim {
 namespace {
 
-std::string readString(uint64_t addr, const DeviceReader& read)
+std::string read_string(uint64_t addr, const DeviceReader& read)
 {
     std::string s;
     if (addr == 0)
@@ -20,7 +20,7 @@ std::string readString(uint64_t addr, const DeviceReader& read)
     }
 }
 
-uint64_t takeArgument(uint64_t& cursor, uint32_t size, const DeviceReader& read)
+uint64_t take_argument(uint64_t& cursor, uint32_t size, const DeviceReader& read)
 {
     cursor = (cursor + size - 1) / size * size;
     uint64_t v = 0;
@@ -31,14 +31,14 @@ uint64_t takeArgument(uint64_t& cursor, uint32_t size, const DeviceReader& read)
 
 }  // namespace
 
-int formatDevicePrintf(uint64_t format, uint64_t args, const DeviceReader& read, std::string& out)
+int format_device_printf(uint64_t format, uint64_t args, const DeviceReader& read, std::string& out)
 {
-    std::string fmt = readString(format, read);
+    std::string fmt = read_string(format, read);
     uint64_t cursor = args;
     int arguments = 0;
     auto take = [&](uint32_t bytes) {
         ++arguments;
-        return takeArgument(cursor, bytes, read);
+        return take_argument(cursor, bytes, read);
     };
     char buf[512];
     for (size_t i = 0; i < fmt.size(); ++i) {
@@ -104,7 +104,7 @@ int formatDevicePrintf(uint64_t format, uint64_t args, const DeviceReader& read,
             break;
         }
         case 's': {
-            std::string s = readString(take(8), read);
+            std::string s = read_string(take(8), read);
             std::snprintf(buf, sizeof buf, (spec + conv).c_str(), s.c_str());
             break;
         }
@@ -122,11 +122,11 @@ int formatDevicePrintf(uint64_t format, uint64_t args, const DeviceReader& read,
     return arguments;
 }
 
-std::string describeAssertion(uint64_t message, uint64_t file, uint64_t line, uint64_t function,
-                              const DeviceReader& read)
+std::string describe_assertion(uint64_t message, uint64_t file, uint64_t line, uint64_t function,
+                               const DeviceReader& read)
 {
-    return readString(file, read) + ":" + std::to_string(static_cast<uint32_t>(line)) + ": " +
-           readString(function, read) + ": Assertion `" + readString(message, read) + "` failed";
+    return read_string(file, read) + ":" + std::to_string(static_cast<uint32_t>(line)) + ": " +
+           read_string(function, read) + ": Assertion `" + read_string(message, read) + "` failed";
 }
 
 }  // namespace cudasim

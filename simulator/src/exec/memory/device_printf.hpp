@@ -14,9 +14,9 @@ using DeviceReader = std::function<const uint8_t*(uint64_t addr, uint32_t size)>
 // Formats like printf, taking arguments from the packed buffer nvcc builds
 // (each argument aligned to its size; floats promoted to double). Appends
 // to `out` and returns the number of arguments it took, as CUDA's device printf does.
-int formatDevicePrintf(uint64_t format, uint64_t args, const DeviceReader& read, std::string& out);
+int format_device_printf(uint64_t format, uint64_t args, const DeviceReader& read, std::string& out);
 
-std::string describeAssertion(uint64_t message, uint64_t file, uint64_t line, uint64_t function,
-                              const DeviceReader& read);
+std::string describe_assertion(uint64_t message, uint64_t file, uint64_t line, uint64_t function,
+                               const DeviceReader& read);
 
 }  // namespace cudasim

@@ -11,7 +11,7 @@
 
 namespace cudasim {
 
-std::string hexAddress(uint64_t v)
+std::string hex_address(uint64_t v)
 {
     char buf[32];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
@@ -22,7 +22,7 @@ namespace {
 
 // True if addr lies in a mapping of this process (host memory). Only used
 // to word fault messages, so reading /proc on each fault is fine.
-bool isHostMemory(uint64_t addr)
+bool is_host_memory(uint64_t addr)
 {
     std::FILE* maps = std::fopen("/proc/self/maps", "r");
     if (!maps)
@@ -39,7 +39,7 @@ bool isHostMemory(uint64_t addr)
 
 }  // namespace
 
-std::string describeThread(const AccessSite& site)
+std::string describe_thread(const AccessSite& site)
 {
     const Dim3& b = site.launch->block;
     uint32_t linear = site.warp->index * kWarpSize + static_cast<uint32_t>(site.lane);
@@ -48,61 +48,61 @@ std::string describeThread(const AccessSite& site)
     return "kernel " + demangle(site.launch->kernel->name) + ", block (" + std::to_string(c.x) + "," +
            std::to_string(c.y) + "," + std::to_string(c.z) + "), thread (" + std::to_string(tx) + "," +
            std::to_string(ty) + "," + std::to_string(tz) + "), " +
-           (site.instr ? ptx::sourcePosition(*site.launch->kernel, *site.instr)
+           (site.instr ? ptx::source_position(*site.launch->kernel, *site.instr)
                        : "PTX line " + std::to_string(site.line));
 }
 
-void throwAccessFault(cudaError_t error, const char* space, bool write, uint32_t size, uint64_t addr,
-                      const std::string& why, const AccessSite& site)
+void throw_access_fault(cudaError_t error, const char* space, bool write, uint32_t size, uint64_t addr,
+                        const std::string& why, const AccessSite& site)
 {
     std::string kind = error == cudaErrorMisalignedAddress ? "Misaligned" : "Invalid";
     throw DeviceFault(error, kind + " " + space + (write ? " write" : " read") + " of size " + std::to_string(size) +
-                                 " at address " + hexAddress(addr) + " in " + describeThread(site) + ": " + why);
+                                 " at address " + hex_address(addr) + " in " + describe_thread(site) + ": " + why);
 }
 
-void throwUninitializedRead(uint32_t size, uint64_t addr, uint64_t unwritten, const AccessSite& site)
+void throw_uninitialized_read(uint32_t size, uint64_t addr, uint64_t unwritten, const AccessSite& site)
 {
     const Allocation* a = DeviceMemory::instance().find(addr);
     const std::string where = a ? "byte " + std::to_string(unwritten - a->base) + " of the " + std::to_string(a->size) +
-                                      "-byte allocation at " + hexAddress(a->base)
-                                : "byte " + hexAddress(unwritten);
+                                      "-byte allocation at " + hex_address(a->base)
+                                : "byte " + hex_address(unwritten);
     throw DeviceFault(cudaErrorLaunchFailure,
                       "Uninitialized __global__ memory read of size " + std::to_string(size) + " at address " +
-                          hexAddress(addr) + " in " + describeThread(site) + ": " + where +
+                          hex_address(addr) + " in " + describe_thread(site) + ": " + where +
                           " was never written (by a copy or memset from the host, or by a kernel)");
 }
 
-bool MemoryAccess::cachedAllocationHolds(uint64_t begin, uint64_t end)
+bool MemoryAccess::cached_allocation_holds(uint64_t begin, uint64_t end)
 {
-    if (begin >= cachedBase_ && end <= cachedEnd_)
+    if (begin >= cached_base_ && end <= cached_end_)
         return true;
     const Allocation* a = DeviceMemory::instance().find(begin);
     if (!a || end > a->base + a->size)
         return false;
-    cachedBase_ = a->base;
-    cachedEnd_ = a->base + a->size;
-    cachedWritten_ = a->written.get();
+    cached_base_ = a->base;
+    cached_end_ = a->base + a->size;
+    cached_written_ = a->written.get();
     return true;
 }
 
-bool MemoryAccess::translateRange(ptx::Space space, uint64_t lowest, uint64_t highest, uint64_t addressBits,
-                                  uint32_t size, BlockState& block, int64_t& offset, ResolvedSpace& where,
-                                  uint8_t symbol)
+bool MemoryAccess::translate_range(ptx::Space space, uint64_t lowest, uint64_t highest, uint64_t address_bits,
+                                   uint32_t size, BlockState& block, int64_t& offset, ResolvedSpace& where,
+                                   uint8_t symbol)
 {
-    if ((addressBits & (size - 1)) != 0)
+    if ((address_bits & (size - 1)) != 0)
         return false;
     uint64_t window = lowest & kWindowMask;
     if (space == ptx::Space::Shared || (space == ptx::Space::Generic && window == kSharedWindow)) {
         uint64_t base = space == ptx::Space::Shared ? 0 : kSharedWindow;
         if ((highest & kWindowMask) != window || highest - base + size > block.shared.size() || lowest < base ||
-            !block.sharedAccessInBounds(symbol, lowest - base, highest - base + size))
+            !block.shared_access_in_bounds(symbol, lowest - base, highest - base + size))
             return false;
         offset = reinterpret_cast<int64_t>(block.shared.data()) - static_cast<int64_t>(base);
         where = ResolvedSpace::Shared;
         return true;
     }
     if (space == ptx::Space::Param) {
-        if (highest + size > paramBytes_)
+        if (highest + size > param_bytes_)
             return false;
         offset = reinterpret_cast<int64_t>(params_);
         where = ResolvedSpace::Param;
@@ -112,7 +112,7 @@ bool MemoryAccess::translateRange(ptx::Space space, uint64_t lowest, uint64_t hi
         return false;
     if (window == kLocalWindow || window == kSharedWindow)
         return false;
-    if (!cachedAllocationHolds(lowest, highest + size))
+    if (!cached_allocation_holds(lowest, highest + size))
         return false;
     offset = 0;
     where = ResolvedSpace::Global;
@@ -121,55 +121,55 @@ bool MemoryAccess::translateRange(ptx::Space space, uint64_t lowest, uint64_t hi
 
 uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const AccessSite& site)
 {
-    if (addr >= cachedBase_ && addr + size <= cachedEnd_)
+    if (addr >= cached_base_ && addr + size <= cached_end_)
         return reinterpret_cast<uint8_t*>(addr);
     const DeviceMemory& mem = DeviceMemory::instance();
     if (const Allocation* a = mem.find(addr)) {
         if (addr + size <= a->base + a->size) {
-            cachedBase_ = a->base;
-            cachedEnd_ = a->base + a->size;
-            cachedWritten_ = a->written.get();
+            cached_base_ = a->base;
+            cached_end_ = a->base + a->size;
+            cached_written_ = a->written.get();
             return reinterpret_cast<uint8_t*>(addr);
         }
-        throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr,
-                         "access runs past the end of a " + std::to_string(a->size) + "-byte allocation at " +
-                             hexAddress(a->base),
-                         site);
+        throw_access_fault(cudaErrorIllegalAddress, "__global__", write, size, addr,
+                           "access runs past the end of a " + std::to_string(a->size) + "-byte allocation at " +
+                               hex_address(a->base),
+                           site);
     }
     // The live allocation nearest the address comes first: the same out-of-bounds access is then
     // described the same way in a grader, a demo and under `./course sanitize`, whatever was freed
     // near it before (an address past a buffer's end is often inside an earlier, freed one).
     constexpr uint64_t kNear = uint64_t{1} << 20;
-    const Allocation* below = mem.nearestBelow(addr);
-    const Allocation* above = mem.nearestAbove(addr);
+    const Allocation* below = mem.nearest_below(addr);
+    const Allocation* above = mem.nearest_above(addr);
     const uint64_t past = below ? addr - (below->base + below->size) : ~uint64_t{0};
     const uint64_t before = above ? above->base - addr : ~uint64_t{0};
     std::string why;
     if (below && past < kNear && past <= before)
         why = "address is " + std::to_string(past) + " bytes past the end of the " + std::to_string(below->size) +
-              "-byte allocation at " + hexAddress(below->base) + " (out of bounds)";
+              "-byte allocation at " + hex_address(below->base) + " (out of bounds)";
     else if (above && before < kNear)
         why = "address is " + std::to_string(before) + " bytes before the start of the " + std::to_string(above->size) +
-              "-byte allocation at " + hexAddress(above->base) + " (out of bounds)";
-    else if (const Allocation* f = mem.findFreed(addr))
+              "-byte allocation at " + hex_address(above->base) + " (out of bounds)";
+    else if (const Allocation* f = mem.find_freed(addr))
         why = "address is inside a freed allocation of " + std::to_string(f->size) + " bytes at " +
-              hexAddress(f->base) + " (use after cudaFree)";
-    else if (isHostMemory(addr))
+              hex_address(f->base) + " (use after cudaFree)";
+    else if (is_host_memory(addr))
         why = "address is not in any device allocation nor near one, but is host memory (a host pointer passed to the "
               "kernel?)";
     else
         why = "address is not in any device allocation nor near one (out of bounds, or an uninitialised pointer)";
-    throwAccessFault(cudaErrorIllegalAddress, "__global__", write, size, addr, why, site);
+    throw_access_fault(cudaErrorIllegalAddress, "__global__", write, size, addr, why, site);
 }
 
 namespace {
 
 // Why an access inside the block's shared memory is out of bounds: outside `variable`, the one its
 // address comes from, or else past the end of the variable before it.
-std::string outsideSharedVariables(const BlockState& block, uint64_t addr, const SharedExtent* variable)
+std::string outside_shared_variables(const BlockState& block, uint64_t addr, const SharedExtent* variable)
 {
     if (variable == nullptr)
-        for (const SharedExtent& e : block.sharedExtents)
+        for (const SharedExtent& e : block.shared_extents)
             if (e.begin <= addr && (variable == nullptr || e.begin >= variable->begin))
                 variable = &e;
     if (variable == nullptr)
@@ -184,8 +184,8 @@ std::string outsideSharedVariables(const BlockState& block, uint64_t addr, const
 
 }  // namespace
 
-uint8_t* MemoryAccess::resolveSlow(ptx::Space space, uint64_t addr, uint32_t size, bool write, const AccessSite& site,
-                                   BlockState& block, ResolvedSpace& where)
+uint8_t* MemoryAccess::resolve_slow(ptx::Space space, uint64_t addr, uint32_t size, bool write, const AccessSite& site,
+                                    BlockState& block, ResolvedSpace& where)
 {
     if (space == ptx::Space::Generic) {
         uint64_t window = addr & kWindowMask;
@@ -201,34 +201,34 @@ uint8_t* MemoryAccess::resolveSlow(ptx::Space space, uint64_t addr, uint32_t siz
     }
     if ((addr & (size - 1)) != 0) {  // sizes are powers of two
         const char* names[] = {"generic", "__global__", "__shared__", "__local__", "param", "__constant__"};
-        throwAccessFault(cudaErrorMisalignedAddress, names[static_cast<int>(space)], write, size, addr,
-                         "address is not aligned to the access size", site);
+        throw_access_fault(cudaErrorMisalignedAddress, names[static_cast<int>(space)], write, size, addr,
+                           "address is not aligned to the access size", site);
     }
     switch (space) {
     case ptx::Space::Shared:
         where = ResolvedSpace::Shared;
         if (addr + size > block.shared.size())
-            throwAccessFault(cudaErrorIllegalAddress, "__shared__", write, size, addr,
-                             "outside the block's " + std::to_string(block.shared.size()) + " bytes of shared memory",
-                             site);
-        if (const uint8_t symbol = site.instr ? site.instr->sharedSymbol : ptx::kNoSharedSymbol;
-            !block.sharedAccessInBounds(symbol, addr, addr + size))
-            throwAccessFault(cudaErrorIllegalAddress, "__shared__", write, size, addr,
-                             outsideSharedVariables(block, addr, block.sharedVariable(symbol)), site);
+            throw_access_fault(cudaErrorIllegalAddress, "__shared__", write, size, addr,
+                               "outside the block's " + std::to_string(block.shared.size()) + " bytes of shared memory",
+                               site);
+        if (const uint8_t symbol = site.instr ? site.instr->shared_symbol : ptx::kNoSharedSymbol;
+            !block.shared_access_in_bounds(symbol, addr, addr + size))
+            throw_access_fault(cudaErrorIllegalAddress, "__shared__", write, size, addr,
+                               outside_shared_variables(block, addr, block.shared_variable(symbol)), site);
         return block.shared.data() + addr;
     case ptx::Space::Local: {
         where = ResolvedSpace::Local;
-        if (addr + size > block.localBytes)
-            throwAccessFault(cudaErrorIllegalAddress, "__local__", write, size, addr,
-                             "outside the thread's " + std::to_string(block.localBytes) + "-byte local frame", site);
+        if (addr + size > block.local_bytes)
+            throw_access_fault(cudaErrorIllegalAddress, "__local__", write, size, addr,
+                               "outside the thread's " + std::to_string(block.local_bytes) + "-byte local frame", site);
         uint64_t thread = uint64_t{site.warp->index} * kWarpSize + static_cast<uint64_t>(site.lane);
-        return block.local.data() + thread * block.localBytes + addr;
+        return block.local.data() + thread * block.local_bytes + addr;
     }
     case ptx::Space::Param:
         where = ResolvedSpace::Param;
-        if (write || addr + size > site.launch->kernel->paramBytes)
-            throwAccessFault(cudaErrorIllegalAddress, "param", write, size, addr, "outside the kernel's parameters",
-                             site);
+        if (write || addr + size > site.launch->kernel->param_bytes)
+            throw_access_fault(cudaErrorIllegalAddress, "param", write, size, addr, "outside the kernel's parameters",
+                               site);
         return const_cast<uint8_t*>(site.launch->params) + addr;
     default:
         where = ResolvedSpace::Global;

@@ -24,7 +24,7 @@ using ptx::Op;
 using ptx::Type;
 
 namespace {
-uint64_t readValue(const uint8_t* p, int bytes, Type t)
+uint64_t read_value(const uint8_t* p, int bytes, Type t)
 {
     uint64_t v = 0;
     switch (bytes) {  // fixed sizes let the compiler emit plain moves
@@ -49,12 +49,12 @@ uint64_t readValue(const uint8_t* p, int bytes, Type t)
     }
     // Signed loads sign-extend into wider registers (ld.s32 into a .b64);
     // readers of narrower registers only look at the low bits.
-    if (ptx::isSigned(t))
-        v = static_cast<uint64_t>(alu::signExtend(v, bytes * 8));
+    if (ptx::is_signed(t))
+        v = static_cast<uint64_t>(alu::sign_extend(v, bytes * 8));
     return v;
 }
 
-void writeValue(uint8_t* p, uint64_t v, int bytes)
+void write_value(uint8_t* p, uint64_t v, int bytes)
 {
     switch (bytes) {
     case 1:
@@ -86,7 +86,7 @@ struct LaneAddresses {
     uint64_t lowest = ~0ull, highest = 0, bits = 0;
 };
 
-void computeAddresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& out)
+void compute_addresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& out)
 {
     const uint64_t* base = a.reg == Operand::kNoReg ? nullptr : w.reg(a.reg);
     uint64_t offset = static_cast<uint64_t>(a.imm);
@@ -111,7 +111,7 @@ void computeAddresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& o
 // A load whose lanes all lie in one allocation (`shift` turns an address into a host pointer):
 // the element size and signedness fixed, so that each lane is a plain move.
 template <int Bytes, bool Signed>
-void loadLanes(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift, uint32_t exec)
+void load_lanes(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift, uint32_t exec)
 {
     using Element = std::conditional_t<
         Bytes == 1, uint8_t,
@@ -136,24 +136,24 @@ void loadLanes(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift,
     }
 }
 
-void loadDirect(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift, uint32_t exec, int bytes,
-                bool isSigned)
+void load_direct(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift, uint32_t exec, int bytes,
+                 bool is_signed)
 {
-    switch (bytes * (isSigned ? -1 : 1)) {
+    switch (bytes * (is_signed ? -1 : 1)) {
     case 1:
-        return loadLanes<1, false>(w, d, addrs, shift, exec);
+        return load_lanes<1, false>(w, d, addrs, shift, exec);
     case -1:
-        return loadLanes<1, true>(w, d, addrs, shift, exec);
+        return load_lanes<1, true>(w, d, addrs, shift, exec);
     case 2:
-        return loadLanes<2, false>(w, d, addrs, shift, exec);
+        return load_lanes<2, false>(w, d, addrs, shift, exec);
     case -2:
-        return loadLanes<2, true>(w, d, addrs, shift, exec);
+        return load_lanes<2, true>(w, d, addrs, shift, exec);
     case 4:
-        return loadLanes<4, false>(w, d, addrs, shift, exec);
+        return load_lanes<4, false>(w, d, addrs, shift, exec);
     case -4:
-        return loadLanes<4, true>(w, d, addrs, shift, exec);
+        return load_lanes<4, true>(w, d, addrs, shift, exec);
     default:  // 8 bytes: nothing to extend
-        return loadLanes<8, false>(w, d, addrs, shift, exec);
+        return load_lanes<8, false>(w, d, addrs, shift, exec);
     }
 }
 
@@ -164,26 +164,26 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
 {
     if (!exec)
         return;
-    int bytes = ptx::typeBytes(in.type);
-    uint32_t total = static_cast<uint32_t>(bytes * in.vecWidth);
+    int bytes = ptx::type_bytes(in.type);
+    uint32_t total = static_cast<uint32_t>(bytes * in.vec_width);
     LaneAddresses a;
-    computeAddresses(w, in.ops[2], exec, a);
+    compute_addresses(w, in.ops[2], exec, a);
     const Operand& d = in.ops[0];
     ResolvedSpace where = ResolvedSpace::Global;
     int64_t offset = 0;
     bool direct =
-        memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where, in.sharedSymbol);
+        memory_.translate_range(in.space, a.lowest, a.highest, a.bits, total, b, offset, where, in.shared_symbol);
     if (direct && (d.kind == Operand::Kind::Reg || d.kind == Operand::Kind::Vec) && bytes > 0 && bytes <= 8) {
-        loadDirect(w, d, a.addr, static_cast<uint64_t>(offset), exec, bytes, ptx::isSigned(in.type));
-        listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
-        if (raceCheck_ && where == ResolvedSpace::Shared)
-            checkSharedLanes(w, b, in, a.addr, exec, total, false);
-        else if (raceCheck_ && where == ResolvedSpace::Global && b.globalWritten)
-            checkGlobalReads(w, b, in, a.addr, exec, total);
-        if (initCheck_ && where == ResolvedSpace::Global)
-            checkReadsWritten(w, b, in, a.addr, exec, total, a.lowest, a.highest);
+        load_direct(w, d, a.addr, static_cast<uint64_t>(offset), exec, bytes, ptx::is_signed(in.type));
+        listener.on_memory_access(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
+        if (race_check_ && where == ResolvedSpace::Shared)
+            check_shared_lanes(w, b, in, a.addr, exec, total, false);
+        else if (race_check_ && where == ResolvedSpace::Global && b.global_written)
+            check_global_reads(w, b, in, a.addr, exec, total);
+        if (init_check_ && where == ResolvedSpace::Global)
+            check_reads_written(w, b, in, a.addr, exec, total, a.lowest, a.highest);
         if (ordering_ && where == ResolvedSpace::Global)
-            orderLoads(w, b, in, a.addr, exec, total);
+            order_loads(w, b, in, a.addr, exec, total);
         return;
     }
     for (uint32_t m = exec; m; m &= m - 1) {
@@ -193,59 +193,59 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
         if (d.kind == Operand::Kind::Vec) {
             for (int i = 0; i < d.count; ++i)
                 if (d.vec[i] != Operand::kNoReg)
-                    w.reg(d.vec[i])[l] = readValue(p + i * bytes, bytes, in.type);
+                    w.reg(d.vec[i])[l] = read_value(p + i * bytes, bytes, in.type);
         } else if (d.kind == Operand::Kind::Reg) {
-            w.reg(d.reg)[l] = readValue(p, bytes, in.type);
+            w.reg(d.reg)[l] = read_value(p, bytes, in.type);
         }
     }
-    listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
-    if (raceCheck_ && where == ResolvedSpace::Shared)
-        checkSharedLanes(w, b, in, a.addr, exec, total, false);
-    else if (raceCheck_ && where == ResolvedSpace::Global && b.globalWritten)
-        checkGlobalReads(w, b, in, a.addr, exec, total);
-    if (initCheck_ && where == ResolvedSpace::Global)
-        checkReadsWritten(w, b, in, a.addr, exec, total, a.lowest, a.highest);
+    listener.on_memory_access(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
+    if (race_check_ && where == ResolvedSpace::Shared)
+        check_shared_lanes(w, b, in, a.addr, exec, total, false);
+    else if (race_check_ && where == ResolvedSpace::Global && b.global_written)
+        check_global_reads(w, b, in, a.addr, exec, total);
+    if (init_check_ && where == ResolvedSpace::Global)
+        check_reads_written(w, b, in, a.addr, exec, total, a.lowest, a.highest);
     if (ordering_ && where == ResolvedSpace::Global)
-        orderLoads(w, b, in, a.addr, exec, total);
+        order_loads(w, b, in, a.addr, exec, total);
 }
 
 // The initcheck: a global read of bytes nothing wrote. A warp whose whole address range was written
 // (a coalesced load of written data, the common case) needs one look-up.
-void Interpreter::checkReadsWritten(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
-                                    uint32_t size, uint64_t lowest, uint64_t highest)
+void Interpreter::check_reads_written(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
+                                      uint32_t size, uint64_t lowest, uint64_t highest)
 {
     WrittenBytes* record = nullptr;
     uint64_t base = 0;
-    if (memory_.writtenBytes(lowest, highest + size - lowest, record, base) &&
-        (!record || record->firstUnwritten(lowest - base, highest + size - lowest) == ~0ull))
+    if (memory_.written_bytes(lowest, highest + size - lowest, record, base) &&
+        (!record || record->first_unwritten(lowest - base, highest + size - lowest) == ~0ull))
         return;
     for (uint32_t m = exec; m; m &= m - 1) {
         int l = std::countr_zero(m);
-        if ((addrs[l] & kWindowMask) != 0 || !memory_.writtenBytes(addrs[l], size, record, base) || !record)
+        if ((addrs[l] & kWindowMask) != 0 || !memory_.written_bytes(addrs[l], size, record, base) || !record)
             continue;
-        if (const uint64_t first = record->firstUnwritten(addrs[l] - base, size); first != ~0ull)
-            throwUninitializedRead(size, addrs[l], base + first, site(w, b, l, in));
+        if (const uint64_t first = record->first_unwritten(addrs[l] - base, size); first != ~0ull)
+            throw_uninitialized_read(size, addrs[l], base + first, site(w, b, l, in));
     }
 }
 
 // The initcheck: what a kernel stores or updates atomically in global memory is written from now on.
-void Interpreter::markWritten(const uint64_t* addrs, uint32_t exec, uint32_t size)
+void Interpreter::mark_written(const uint64_t* addrs, uint32_t exec, uint32_t size)
 {
     WrittenBytes* record = nullptr;
     uint64_t base = 0;
     for (uint32_t m = exec; m; m &= m - 1) {
         int l = std::countr_zero(m);
-        if ((addrs[l] & kWindowMask) == 0 && memory_.writtenBytes(addrs[l], size, record, base) && record)
+        if ((addrs[l] & kWindowMask) == 0 && memory_.written_bytes(addrs[l], size, record, base) && record)
             record->mark(addrs[l] - base, size);
     }
 }
 
 // The ordering check across blocks (exec/memory/ordering_check.hpp): a strong load reads a flag; a plain one
 // must be ordered after any other block's write of its words.
-void Interpreter::orderLoads(const Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
-                             uint32_t size)
+void Interpreter::order_loads(const Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
+                              uint32_t size)
 {
-    const uint32_t pc = pcOf(in);
+    const uint32_t pc = pc_of(in);
     const bool strong = (in.order & ptx::OrderStrong) != 0;
     for (uint32_t m = exec; m; m &= m - 1) {
         const int l = std::countr_zero(m);
@@ -253,20 +253,20 @@ void Interpreter::orderLoads(const Warp& w, BlockState& b, const Instr& in, cons
             continue;
         const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(l);
         if (strong) {
-            ordering::afterFlagRead(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
+            ordering::after_flag_read(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
             continue;
         }
         for (uint64_t word = addrs[l] / 4; word <= (addrs[l] + size - 1) / 4; ++word)
-            ordering::plainRead(launch_, *ordering_, b.ordering, b.linearIndex, thread, pc, word);
+            ordering::plain_read(launch_, *ordering_, b.ordering, b.linear_index, thread, pc, word);
     }
 }
 
 // The ordering check across blocks: a strong store writes a flag (after any release); a plain one
 // is remembered with what it is ordered before. Lanes in the shared or local window are skipped.
-void Interpreter::orderStores(const Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
-                              uint32_t size)
+void Interpreter::order_stores(const Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
+                               uint32_t size)
 {
-    const uint32_t pc = pcOf(in);
+    const uint32_t pc = pc_of(in);
     const bool strong = (in.order & ptx::OrderStrong) != 0;
     for (uint32_t m = exec; m; m &= m - 1) {
         const int l = std::countr_zero(m);
@@ -274,35 +274,35 @@ void Interpreter::orderStores(const Warp& w, BlockState& b, const Instr& in, con
             continue;
         const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(l);
         if (strong) {
-            ordering::beforeFlagWrite(*ordering_, b.ordering, b.linearIndex, thread, addrs[l] / 4, in.order);
+            ordering::before_flag_write(*ordering_, b.ordering, b.linear_index, thread, addrs[l] / 4, in.order);
             continue;
         }
         for (uint64_t word = addrs[l] / 4; word <= (addrs[l] + size - 1) / 4; ++word)
-            ordering::plainWrite(*ordering_, b.ordering, b.linearIndex, thread, pc, word);
+            ordering::plain_write(*ordering_, b.ordering, b.linear_index, thread, pc, word);
     }
 }
 
 // Global reads after another thread's write in the interval; lanes of a generic load that landed in
 // a shared or local window are not global accesses.
-void Interpreter::checkGlobalReads(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
-                                   uint32_t size)
+void Interpreter::check_global_reads(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
+                                     uint32_t size)
 {
-    const uint32_t pc = pcOf(in);
+    const uint32_t pc = pc_of(in);
     for (uint32_t m = exec; m; m &= m - 1) {
         int l = std::countr_zero(m);
         if ((addrs[l] & kWindowMask) == 0)
-            checkGlobalAccess(launch_, b, w, l, pc, addrs[l], size, false);
+            check_global_access(launch_, b, w, l, pc, addrs[l], size, false);
     }
 }
 
-void Interpreter::checkSharedLanes(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
-                                   uint32_t size, bool atomic)
+void Interpreter::check_shared_lanes(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
+                                     uint32_t size, bool atomic)
 {
-    const uint32_t pc = pcOf(in);
+    const uint32_t pc = pc_of(in);
     if (in.space == ptx::Space::Shared && size == 4 && !atomic) {  // the common case, with constants
         for (uint32_t m = exec; m; m &= m - 1) {
             int l = std::countr_zero(m);
-            checkSharedAccess(launch_, b, w, l, pc, addrs[l], 4, RaceAccessKind::Read);
+            check_shared_access(launch_, b, w, l, pc, addrs[l], 4, RaceAccessKind::Read);
         }
         return;
     }
@@ -315,7 +315,7 @@ void Interpreter::checkSharedLanes(Warp& w, BlockState& b, const Instr& in, cons
                 continue;
             offset -= kSharedWindow;
         }
-        checkSharedAccess(launch_, b, w, l, pc, offset, size, kind);
+        check_shared_access(launch_, b, w, l, pc, offset, size, kind);
     }
 }
 
@@ -325,18 +325,18 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
     if (!exec)
         return;
     const Operand& v = in.ops[2];
-    int bytes = ptx::typeBytes(in.type);
-    uint32_t total = static_cast<uint32_t>(bytes * in.vecWidth);
+    int bytes = ptx::type_bytes(in.type);
+    uint32_t total = static_cast<uint32_t>(bytes * in.vec_width);
     LaneAddresses a;
-    computeAddresses(w, in.ops[0], exec, a);
+    compute_addresses(w, in.ops[0], exec, a);
     Lanes scratch;
     const uint64_t* values = v.kind == Operand::Kind::Vec ? nullptr : source(w, v, scratch, b.clock);
     ResolvedSpace where = ResolvedSpace::Global;
     int64_t offset = 0;
     bool direct =
-        memory_.translateRange(in.space, a.lowest, a.highest, a.bits, total, b, offset, where, in.sharedSymbol);
-    const uint32_t pc = pcOf(in);
-    if (raceCheck_ && direct && where == ResolvedSpace::Shared && values && bytes == 4) {
+        memory_.translate_range(in.space, a.lowest, a.highest, a.bits, total, b, offset, where, in.shared_symbol);
+    const uint32_t pc = pc_of(in);
+    if (race_check_ && direct && where == ResolvedSpace::Shared && values && bytes == 4) {
         // The most common shared store, checked before each lane writes: a store that leaves the word
         // as it was races with nothing.
         const uint64_t base = reinterpret_cast<uint64_t>(b.shared.data());
@@ -346,52 +346,52 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
             uint32_t before;
             std::memcpy(&before, p, 4);
             const auto value = static_cast<uint32_t>(values[l]);
-            checkSharedAccess(launch_, b, w, l, pc, reinterpret_cast<uint64_t>(p) - base, 4, RaceAccessKind::Write,
-                              before == value);
+            check_shared_access(launch_, b, w, l, pc, reinterpret_cast<uint64_t>(p) - base, 4, RaceAccessKind::Write,
+                                before == value);
             std::memcpy(p, &value, 4);
         }
-        listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total});
+        listener.on_memory_access(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total});
         return;
     }
     if (ordering_ && (in.space == ptx::Space::Global || in.space == ptx::Space::Generic))
-        orderStores(w, b, in, a.addr, exec, total);
+        order_stores(w, b, in, a.addr, exec, total);
     for (uint32_t m = exec; m; m &= m - 1) {
         int l = std::countr_zero(m);
         uint8_t* p = direct ? reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
                             : memory_.resolve(in.space, a.addr[l], total, true, site(w, b, l, in), b, where);
-        if (raceCheck_ && where == ResolvedSpace::Global)
-            checkGlobalAccess(launch_, b, w, l, pc, a.addr[l], total, true);
-        if (raceCheck_ && where == ResolvedSpace::Shared) {
+        if (race_check_ && where == ResolvedSpace::Global)
+            check_global_access(launch_, b, w, l, pc, a.addr[l], total, true);
+        if (race_check_ && where == ResolvedSpace::Shared) {
             // Checked before the store, which may leave the word as it was (then it races with nothing).
             const uint64_t width = bytes == 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
             bool unchanged = true;
             if (values) {
-                unchanged = readValue(p, bytes, Type::None) == (values[l] & width);
+                unchanged = read_value(p, bytes, Type::None) == (values[l] & width);
             } else {
                 for (int i = 0; i < v.count && unchanged; ++i) {
                     uint64_t x = v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l];
-                    unchanged = readValue(p + i * bytes, bytes, Type::None) == (x & width);
+                    unchanged = read_value(p + i * bytes, bytes, Type::None) == (x & width);
                 }
             }
-            checkSharedAccess(launch_, b, w, l, pc, static_cast<uint64_t>(p - b.shared.data()), total,
-                              RaceAccessKind::Write, unchanged);
+            check_shared_access(launch_, b, w, l, pc, static_cast<uint64_t>(p - b.shared.data()), total,
+                                RaceAccessKind::Write, unchanged);
         }
         if (values) {
-            writeValue(p, values[l], bytes);
+            write_value(p, values[l], bytes);
         } else {
             for (int i = 0; i < v.count; ++i)
-                writeValue(p + i * bytes, v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l], bytes);
+                write_value(p + i * bytes, v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l], bytes);
         }
     }
-    listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total});
-    if (initCheck_ && where == ResolvedSpace::Global)
-        markWritten(a.addr, exec, total);
+    listener.on_memory_access(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total});
+    if (init_check_ && where == ResolvedSpace::Global)
+        mark_written(a.addr, exec, total);
 }
 
 namespace {
 
 template <class T>
-T atomicApply(T* p, uint8_t mode, T operand, T compare)
+T atomic_apply(T* p, uint8_t mode, T operand, T compare)
 {
     std::atomic_ref<T> ref(*p);
     T old = ref.load();
@@ -442,12 +442,12 @@ T atomicApply(T* p, uint8_t mode, T operand, T compare)
 }
 
 template <class T>
-uint64_t atomicOnBits(uint8_t* p, uint8_t mode, uint64_t operand, uint64_t compare)
+uint64_t atomic_on_bits(uint8_t* p, uint8_t mode, uint64_t operand, uint64_t compare)
 {
     T x, c;
     std::memcpy(&x, &operand, sizeof(T));
     std::memcpy(&c, &compare, sizeof(T));
-    T old = atomicApply(reinterpret_cast<T*>(p), mode, x, c);
+    T old = atomic_apply(reinterpret_cast<T*>(p), mode, x, c);
     uint64_t r = 0;
     std::memcpy(&r, &old, sizeof(T));
     return r;
@@ -456,11 +456,11 @@ uint64_t atomicOnBits(uint8_t* p, uint8_t mode, uint64_t operand, uint64_t compa
 // atom.add on .f16, .bf16 and their pairs: a compare-and-swap loop on the bits, each half rounded
 // to nearest on its own.
 template <class Bits>
-uint64_t atomicAddHalf(uint8_t* p, uint64_t operand, Type t)
+uint64_t atomic_add_half(uint8_t* p, uint64_t operand, Type t)
 {
     std::atomic_ref<Bits> ref(*reinterpret_cast<Bits*>(p));
     Bits old = ref.load();
-    while (!ref.compare_exchange_weak(old, static_cast<Bits>(addHalfPrecision(old, operand, t)))) {
+    while (!ref.compare_exchange_weak(old, static_cast<Bits>(add_half_precision(old, operand, t)))) {
     }
     return old;
 }
@@ -472,16 +472,16 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
 {
     if (!exec)
         return;
-    listener.onAtomic(w, in, exec);
-    bool isRed = in.op == Op::Red;
-    const Operand& a = isRed ? in.ops[0] : in.ops[2];
-    const Operand& vOp = isRed ? in.ops[2] : in.ops[3];
-    const Operand* cOp = (!isRed && in.mode == ptx::AtomCas) ? &in.ops[4] : nullptr;
+    listener.on_atomic(w, in, exec);
+    bool is_red = in.op == Op::Red;
+    const Operand& a = is_red ? in.ops[0] : in.ops[2];
+    const Operand& v_op = is_red ? in.ops[2] : in.ops[3];
+    const Operand* c_op = (!is_red && in.mode == ptx::AtomCas) ? &in.ops[4] : nullptr;
     Lanes s1, s2, result, addrs;
-    const uint64_t* v = source(w, vOp, s1, b.clock);
-    const uint64_t* c = cOp ? source(w, *cOp, s2, b.clock) : nullptr;
+    const uint64_t* v = source(w, v_op, s1, b.clock);
+    const uint64_t* c = c_op ? source(w, *c_op, s2, b.clock) : nullptr;
     const uint64_t* bp = a.reg == Operand::kNoReg ? nullptr : w.reg(a.reg);
-    int bytes = ptx::typeBytes(in.type);
+    int bytes = ptx::type_bytes(in.type);
     ResolvedSpace where = ResolvedSpace::Global;
     for (uint32_t m = exec; m; m &= m - 1) {
         int l = std::countr_zero(m);
@@ -491,7 +491,7 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
         const bool ordered = ordering_ && where == ResolvedSpace::Global;
         const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(l);
         if (ordered)
-            ordering::beforeFlagWrite(*ordering_, b.ordering, b.linearIndex, thread, addrs[l] / 4, in.order);
+            ordering::before_flag_write(*ordering_, b.ordering, b.linear_index, thread, addrs[l] / 4, in.order);
         uint64_t operand = v[l];
         // CAS: the PTX operands are (compare, new).
         uint64_t compare = c ? v[l] : 0;
@@ -500,52 +500,52 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
         uint64_t old;
         switch (in.type) {
         case Type::F32:
-            old = atomicOnBits<float>(p, in.mode, operand, compare);
+            old = atomic_on_bits<float>(p, in.mode, operand, compare);
             break;
         case Type::F64:
-            old = atomicOnBits<double>(p, in.mode, operand, compare);
+            old = atomic_on_bits<double>(p, in.mode, operand, compare);
             break;
         case Type::S32:
-            old = atomicOnBits<int32_t>(p, in.mode, operand, compare);
+            old = atomic_on_bits<int32_t>(p, in.mode, operand, compare);
             break;
         case Type::S64:
-            old = atomicOnBits<int64_t>(p, in.mode, operand, compare);
+            old = atomic_on_bits<int64_t>(p, in.mode, operand, compare);
             break;
         case Type::U64:
         case Type::B64:
-            old = atomicOnBits<uint64_t>(p, in.mode, operand, compare);
+            old = atomic_on_bits<uint64_t>(p, in.mode, operand, compare);
             break;
         case Type::U32:
         case Type::B32:
-            old = atomicOnBits<uint32_t>(p, in.mode, operand, compare);
+            old = atomic_on_bits<uint32_t>(p, in.mode, operand, compare);
             break;
         case Type::F16:
         case Type::BF16:
         case Type::F16x2:
         case Type::BF16x2:
             if (in.mode != ptx::AtomAdd)
-                throwUnsupported(in, *launch_.kernel, "atomic operation on a 16-bit float type");
-            old = bytes == 2 ? atomicAddHalf<uint16_t>(p, operand, in.type)
-                             : atomicAddHalf<uint32_t>(p, operand, in.type);
+                throw_unsupported(in, *launch_.kernel, "atomic operation on a 16-bit float type");
+            old = bytes == 2 ? atomic_add_half<uint16_t>(p, operand, in.type)
+                             : atomic_add_half<uint32_t>(p, operand, in.type);
             break;
         default:
-            throwUnsupported(in, *launch_.kernel, "atomic type");
+            throw_unsupported(in, *launch_.kernel, "atomic type");
         }
         result[l] = old;
         if (ordered)
-            ordering::afterFlagRead(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
+            ordering::after_flag_read(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
     }
-    if (sliced_ && addrs[std::countr_zero(exec)] - launch_.gridWorkspace < kGridWorkspaceBytes) {
-        launch_.gridArrivals += static_cast<uint64_t>(std::popcount(exec));  // grid.sync(): this block arrives
-        ++w.gridArrivals;
+    if (sliced_ && addrs[std::countr_zero(exec)] - launch_.grid_workspace < kGridWorkspaceBytes) {
+        launch_.grid_arrivals += static_cast<uint64_t>(std::popcount(exec));  // grid.sync(): this block arrives
+        ++w.grid_arrivals;
     }
-    listener.onMemoryAccess(w, in, {MemoryEvent::Kind::Atomic, where, addrs, exec, static_cast<uint32_t>(bytes)});
-    if (raceCheck_ && where == ResolvedSpace::Shared)
-        checkSharedLanes(w, b, in, addrs, exec, static_cast<uint32_t>(bytes), true);
-    if (initCheck_ && where == ResolvedSpace::Global)
-        markWritten(addrs, exec, static_cast<uint32_t>(bytes));
-    if (!isRed)
-        writeBack(w, in.ops[0], result, exec);
+    listener.on_memory_access(w, in, {MemoryEvent::Kind::Atomic, where, addrs, exec, static_cast<uint32_t>(bytes)});
+    if (race_check_ && where == ResolvedSpace::Shared)
+        check_shared_lanes(w, b, in, addrs, exec, static_cast<uint32_t>(bytes), true);
+    if (init_check_ && where == ResolvedSpace::Global)
+        mark_written(addrs, exec, static_cast<uint32_t>(bytes));
+    if (!is_red)
+        write_back(w, in.ops[0], result, exec);
 }
 
 // The listeners Interpreter::run chooses between.

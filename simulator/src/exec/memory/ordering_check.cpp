@@ -13,12 +13,12 @@ namespace {
 
 constexpr size_t kMaxPublications = 256;  // per block; past it, its writes count as released
 
-bool blockScope(uint8_t order)
+bool block_scope(uint8_t order)
 {
     return (order & ptx::OrderBlockScope) != 0;
 }
 
-std::string threadName(const LaunchContext& launch, uint64_t block, uint32_t thread)
+std::string thread_name(const LaunchContext& launch, uint64_t block, uint32_t thread)
 {
     const Dim3& g = launch.grid;
     const Dim3& b = launch.block;
@@ -32,33 +32,33 @@ std::string threadName(const LaunchContext& launch, uint64_t block, uint32_t thr
 std::string position(const LaunchContext& launch, uint32_t pc)
 {
     const ptx::Kernel& k = *launch.kernel;
-    return pc < k.code.size() ? ptx::sourcePosition(k, k.code[pc]) : "an unknown PTX line";
+    return pc < k.code.size() ? ptx::source_position(k, k.code[pc]) : "an unknown PTX line";
 }
 
 }  // namespace
 
-bool kernelOrdersBlocks(const ptx::Kernel& kernel)
+bool kernel_orders_blocks(const ptx::Kernel& kernel)
 {
     return std::any_of(kernel.code.begin(), kernel.code.end(), [](const ptx::Instr& in) {
         const bool memory =
             in.op == ptx::Op::Atom || in.op == ptx::Op::Red || in.op == ptx::Op::Ld || in.op == ptx::Op::St;
-        return memory && (in.order & ptx::OrderStrong) && in.space != ptx::Space::Shared && !blockScope(in.order);
+        return memory && (in.order & ptx::OrderStrong) && in.space != ptx::Space::Shared && !block_scope(in.order);
     });
 }
 
-void OrderingCheck::recordWrite(uint64_t word, const OrderedWrite& write)
+void OrderingCheck::record_write(uint64_t word, const OrderedWrite& write)
 {
-    WriteShard& shard = writes_[shardOf(word)];
+    WriteShard& shard = writes_[shard_of(word)];
     {
         std::lock_guard lock(shard.mutex);
         shard.words[word] = write;
     }
-    pages_[pageSlot(word)].store(1, std::memory_order_release);
+    pages_[page_slot(word)].store(1, std::memory_order_release);
 }
 
-std::optional<OrderedWrite> OrderingCheck::lastWrite(uint64_t word)
+std::optional<OrderedWrite> OrderingCheck::last_write(uint64_t word)
 {
-    WriteShard& shard = writes_[shardOf(word)];
+    WriteShard& shard = writes_[shard_of(word)];
     std::lock_guard lock(shard.mutex);
     const auto found = shard.words.find(word);
     if (found == shard.words.end())
@@ -68,19 +68,19 @@ std::optional<OrderedWrite> OrderingCheck::lastWrite(uint64_t word)
 
 void OrderingCheck::publish(uint64_t block, const Publication& publication)
 {
-    PublicationShard& shard = publications_[shardOf(block)];
+    PublicationShard& shard = publications_[shard_of(block)];
     std::lock_guard lock(shard.mutex);
-    std::vector<Publication>& list = shard.byBlock[block];
+    std::vector<Publication>& list = shard.by_block[block];
     if (list.size() <= kMaxPublications)
         list.push_back(publication);
 }
 
 bool OrderingCheck::released(uint64_t block, const Observation& observed, const OrderedWrite& write)
 {
-    PublicationShard& shard = publications_[shardOf(block)];
+    PublicationShard& shard = publications_[shard_of(block)];
     std::lock_guard lock(shard.mutex);
-    const auto found = shard.byBlock.find(block);
-    if (found == shard.byBlock.end())
+    const auto found = shard.by_block.find(block);
+    if (found == shard.by_block.end())
         return false;
     if (found->second.size() > kMaxPublications)
         return true;
@@ -88,7 +88,7 @@ bool OrderingCheck::released(uint64_t block, const Observation& observed, const 
         // The write comes before the release: in the releasing thread's own order, or before a
         // barrier that comes before the release.
         const bool covered =
-            (write.thread == p.thread && write.releases < p.releases) || write.interval < p.releaseInterval;
+            (write.thread == p.thread && write.releases < p.releases) || write.interval < p.release_interval;
         return p.word == observed.word && p.sequence < observed.sequence && covered;
     });
 }
@@ -97,10 +97,10 @@ namespace ordering {
 
 void fence(BlockOrdering& o, uint32_t thread, uint8_t order)
 {
-    if (blockScope(order) || (order & ptx::OrderProxy))
+    if (block_scope(order) || (order & ptx::OrderProxy))
         return;
     ++o.releases[thread];
-    o.releaseInterval[thread] = o.interval;
+    o.release_interval[thread] = o.interval;
     if (Observation observed = o.pending[thread]; observed.valid()) {
         observed.interval = o.interval;
         if (o.acquired.size() < BlockOrdering::kMaxAcquired)
@@ -111,24 +111,24 @@ void fence(BlockOrdering& o, uint32_t thread, uint8_t order)
     }
 }
 
-void beforeFlagWrite(OrderingCheck& check, BlockOrdering& o, uint64_t block, uint32_t thread, uint64_t word,
-                     uint8_t order)
+void before_flag_write(OrderingCheck& check, BlockOrdering& o, uint64_t block, uint32_t thread, uint64_t word,
+                       uint8_t order)
 {
-    if (blockScope(order))
+    if (block_scope(order))
         return;
     if (order & ptx::OrderRelease) {
         ++o.releases[thread];
-        o.releaseInterval[thread] = o.interval;
+        o.release_interval[thread] = o.interval;
     }
     if (o.releases[thread] != 0)
-        check.publish(block, {word, check.nextSequence(), thread, o.releases[thread], o.releaseInterval[thread]});
+        check.publish(block, {word, check.next_sequence(), thread, o.releases[thread], o.release_interval[thread]});
 }
 
-void afterFlagRead(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint64_t word, uint8_t order)
+void after_flag_read(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint64_t word, uint8_t order)
 {
-    if (blockScope(order))
+    if (block_scope(order))
         return;
-    const Observation observed{word, check.nextSequence(), thread, o.interval};
+    const Observation observed{word, check.next_sequence(), thread, o.interval};
     if (!(order & ptx::OrderAcquire)) {
         o.pending[thread] = observed;
         return;
@@ -139,18 +139,18 @@ void afterFlagRead(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint
         o.saturated = true;
 }
 
-void plainWrite(OrderingCheck& check, const BlockOrdering& o, uint64_t block, uint32_t thread, uint32_t pc,
-                uint64_t word)
+void plain_write(OrderingCheck& check, const BlockOrdering& o, uint64_t block, uint32_t thread, uint32_t pc,
+                 uint64_t word)
 {
-    check.recordWrite(word, {block, thread, pc, o.interval, o.releases[thread]});
+    check.record_write(word, {block, thread, pc, o.interval, o.releases[thread]});
 }
 
-void plainRead(const LaunchContext& launch, OrderingCheck& check, const BlockOrdering& o, uint64_t block,
-               uint32_t thread, uint32_t pc, uint64_t word)
+void plain_read(const LaunchContext& launch, OrderingCheck& check, const BlockOrdering& o, uint64_t block,
+                uint32_t thread, uint32_t pc, uint64_t word)
 {
-    if (o.saturated || !check.mayBeWritten(word))
+    if (o.saturated || !check.may_be_written(word))
         return;
-    const std::optional<OrderedWrite> write = check.lastWrite(word);
+    const std::optional<OrderedWrite> write = check.last_write(word);
     if (!write || write->block == block)
         return;
     for (const Observation& observed : o.acquired) {
@@ -165,8 +165,8 @@ void plainRead(const LaunchContext& launch, OrderingCheck& check, const BlockOrd
     throw DeviceFault(
         cudaErrorLaunchFailure,
         std::string("global-memory ordering race at global address ") + hex + " in kernel " +
-            demangle(launch.kernel->name) + ": " + threadName(launch, write->block, write->thread) + " writes at " +
-            position(launch, write->pc) + ", " + threadName(launch, block, thread) + " reads at " +
+            demangle(launch.kernel->name) + ": " + thread_name(launch, write->block, write->thread) + " writes at " +
+            position(launch, write->pc) + ", " + thread_name(launch, block, thread) + " reads at " +
             position(launch, pc) +
             ", and nothing orders the write before the read: the writer needs a release between the write and "
             "its atomic (__threadfence(), or a release atomic), the reader an acquire between its atomic and the "

@@ -46,10 +46,10 @@ struct OrderedWrite {
 // A release on a flag word: a strong write or atomic after the thread's last release.
 struct Publication {
     uint64_t word = 0;
-    uint64_t sequence = 0;  // before the operation on the flag (OrderingCheck::nextSequence)
+    uint64_t sequence = 0;  // before the operation on the flag (OrderingCheck::next_sequence)
     uint32_t thread = 0;
-    uint32_t releases = 0;         // the thread's releases so far
-    uint32_t releaseInterval = 0;  // the block's barrier interval at its last release
+    uint32_t releases = 0;          // the thread's releases so far
+    uint32_t release_interval = 0;  // the block's barrier interval at its last release
 };
 
 // A read of a flag word (strong read or atomic), and where the reading thread acquired it.
@@ -62,18 +62,18 @@ struct Observation {
 };
 
 // Whether `kernel` can order its blocks at all: it has an atomic, or a strong load or store.
-bool kernelOrdersBlocks(const ptx::Kernel& kernel);
+bool kernel_orders_blocks(const ptx::Kernel& kernel);
 
 // One launch's shared state; the workers' blocks call it concurrently.
 class OrderingCheck {
 public:
-    uint64_t nextSequence() { return sequence_.fetch_add(1, std::memory_order_seq_cst) + 1; }
+    uint64_t next_sequence() { return sequence_.fetch_add(1, std::memory_order_seq_cst) + 1; }
 
-    void recordWrite(uint64_t word, const OrderedWrite& write);
+    void record_write(uint64_t word, const OrderedWrite& write);
     // The last plain write of `word` in this launch, if any.
-    std::optional<OrderedWrite> lastWrite(uint64_t word);
+    std::optional<OrderedWrite> last_write(uint64_t word);
     // Whether some block may have written the page of `word`: false is certain (no look-up needed).
-    bool mayBeWritten(uint64_t word) const { return pages_[pageSlot(word)].load(std::memory_order_acquire) != 0; }
+    bool may_be_written(uint64_t word) const { return pages_[page_slot(word)].load(std::memory_order_acquire) != 0; }
 
     void publish(uint64_t block, const Publication& publication);
     // Whether a release of `block` on `observed.word` before `observed.sequence` covers `write`.
@@ -82,8 +82,8 @@ public:
 private:
     static constexpr size_t kShards = 64;
     static constexpr size_t kPageSlots = size_t{1} << 16;
-    static size_t pageSlot(uint64_t word) { return (word >> 10) & (kPageSlots - 1); }  // 4 KB pages
-    static size_t shardOf(uint64_t key) { return (key ^ (key >> 17)) & (kShards - 1); }
+    static size_t page_slot(uint64_t word) { return (word >> 10) & (kPageSlots - 1); }  // 4 KB pages
+    static size_t shard_of(uint64_t key) { return (key ^ (key >> 17)) & (kShards - 1); }
 
     struct WriteShard {
         std::mutex mutex;
@@ -91,7 +91,7 @@ private:
     };
     struct PublicationShard {
         std::mutex mutex;
-        std::unordered_map<uint64_t, std::vector<Publication>> byBlock;
+        std::unordered_map<uint64_t, std::vector<Publication>> by_block;
     };
     std::array<WriteShard, kShards> writes_;
     std::array<PublicationShard, kShards> publications_;
@@ -103,20 +103,20 @@ private:
 // more than kMaxAcquired times stops checking its reads (none is reported rather than a wrong one).
 struct BlockOrdering {
     static constexpr size_t kMaxAcquired = 256;
-    uint32_t interval = 0;                  // barrier intervals so far in this block
-    std::vector<uint32_t> releases;         // per thread: its releases so far
-    std::vector<uint32_t> releaseInterval;  // per thread: the interval of its last release
-    std::vector<Observation> pending;       // per thread: its last flag read, not yet acquired
-    std::vector<Observation> acquired;      // the block's acquired flag reads
+    uint32_t interval = 0;                   // barrier intervals so far in this block
+    std::vector<uint32_t> releases;          // per thread: its releases so far
+    std::vector<uint32_t> release_interval;  // per thread: the interval of its last release
+    std::vector<Observation> pending;        // per thread: its last flag read, not yet acquired
+    std::vector<Observation> acquired;       // the block's acquired flag reads
     bool saturated = false;
 
     void resize(size_t threads)
     {
         releases.resize(threads);
-        releaseInterval.resize(threads);
+        release_interval.resize(threads);
         pending.resize(threads);
     }
-    void startBlock()
+    void start_block()
     {
         interval = 0;
         std::fill(releases.begin(), releases.end(), 0u);
@@ -132,17 +132,17 @@ namespace ordering {
 // A fence (membar, fence.sc, fence.acq_rel): a release and an acquire where its scope is .gpu or .sys.
 void fence(BlockOrdering& o, uint32_t thread, uint8_t order);
 // Before a strong write or an atomic on `word`.
-void beforeFlagWrite(OrderingCheck& check, BlockOrdering& o, uint64_t block, uint32_t thread, uint64_t word,
-                     uint8_t order);
+void before_flag_write(OrderingCheck& check, BlockOrdering& o, uint64_t block, uint32_t thread, uint64_t word,
+                       uint8_t order);
 // After a strong read or an atomic on `word`.
-void afterFlagRead(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint64_t word, uint8_t order);
+void after_flag_read(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint64_t word, uint8_t order);
 // A plain write of `word` by instruction `pc`.
-void plainWrite(OrderingCheck& check, const BlockOrdering& o, uint64_t block, uint32_t thread, uint32_t pc,
-                uint64_t word);
+void plain_write(OrderingCheck& check, const BlockOrdering& o, uint64_t block, uint32_t thread, uint32_t pc,
+                 uint64_t word);
 // A plain read of `word` by instruction `pc`: throws DeviceFault (cudaErrorLaunchFailure) naming
 // both source lines when another block wrote the word and nothing orders that write before it.
-void plainRead(const LaunchContext& launch, OrderingCheck& check, const BlockOrdering& o, uint64_t block,
-               uint32_t thread, uint32_t pc, uint64_t word);
+void plain_read(const LaunchContext& launch, OrderingCheck& check, const BlockOrdering& o, uint64_t block,
+                uint32_t thread, uint32_t pc, uint64_t word);
 
 }  // namespace ordering
 

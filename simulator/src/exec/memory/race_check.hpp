@@ -51,9 +51,9 @@ inline constexpr size_t kGlobalWriteSlots = size_t{1} << 16;
 inline constexpr size_t kCooperativeGlobalWriteSlots = size_t{1} << 12;
 
 // Throws the DeviceFault of a race at `address` (a shared-memory offset, or a global address).
-[[noreturn]] void reportRace(const LaunchContext& launch, const BlockState& b, const RaceAccess& earlier,
-                             RaceAccessKind earlierKind, const RaceAccess& later, RaceAccessKind laterKind,
-                             uint64_t address, bool sameWarp, bool global);
+[[noreturn]] void report_race(const LaunchContext& launch, const BlockState& b, const RaceAccess& earlier,
+                              RaceAccessKind earlier_kind, const RaceAccess& later, RaceAccessKind later_kind,
+                              uint64_t address, bool same_warp, bool global);
 
 namespace race_detail {
 
@@ -65,82 +65,83 @@ inline bool unordered(const RaceAccess& a, uint32_t epoch, const Warp& w, int la
         return false;
     if (a.thread() / kWarpSize != w.index)
         return true;
-    return !(w.laneSync[lane] > a.sync() && w.laneSync[a.thread() % kWarpSize] > a.sync());
+    return !(w.lane_sync[lane] > a.sync() && w.lane_sync[a.thread() % kWarpSize] > a.sync());
 }
 
-inline RaceAccessKind writeKind(const RaceAccess& a)
+inline RaceAccessKind write_kind(const RaceAccess& a)
 {
     return a.atomic() ? RaceAccessKind::Atomic : RaceAccessKind::Write;
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] inline void race(const LaunchContext& launch, const BlockState& b, const Warp& w,
-                                                        const RaceAccess& earlier, RaceAccessKind earlierKind,
+                                                        const RaceAccess& earlier, RaceAccessKind earlier_kind,
                                                         const RaceAccess& now, RaceAccessKind kind, uint64_t word)
 {
-    reportRace(launch, b, earlier, earlierKind, now, kind,
-               word * 4 + static_cast<uint64_t>(std::countr_zero(now.bytes())), earlier.thread() / kWarpSize == w.index,
-               false);
+    report_race(launch, b, earlier, earlier_kind, now, kind,
+                word * 4 + static_cast<uint64_t>(std::countr_zero(now.bytes())),
+                earlier.thread() / kWarpSize == w.index, false);
 }
 
-[[noreturn, gnu::cold, gnu::noinline]] inline void globalRace(const LaunchContext& launch, const BlockState& b,
-                                                              const Warp& w, const RaceAccess& earlier,
-                                                              const RaceAccess& now, RaceAccessKind kind, uint64_t word)
+[[noreturn, gnu::cold, gnu::noinline]] inline void global_race(const LaunchContext& launch, const BlockState& b,
+                                                               const Warp& w, const RaceAccess& earlier,
+                                                               const RaceAccess& now, RaceAccessKind kind,
+                                                               uint64_t word)
 {
-    reportRace(launch, b, earlier, writeKind(earlier), now, kind,
-               word * 4 + static_cast<uint64_t>(std::countr_zero(now.bytes())), earlier.thread() / kWarpSize == w.index,
-               true);
+    report_race(launch, b, earlier, write_kind(earlier), now, kind,
+                word * 4 + static_cast<uint64_t>(std::countr_zero(now.bytes())),
+                earlier.thread() / kWarpSize == w.index, true);
 }
 
 // Direct-mapped by the word's low bits: the lanes of a coalesced access use neighbouring slots
 // (a few cache lines, where a hash would touch a line per lane).
-inline GlobalWriteSlot& globalSlot(BlockState& b, uint64_t word)
+inline GlobalWriteSlot& global_slot(BlockState& b, uint64_t word)
 {
-    return b.globalWrites[word & b.globalWriteMask];
+    return b.global_writes[word & b.global_write_mask];
 }
 static_assert(std::has_single_bit(kGlobalWriteSlots) && std::has_single_bit(kCooperativeGlobalWriteSlots));
 
-// One word of a global access (see checkGlobalAccess).
-inline void checkGlobalWord(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t thread,
-                            uint32_t pc, uint64_t word, uint32_t bytes, bool write)
+// One word of a global access (see check_global_access).
+inline void check_global_word(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t thread,
+                              uint32_t pc, uint64_t word, uint32_t bytes, bool write)
 {
-    const uint32_t epoch = b.raceEpoch;
-    GlobalWriteSlot& slot = globalSlot(b, word);
+    const uint32_t epoch = b.race_epoch;
+    GlobalWriteSlot& slot = global_slot(b, word);
     const RaceAccess now(epoch, w.syncs, thread, bytes, false, pc);
     if (!write) {
         if (slot.word == word && unordered(slot.write, epoch, w, lane, thread, bytes))
-            globalRace(launch, b, w, slot.write, now, RaceAccessKind::Read, word);
+            global_race(launch, b, w, slot.write, now, RaceAccessKind::Read, word);
         return;
     }
     slot.word = word;
     slot.write = now;
-    b.globalWritten = true;
+    b.global_written = true;
 }
 
-// One word of an access (see checkSharedAccess).
-[[gnu::always_inline]] inline void checkSharedWord(const LaunchContext& launch, BlockState& b, const Warp& w, int lane,
-                                                   uint32_t thread, uint32_t pc, uint64_t word, uint32_t bytes,
-                                                   RaceAccessKind kind, bool unchanged)
+// One word of an access (see check_shared_access).
+[[gnu::always_inline]] inline void check_shared_word(const LaunchContext& launch, BlockState& b, const Warp& w,
+                                                     int lane, uint32_t thread, uint32_t pc, uint64_t word,
+                                                     uint32_t bytes, RaceAccessKind kind, bool unchanged)
 {
-    const uint32_t epoch = b.raceEpoch;
-    SharedWordShadow& s = b.sharedShadow[word];
+    const uint32_t epoch = b.race_epoch;
+    SharedWordShadow& s = b.shared_shadow[word];
     const RaceAccess now(epoch, w.syncs, thread, bytes, kind == RaceAccessKind::Atomic, pc);
     if (kind == RaceAccessKind::Read) {
         if (!s.write.atomic() && unordered(s.write, epoch, w, lane, thread, bytes))
-            race(launch, b, w, s.write, writeKind(s.write), now, kind, word);
+            race(launch, b, w, s.write, write_kind(s.write), now, kind, word);
         if (s.read.epoch() != epoch) {
             s.read = now;
-            s.otherRead.forget();
+            s.other_read.forget();
         } else if (s.read.thread() == thread) {
             const uint32_t before = s.read.bytes();
             s.read = now;
-            s.read.addBytes(before);
+            s.read.add_bytes(before);
         } else {
             // Keep a reader of another warp if there was one: any of them races with a write here.
             const uint32_t warp = w.index;
-            const bool keepOther = s.otherRead.epoch() == epoch && s.otherRead.thread() / kWarpSize != warp &&
-                                   s.read.thread() / kWarpSize == warp;
-            if (!keepOther)
-                s.otherRead = s.read;
+            const bool keep_other = s.other_read.epoch() == epoch && s.other_read.thread() / kWarpSize != warp &&
+                                    s.read.thread() / kWarpSize == warp;
+            if (!keep_other)
+                s.other_read = s.read;
             s.read = now;
         }
         return;
@@ -148,16 +149,16 @@ inline void checkGlobalWord(const LaunchContext& launch, BlockState& b, const Wa
     const bool atomic = kind == RaceAccessKind::Atomic;
     if (!unchanged) {
         if (!(atomic && s.write.atomic()) && unordered(s.write, epoch, w, lane, thread, bytes))
-            race(launch, b, w, s.write, writeKind(s.write), now, kind, word);
+            race(launch, b, w, s.write, write_kind(s.write), now, kind, word);
         if (!atomic && unordered(s.read, epoch, w, lane, thread, bytes))
             race(launch, b, w, s.read, RaceAccessKind::Read, now, kind, word);
-        if (!atomic && unordered(s.otherRead, epoch, w, lane, thread, bytes))
-            race(launch, b, w, s.otherRead, RaceAccessKind::Read, now, kind, word);
+        if (!atomic && unordered(s.other_read, epoch, w, lane, thread, bytes))
+            race(launch, b, w, s.other_read, RaceAccessKind::Read, now, kind, word);
         // The reads so far all come before this write (else it raced): later accesses need only be
         // checked against the write. An atomic keeps them: a later atomic does not race with it.
         if (!atomic && bytes == 0xf) {
             s.read.forget();
-            s.otherRead.forget();
+            s.other_read.forget();
         }
     }
     s.write = now;
@@ -167,35 +168,35 @@ inline void checkGlobalWord(const LaunchContext& launch, BlockState& b, const Wa
 
 // One lane's plain load or store of `size` bytes (1 to 16, aligned) at global `address`: a load is
 // checked against the interval's writes, a store is recorded.
-inline void checkGlobalAccess(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t pc,
-                              uint64_t address, uint32_t size, bool write)
+inline void check_global_access(const LaunchContext& launch, BlockState& b, const Warp& w, int lane, uint32_t pc,
+                                uint64_t address, uint32_t size, bool write)
 {
     const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(lane);
     if (size < 4) {
         const uint32_t bytes = ((1u << size) - 1) << (address & 3);
-        race_detail::checkGlobalWord(launch, b, w, lane, thread, pc, address / 4, bytes, write);
+        race_detail::check_global_word(launch, b, w, lane, thread, pc, address / 4, bytes, write);
         return;
     }
     for (uint64_t word = address / 4; word < (address + size) / 4; ++word)
-        race_detail::checkGlobalWord(launch, b, w, lane, thread, pc, word, 0xf, write);
+        race_detail::check_global_word(launch, b, w, lane, thread, pc, word, 0xf, write);
 }
 
 // One lane's access of `size` bytes (1 to 16, aligned) at byte `offset` of the block's shared
 // memory, by instruction `pc`. `unchanged`: a store of the bytes already there. Throws
 // DeviceFault (cudaErrorLaunchFailure) on a race. Always inlined: it runs in each caller's loop
 // over the lanes, where a call per lane costs more than the check.
-[[gnu::always_inline]] inline void checkSharedAccess(const LaunchContext& launch, BlockState& b, const Warp& w,
-                                                     int lane, uint32_t pc, uint64_t offset, uint32_t size,
-                                                     RaceAccessKind kind, bool unchanged = false)
+[[gnu::always_inline]] inline void check_shared_access(const LaunchContext& launch, BlockState& b, const Warp& w,
+                                                       int lane, uint32_t pc, uint64_t offset, uint32_t size,
+                                                       RaceAccessKind kind, bool unchanged = false)
 {
     const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(lane);
     if (size <= 4) {  // one word
         const uint32_t bytes = size == 4 ? 0xfu : ((1u << size) - 1) << (offset & 3);
-        race_detail::checkSharedWord(launch, b, w, lane, thread, pc, offset / 4, bytes, kind, unchanged);
+        race_detail::check_shared_word(launch, b, w, lane, thread, pc, offset / 4, bytes, kind, unchanged);
         return;
     }
     for (uint64_t word = offset / 4; word < (offset + size) / 4; ++word)
-        race_detail::checkSharedWord(launch, b, w, lane, thread, pc, word, 0xf, kind, unchanged);
+        race_detail::check_shared_word(launch, b, w, lane, thread, pc, word, 0xf, kind, unchanged);
 }
 
 }  // namespace cudasim

@@ -24,7 +24,7 @@ using ptx::Instr;
 using ptx::Operand;
 
 template <class T>
-T readAs(const uint8_t* p)
+T read_as(const uint8_t* p)
 {
     T value;
     std::memcpy(&value, p, sizeof value);
@@ -32,34 +32,35 @@ T readAs(const uint8_t* p)
 }
 
 // One channel of an element, as the 32 bits the fetch returns.
-uint64_t channelBits(const uint8_t* p, const LinearTexture& t)
+uint64_t channel_bits(const uint8_t* p, const LinearTexture& t)
 {
     using Kind = LinearTexture::Kind;
     if (t.kind == Kind::Float)
-        return t.channelBytes == 2 ? std::bit_cast<uint32_t>(half::toFloat(readAs<uint16_t>(p))) : readAs<uint32_t>(p);
-    const bool isSigned = t.kind == Kind::Signed;
+        return t.channel_bytes == 2 ? std::bit_cast<uint32_t>(half::to_float(read_as<uint16_t>(p)))
+                                    : read_as<uint32_t>(p);
+    const bool is_signed = t.kind == Kind::Signed;
     int64_t value = 0;
-    switch (t.channelBytes) {
+    switch (t.channel_bytes) {
     case 1:
-        value = isSigned ? int64_t{readAs<int8_t>(p)} : int64_t{readAs<uint8_t>(p)};
+        value = is_signed ? int64_t{read_as<int8_t>(p)} : int64_t{read_as<uint8_t>(p)};
         break;
     case 2:
-        value = isSigned ? int64_t{readAs<int16_t>(p)} : int64_t{readAs<uint16_t>(p)};
+        value = is_signed ? int64_t{read_as<int16_t>(p)} : int64_t{read_as<uint16_t>(p)};
         break;
     default:
-        value = isSigned ? int64_t{readAs<int32_t>(p)} : int64_t{readAs<uint32_t>(p)};
+        value = is_signed ? int64_t{read_as<int32_t>(p)} : int64_t{read_as<uint32_t>(p)};
         break;
     }
     if (!t.normalized)
         return static_cast<uint32_t>(value);
-    const int bits = t.channelBytes * 8;
-    const float scaled = isSigned
+    const int bits = t.channel_bytes * 8;
+    const float scaled = is_signed
                              ? std::max(static_cast<float>(value) / static_cast<float>((1 << (bits - 1)) - 1), -1.0f)
                              : static_cast<float>(value) / static_cast<float>((1 << bits) - 1);
     return std::bit_cast<uint32_t>(scaled);
 }
 
-[[noreturn, gnu::cold]] void badTexture(uint64_t handle, const char* why)
+[[noreturn, gnu::cold]] void bad_texture(uint64_t handle, const char* why)
 {
     throw DeviceFault(cudaErrorIllegalAddress, "tex1Dfetch on texture object " + std::to_string(handle) + ", " + why);
 }
@@ -67,7 +68,7 @@ uint64_t channelBits(const uint8_t* p, const LinearTexture& t)
 }  // namespace
 
 template <class Listener>
-void Interpreter::fetchTexture(Warp& w, BlockState&, const Instr& in, uint32_t exec, Listener& listener)
+void Interpreter::fetch_texture(Warp& w, BlockState&, const Instr& in, uint32_t exec, Listener& listener)
 {
     if (!exec)
         return;
@@ -85,18 +86,19 @@ void Interpreter::fetchTexture(Warp& w, BlockState&, const Instr& in, uint32_t e
             handle = h;
             texture = TextureTable::instance().find(h);
             if (!texture)
-                badTexture(h, "which is not a live texture object (never created, or destroyed)");
+                bad_texture(h, "which is not a live texture object (never created, or destroyed)");
             const Allocation* memory = DeviceMemory::instance().find(texture->address);
-            if (!memory || texture->address + texture->elements * texture->elementBytes() > memory->base + memory->size)
-                badTexture(h, "whose device memory has been freed");
+            if (!memory ||
+                texture->address + texture->elements * texture->element_bytes() > memory->base + memory->size)
+                bad_texture(h, "whose device memory has been freed");
         }
         const auto i = static_cast<int32_t>(w.reg(coordinates.vec[0])[l]);
         if (i < 0 || static_cast<uint64_t>(i) >= texture->elements)
             continue;  // zeros
-        addresses[l] = texture->address + static_cast<uint64_t>(i) * texture->elementBytes();
+        addresses[l] = texture->address + static_cast<uint64_t>(i) * texture->element_bytes();
         const auto* element = reinterpret_cast<const uint8_t*>(addresses[l]);
         for (int c = 0; c < texture->channels; ++c)
-            values[c][l] = channelBits(element + c * texture->channelBytes, *texture);
+            values[c][l] = channel_bits(element + c * texture->channel_bytes, *texture);
         read |= 1u << l;
     }
     const Operand& d = in.ops[0];
@@ -106,16 +108,16 @@ void Interpreter::fetchTexture(Warp& w, BlockState&, const Instr& in, uint32_t e
         Operand one;
         one.kind = Operand::Kind::Reg;
         one.reg = d.vec[c];
-        writeBack(w, one, values[c], exec);
+        write_back(w, one, values[c], exec);
     }
     if (read)
-        listener.onMemoryAccess(
+        listener.on_memory_access(
             w, in,
-            {MemoryEvent::Kind::Load, ResolvedSpace::Global, addresses, read, texture ? texture->elementBytes() : 4});
+            {MemoryEvent::Kind::Load, ResolvedSpace::Global, addresses, read, texture ? texture->element_bytes() : 4});
 }
 
 // The listeners Interpreter::run chooses between.
-template void Interpreter::fetchTexture(Warp&, BlockState&, const Instr&, uint32_t, CounterListener&);
-template void Interpreter::fetchTexture(Warp&, BlockState&, const Instr&, uint32_t, TracedListeners&);
+template void Interpreter::fetch_texture(Warp&, BlockState&, const Instr&, uint32_t, CounterListener&);
+template void Interpreter::fetch_texture(Warp&, BlockState&, const Instr&, uint32_t, TracedListeners&);
 
 }  // namespace cudasim

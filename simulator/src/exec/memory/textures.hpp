@@ -12,13 +12,13 @@ namespace cudasim {
 
 struct LinearTexture {
     enum class Kind : uint8_t { Signed, Unsigned, Float };
-    uint64_t address = 0;      // the first element
-    uint64_t elements = 0;     // sizeInBytes / the element's bytes
-    uint8_t channels = 1;      // 1, 2 or 4 (x, y, z, w in that order)
-    uint8_t channelBytes = 4;  // 1, 2 or 4
+    uint64_t address = 0;       // the first element
+    uint64_t elements = 0;      // sizeInBytes / the element's bytes
+    uint8_t channels = 1;       // 1, 2 or 4 (x, y, z, w in that order)
+    uint8_t channel_bytes = 4;  // 1, 2 or 4
     Kind kind = Kind::Signed;
     bool normalized = false;  // cudaReadModeNormalizedFloat: 8- and 16-bit integers read as [0, 1] or [-1, 1]
-    uint32_t elementBytes() const { return uint32_t{channels} * channelBytes; }
+    uint32_t element_bytes() const { return uint32_t{channels} * channel_bytes; }
 };
 
 class TextureTable {

@@ -30,7 +30,7 @@ public:
             complete_.store(true, std::memory_order_relaxed);
             return;
         }
-        forEachWord(offset, count, [](std::atomic<uint64_t>& word, uint64_t mask, uint64_t) {
+        for_each_word(offset, count, [](std::atomic<uint64_t>& word, uint64_t mask, uint64_t) {
             if ((word.load(std::memory_order_relaxed) & mask) != mask)
                 word.fetch_or(mask, std::memory_order_relaxed);
             return true;
@@ -38,12 +38,12 @@ public:
     }
 
     // The offset of the first byte of [offset, offset + count) never written, or ~0 if every one was.
-    uint64_t firstUnwritten(uint64_t offset, uint64_t count) const
+    uint64_t first_unwritten(uint64_t offset, uint64_t count) const
     {
         if (complete())
             return ~0ull;
         uint64_t found = ~0ull;
-        forEachWord(offset, count, [&](std::atomic<uint64_t>& word, uint64_t mask, uint64_t index) {
+        for_each_word(offset, count, [&](std::atomic<uint64_t>& word, uint64_t mask, uint64_t index) {
             const uint64_t missing = ~word.load(std::memory_order_relaxed) & mask;
             if (missing)
                 found = index * 64 + static_cast<uint64_t>(std::countr_zero(missing));
@@ -56,7 +56,7 @@ private:
     // Calls f(word, mask of the range's bits in it, word's index) for each word of bits that
     // [offset, offset + count) touches, in order, while f returns true.
     template <class F>
-    void forEachWord(uint64_t offset, uint64_t count, F&& f) const
+    void for_each_word(uint64_t offset, uint64_t count, F&& f) const
     {
         uint64_t end = offset + count < size_ ? offset + count : size_;
         while (offset < end) {

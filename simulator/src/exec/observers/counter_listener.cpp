@@ -19,36 +19,36 @@ using ptx::Operand;
 
 // Between two barriers the block waits for its slowest warp: the memory round trips on the
 // block's critical path are the most any of its warps made in that interval.
-void CounterListener::onPhaseEnd(std::span<Warp> warps)
+void CounterListener::on_phase_end(std::span<Warp> warps)
 {
     uint32_t most[3] = {};
     for (Warp& w : warps) {
         for (int source = 0; source < 3; ++source) {
-            most[source] = std::max(most[source], w.phaseRounds[source]);
-            w.phaseRounds[source] = 0;
+            most[source] = std::max(most[source], w.phase_rounds[source]);
+            w.phase_rounds[source] = 0;
         }
     }
-    counts_.cachedRounds += most[kRoundCached];
-    counts_.l2Rounds += most[kRoundL2];
-    counts_.dramRounds += most[kRoundDram];
+    counts_.cached_rounds += most[kRoundCached];
+    counts_.l2_rounds += most[kRoundL2];
+    counts_.dram_rounds += most[kRoundDram];
 }
 
-RunTouches CounterListener::touchSectors(uint64_t address, uint64_t count)
+RunTouches CounterListener::touch_sectors(uint64_t address, uint64_t count)
 {
     const uint64_t end = address + count * 32;
-    const Allocation* a = footprintAllocation_;
+    const Allocation* a = footprint_allocation_;
     if (!a || address < a->base || end > a->base + a->size) {
         a = DeviceMemory::instance().find(address);
         if (!a || !a->footprint)
             return {};
-        footprintAllocation_ = a;
+        footprint_allocation_ = a;
     }
     if (end <= a->base + a->size + 31)
-        return a->footprint->touchRun(address, static_cast<uint32_t>(count), epoch_);
+        return a->footprint->touch_run(address, static_cast<uint32_t>(count), epoch_);
     // A run past the allocation's end (into the next one): each sector by itself.
     RunTouches touched;
     for (uint64_t sector = address; sector < end; sector += 32) {
-        const RunTouches one = touchSectors(sector, 1);
+        const RunTouches one = touch_sectors(sector, 1);
         touched.dram += one.dram;
         touched.l2 |= one.l2;
     }
@@ -60,25 +60,25 @@ namespace {
 // Whether a warp's 4-byte shared-memory accesses cannot conflict: each lane in a bank of its own,
 // or all of them on one word (a broadcast). Most requests are one or the other, and this spares
 // them the sort of the general count.
-bool conflictFree(const uint64_t* addrs, uint32_t lanes)
+bool conflict_free(const uint64_t* addrs, uint32_t lanes)
 {
     if (lanes == 0)
         return true;
     uint32_t banks = 0;
-    bool oneWord = true;
+    bool one_word = true;
     const uint64_t first = addrs[std::countr_zero(lanes)] >> 2;
     for (uint32_t m = lanes; m; m &= m - 1) {
         const uint64_t word = addrs[std::countr_zero(m)] >> 2;
         banks |= 1u << (word & 31);
-        oneWord &= word == first;
+        one_word &= word == first;
     }
-    return oneWord || std::popcount(banks) == std::popcount(lanes);
+    return one_word || std::popcount(banks) == std::popcount(lanes);
 }
 
 }  // namespace
 
-uint8_t CounterListener::countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
-                                     uint32_t bytes)
+uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
+                                      uint32_t bytes)
 {
     int n = std::popcount(lanes);
     uint8_t from = kRoundCached;
@@ -110,8 +110,8 @@ uint8_t CounterListener::countMemory(ResolvedSpace where, bool write, const uint
             int end = i + 1;
             while (end < count && sectors[end] <= sectors[end - 1] + 1)
                 ++end;
-            const RunTouches touched = touchSectors(sectors[i] << 5, sectors[end - 1] - sectors[i] + 1);
-            counts_.dramSectors += touched.dram;
+            const RunTouches touched = touch_sectors(sectors[i] << 5, sectors[end - 1] - sectors[i] + 1);
+            counts_.dram_sectors += touched.dram;
             if (touched.dram > 0)
                 from = kRoundDram;
             else if (touched.l2)
@@ -119,22 +119,22 @@ uint8_t CounterListener::countMemory(ResolvedSpace where, bool write, const uint
             i = end;
         }
         if (write) {
-            ++counts_.globalStoreRequests;
-            counts_.globalStoreSectors += distinct;
+            ++counts_.global_store_requests;
+            counts_.global_store_sectors += distinct;
         } else {
-            ++counts_.globalLoadRequests;
-            counts_.globalLoadSectors += distinct;
+            ++counts_.global_load_requests;
+            counts_.global_load_sectors += distinct;
             if (bytes == 16)
-                ++counts_.globalWideLoadRequests;
+                ++counts_.global_wide_load_requests;
         }
     } else if (where == ResolvedSpace::Shared) {
         if (write)
-            ++counts_.sharedStoreRequests;
+            ++counts_.shared_store_requests;
         else
-            ++counts_.sharedLoadRequests;
+            ++counts_.shared_load_requests;
         // Each bank serves one 4-byte word per wavefront; distinct words in the
         // same bank serialise. A request of B bytes needs at least B/128 wavefronts.
-        if (bytes == 4 && conflictFree(addrs, lanes))
+        if (bytes == 4 && conflict_free(addrs, lanes))
             return from;
         // Words that come in ascending order, as most requests' do, are distinct and counted as
         // they are gathered; others are sorted and deduplicated first.
@@ -153,37 +153,37 @@ uint8_t CounterListener::countMemory(ResolvedSpace where, bool write, const uint
             std::sort(words, words + count);
             count = static_cast<int>(std::unique(words, words + count) - words);
         }
-        uint8_t perBank[32] = {};
+        uint8_t per_bank[32] = {};
         int worst = 0;
         for (int i = 0; i < count; ++i)
-            worst = std::max(worst, int{++perBank[words[i] & 31]});
+            worst = std::max(worst, int{++per_bank[words[i] & 31]});
         int ideal = static_cast<int>((static_cast<uint64_t>(n) * bytes + 127) / 128);
         if (worst > ideal)
-            counts_.sharedBankConflicts += static_cast<uint64_t>(worst - ideal);
+            counts_.shared_bank_conflicts += static_cast<uint64_t>(worst - ideal);
     }
     return from;
 }
 
 // ptxas turns an atomic that adds the same constant to one address from every lane into one
 // update per warp; any other atomic updates memory once per lane.
-void CounterListener::countAtomic(const Instr& in, const Operand& value, const uint64_t* addrs, uint32_t exec)
+void CounterListener::count_atomic(const Instr& in, const Operand& value, const uint64_t* addrs, uint32_t exec)
 {
     uint64_t first = addrs[std::countr_zero(exec)];
-    bool oneAddress = true;
+    bool one_address = true;
     for (uint32_t m = exec; m; m &= m - 1)
-        oneAddress &= addrs[std::countr_zero(m)] == first;
+        one_address &= addrs[std::countr_zero(m)] == first;
     bool aggregated =
-        oneAddress && value.kind == Operand::Kind::Imm &&
+        one_address && value.kind == Operand::Kind::Imm &&
         (in.mode == ptx::AtomAdd || in.mode == ptx::AtomInc || in.mode == ptx::AtomDec || in.mode == ptx::AtomAnd ||
          in.mode == ptx::AtomOr || in.mode == ptx::AtomMin || in.mode == ptx::AtomMax);
     if (aggregated) {
-        ++counts_.atomicOperations;
-        ++atomicTargets_[first];
+        ++counts_.atomic_operations;
+        ++atomic_targets_[first];
         return;
     }
-    counts_.atomicOperations += static_cast<uint64_t>(std::popcount(exec));
+    counts_.atomic_operations += static_cast<uint64_t>(std::popcount(exec));
     for (uint32_t m = exec; m; m &= m - 1)
-        ++atomicTargets_[addrs[std::countr_zero(m)]];
+        ++atomic_targets_[addrs[std::countr_zero(m)]];
 }
 
 }  // namespace cudasim

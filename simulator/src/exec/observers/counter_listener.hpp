@@ -26,56 +26,56 @@ public:
     // `epoch`: the launch's number, for the sectors it touches (exec/observers/sector_footprint.hpp).
     CounterListener(Counts& counts, uint64_t epoch) : counts_(counts), epoch_(epoch) {}
 
-    void onIssue(Warp& w, const BlockState&, const ptx::Instr& in, uint32_t, uint32_t exec)
+    void on_issue(Warp& w, const BlockState&, const ptx::Instr& in, uint32_t, uint32_t exec)
     {
-        ++counts_.warpInstructions;
-        counts_.issueSlots += issueCost(in);
-        if (w.roundOpen)
+        ++counts_.warp_instructions;
+        counts_.issue_slots += issue_cost(in);
+        if (w.round_open)
             followRound(w, in);
-        counts_.threadInstructions += static_cast<uint64_t>(std::popcount(exec));
+        counts_.thread_instructions += static_cast<uint64_t>(std::popcount(exec));
     }
-    void onBranch(const Warp&, const ptx::Instr&, bool divergent)
+    void on_branch(const Warp&, const ptx::Instr&, bool divergent)
     {
         ++counts_.branches;
         if (divergent)
-            ++counts_.divergentBranches;
+            ++counts_.divergent_branches;
     }
-    void onBarrier(const Warp&, const ptx::Instr&, uint32_t) { ++counts_.barriers; }
-    void onWarpOperation(const Warp&, const ptx::Instr& in, uint32_t)
+    void on_barrier(const Warp&, const ptx::Instr&, uint32_t) { ++counts_.barriers; }
+    void on_warp_operation(const Warp&, const ptx::Instr& in, uint32_t)
     {
         if (in.op == ptx::Op::Shfl)
             ++counts_.shuffles;
         else if (in.op == ptx::Op::Redux)
-            ++counts_.warpReductions;
+            ++counts_.warp_reductions;
     }
-    void onAtomic(const Warp&, const ptx::Instr&, uint32_t) { ++counts_.atomics; }
+    void on_atomic(const Warp&, const ptx::Instr&, uint32_t) { ++counts_.atomics; }
     // Inline, so that the switch folds away in each caller, which passes a constant kind.
-    void onMemoryAccess(Warp& w, const ptx::Instr& in, const MemoryEvent& access)
+    void on_memory_access(Warp& w, const ptx::Instr& in, const MemoryEvent& access)
     {
         switch (access.kind) {
         case MemoryEvent::Kind::Load: {
-            const uint8_t from = countMemory(access.where, false, access.addresses, access.lanes, access.bytes);
+            const uint8_t from = count_memory(access.where, false, access.addresses, access.lanes, access.bytes);
             if (access.where == ResolvedSpace::Global)
-                startRound(w, in.ops[0], from);
+                start_round(w, in.ops[0], from);
             break;
         }
         case MemoryEvent::Kind::Store:
-            countMemory(access.where, true, access.addresses, access.lanes, access.bytes);
+            count_memory(access.where, true, access.addresses, access.lanes, access.bytes);
             break;
         case MemoryEvent::Kind::Atomic:
             if (access.where == ResolvedSpace::Global) {
-                const bool isRed = in.op == ptx::Op::Red;
-                countAtomic(in, isRed ? in.ops[2] : in.ops[3], access.addresses, access.lanes);
-                if (!isRed)
-                    startRound(w, in.ops[0], kRoundL2);  // the old value comes back from L2
+                const bool is_red = in.op == ptx::Op::Red;
+                count_atomic(in, is_red ? in.ops[2] : in.ops[3], access.addresses, access.lanes);
+                if (!is_red)
+                    start_round(w, in.ops[0], kRoundL2);  // the old value comes back from L2
             }
             break;
         }
     }
-    void onPhaseEnd(std::span<Warp> warps);
+    void on_phase_end(std::span<Warp> warps);
 
     // Atomic updates per global address (timing model: updates of one address serialise).
-    std::unordered_map<uint64_t, uint64_t>& atomicTargets() { return atomicTargets_; }
+    std::unordered_map<uint64_t, uint64_t>& atomic_targets() { return atomic_targets_; }
 
 private:
     // The open round trip meets `in`. ptxas issues the independent loads of a basic block before
@@ -86,21 +86,21 @@ private:
     // in flight is in flight too.
     static void followRound(Warp& w, const ptx::Instr& in)
     {
-        const bool reads = readsLoadInFlight(w, in);
-        switch (executorOf(in.op)) {
+        const bool reads = reads_load_in_flight(w, in);
+        switch (executor_of(in.op)) {
         case Executor::Load:
         case Executor::Atomic:
         case Executor::Call:
             if (reads)
-                w.endRound();
-            else if (writesFirstOperand(in))
-                markDestination(w, in, 0);  // a global load marks it again (startRound)
+                w.end_round();
+            else if (writes_first_operand(in))
+                markDestination(w, in, 0);  // a global load marks it again (start_round)
             return;
         case Executor::Branch:
         case Executor::Barrier:
         case Executor::Exit:
-            if (reads || w.roundUsed)
-                w.endRound();
+            if (reads || w.round_used)
+                w.end_round();
             return;
         case Executor::Arithmetic:
         case Executor::WarpOperation:
@@ -109,11 +109,11 @@ private:
         default:
             break;
         }
-        w.roundUsed |= reads;
+        w.round_used |= reads;
     }
-    static bool writesFirstOperand(const ptx::Instr& in)
+    static bool writes_first_operand(const ptx::Instr& in)
     {
-        switch (executorOf(in.op)) {
+        switch (executor_of(in.op)) {
         case Executor::Arithmetic:
         case Executor::WarpOperation:
         case Executor::Load:
@@ -127,24 +127,24 @@ private:
     // The destination registers of `in` (and a `|p` partner) belong to round `round`, 0 for none.
     static void markDestination(Warp& w, const ptx::Instr& in, uint32_t round)
     {
-        for (int i = 0; i < (in.hasPairDest ? 2 : 1); ++i) {
+        for (int i = 0; i < (in.has_pair_dest ? 2 : 1); ++i) {
             const ptx::Operand& o = in.ops[i];
             if (o.kind == ptx::Operand::Kind::Reg)
-                w.loadRound[o.reg] = round;
+                w.load_round[o.reg] = round;
             else if (o.kind == ptx::Operand::Kind::Vec)
                 for (int v = 0; v < o.count; ++v)
                     if (o.vec[v] != ptx::Operand::kNoReg)
-                        w.loadRound[o.vec[v]] = round;
+                        w.load_round[o.vec[v]] = round;
         }
     }
     // Whether `in` reads a register that a global load of the warp's open round writes, or one
     // computed from such a register.
-    static bool readsLoadInFlight(const Warp& w, const ptx::Instr& in)
+    static bool reads_load_in_flight(const Warp& w, const ptx::Instr& in)
     {
-        auto pending = [&](uint32_t r) { return r != ptx::Operand::kNoReg && w.loadRound[r] == w.round; };
+        auto pending = [&](uint32_t r) { return r != ptx::Operand::kNoReg && w.load_round[r] == w.round; };
         if (pending(in.guard))
             return true;
-        for (int i = writesFirstOperand(in) ? (in.hasPairDest ? 2 : 1) : 0; i < in.numOps; ++i) {
+        for (int i = writes_first_operand(in) ? (in.has_pair_dest ? 2 : 1) : 0; i < in.num_ops; ++i) {
             const ptx::Operand& o = in.ops[i];
             switch (o.kind) {
             case ptx::Operand::Kind::Reg:
@@ -165,27 +165,27 @@ private:
     }
     // Counts one warp-wide access; for global memory, returns where its farthest sector came from
     // (a RoundSource).
-    uint8_t countMemory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
+    uint8_t count_memory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
     // Records the `count` consecutive sectors from `address` as touched by this launch.
-    RunTouches touchSectors(uint64_t address, uint64_t count);
+    RunTouches touch_sectors(uint64_t address, uint64_t count);
     // A global load into `destination` opens the warp's round trip, or joins the open one.
-    void startRound(Warp& w, const ptx::Operand& destination, uint8_t source)
+    void start_round(Warp& w, const ptx::Operand& destination, uint8_t source)
     {
         if (destination.kind == ptx::Operand::Kind::Reg)
-            w.loadRound[destination.reg] = w.round;
+            w.load_round[destination.reg] = w.round;
         else if (destination.kind == ptx::Operand::Kind::Vec)
             for (int i = 0; i < destination.count; ++i)
                 if (destination.vec[i] != ptx::Operand::kNoReg)
-                    w.loadRound[destination.vec[i]] = w.round;
-        w.roundOpen = true;
-        w.roundSource = std::max(w.roundSource, source);
+                    w.load_round[destination.vec[i]] = w.round;
+        w.round_open = true;
+        w.round_source = std::max(w.round_source, source);
     }
-    void countAtomic(const ptx::Instr& in, const ptx::Operand& value, const uint64_t* addrs, uint32_t exec);
+    void count_atomic(const ptx::Instr& in, const ptx::Operand& value, const uint64_t* addrs, uint32_t exec);
 
     Counts& counts_;
     uint64_t epoch_;
-    const Allocation* footprintAllocation_ = nullptr;  // the allocation touchSectors used last
-    std::unordered_map<uint64_t, uint64_t> atomicTargets_;
+    const Allocation* footprint_allocation_ = nullptr;  // the allocation touch_sectors used last
+    std::unordered_map<uint64_t, uint64_t> atomic_targets_;
 };
 
 }  // namespace cudasim

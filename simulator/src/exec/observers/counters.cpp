@@ -5,43 +5,43 @@ namespace cudasim {
 
 Counts& Counts::operator+=(const Counts& o)
 {
-    warpInstructions += o.warpInstructions;
-    threadInstructions += o.threadInstructions;
+    warp_instructions += o.warp_instructions;
+    thread_instructions += o.thread_instructions;
     branches += o.branches;
-    divergentBranches += o.divergentBranches;
+    divergent_branches += o.divergent_branches;
     barriers += o.barriers;
-    globalLoadRequests += o.globalLoadRequests;
-    globalWideLoadRequests += o.globalWideLoadRequests;
-    globalStoreRequests += o.globalStoreRequests;
-    globalLoadSectors += o.globalLoadSectors;
-    globalStoreSectors += o.globalStoreSectors;
-    sharedLoadRequests += o.sharedLoadRequests;
-    sharedStoreRequests += o.sharedStoreRequests;
-    sharedBankConflicts += o.sharedBankConflicts;
+    global_load_requests += o.global_load_requests;
+    global_wide_load_requests += o.global_wide_load_requests;
+    global_store_requests += o.global_store_requests;
+    global_load_sectors += o.global_load_sectors;
+    global_store_sectors += o.global_store_sectors;
+    shared_load_requests += o.shared_load_requests;
+    shared_store_requests += o.shared_store_requests;
+    shared_bank_conflicts += o.shared_bank_conflicts;
     atomics += o.atomics;
     shuffles += o.shuffles;
-    warpReductions += o.warpReductions;
-    issueSlots += o.issueSlots;
-    atomicOperations += o.atomicOperations;
-    dramSectors += o.dramSectors;
-    dramRounds += o.dramRounds;
-    l2Rounds += o.l2Rounds;
-    cachedRounds += o.cachedRounds;
+    warp_reductions += o.warp_reductions;
+    issue_slots += o.issue_slots;
+    atomic_operations += o.atomic_operations;
+    dram_sectors += o.dram_sectors;
+    dram_rounds += o.dram_rounds;
+    l2_rounds += o.l2_rounds;
+    cached_rounds += o.cached_rounds;
     return *this;
 }
 
-double LaunchCounters::warpExecutionEfficiency() const
+double LaunchCounters::warp_execution_efficiency() const
 {
-    if (counts.warpInstructions == 0)
+    if (counts.warp_instructions == 0)
         return 1.0;
-    return static_cast<double>(counts.threadInstructions) / (32.0 * static_cast<double>(counts.warpInstructions));
+    return static_cast<double>(counts.thread_instructions) / (32.0 * static_cast<double>(counts.warp_instructions));
 }
 
-double LaunchCounters::branchEfficiency() const
+double LaunchCounters::branch_efficiency() const
 {
     if (counts.branches == 0)
         return 1.0;
-    return 1.0 - static_cast<double>(counts.divergentBranches) / static_cast<double>(counts.branches);
+    return 1.0 - static_cast<double>(counts.divergent_branches) / static_cast<double>(counts.branches);
 }
 
 }  // namespace cudasim

@@ -32,20 +32,20 @@ class ExecutionListener {
 public:
     // The instruction issues for `active`, the lanes of the warp's path; `exec` are those its guard
     // lets run. Called before it executes, and before the instruction budget is charged.
-    void onIssue(Warp&, const BlockState&, const ptx::Instr&, uint32_t /*active*/, uint32_t /*exec*/) {}
+    void on_issue(Warp&, const BlockState&, const ptx::Instr&, uint32_t /*active*/, uint32_t /*exec*/) {}
     // A conditional branch; `divergent` when its lanes go both ways.
-    void onBranch(const Warp&, const ptx::Instr&, bool /*divergent*/) {}
+    void on_branch(const Warp&, const ptx::Instr&, bool /*divergent*/) {}
     // The lanes `exec` arrive at bar.sync or bar.red.
-    void onBarrier(const Warp&, const ptx::Instr&, uint32_t /*exec*/) {}
+    void on_barrier(const Warp&, const ptx::Instr&, uint32_t /*exec*/) {}
     // shfl, vote, activemask, redux or match, before it executes.
-    void onWarpOperation(const Warp&, const ptx::Instr&, uint32_t /*exec*/) {}
+    void on_warp_operation(const Warp&, const ptx::Instr&, uint32_t /*exec*/) {}
     // atom or red with at least one lane in `exec`, before it touches memory.
-    void onAtomic(const Warp&, const ptx::Instr&, uint32_t /*exec*/) {}
+    void on_atomic(const Warp&, const ptx::Instr&, uint32_t /*exec*/) {}
     // A load, store or atomic with at least one lane, after it moved its data.
-    void onMemoryAccess(Warp&, const ptx::Instr&, const MemoryEvent&) {}
+    void on_memory_access(Warp&, const ptx::Instr&, const MemoryEvent&) {}
     // Every warp of the block waits at a barrier or has exited: an interval between barriers ends.
     // Called by the block runner on the listener every warp has (Interpreter::counters).
-    void onPhaseEnd(std::span<Warp> /*warps*/) {}
+    void on_phase_end(std::span<Warp> /*warps*/) {}
 };
 
 // Two listeners as one: each hook calls the first's, then the second's.
@@ -54,40 +54,40 @@ class ListenerPair {
 public:
     ListenerPair(First& first, Second& second) : first_(first), second_(second) {}
 
-    void onIssue(Warp& w, const BlockState& b, const ptx::Instr& in, uint32_t active, uint32_t exec)
+    void on_issue(Warp& w, const BlockState& b, const ptx::Instr& in, uint32_t active, uint32_t exec)
     {
-        first_.onIssue(w, b, in, active, exec);
-        second_.onIssue(w, b, in, active, exec);
+        first_.on_issue(w, b, in, active, exec);
+        second_.on_issue(w, b, in, active, exec);
     }
-    void onBranch(const Warp& w, const ptx::Instr& in, bool divergent)
+    void on_branch(const Warp& w, const ptx::Instr& in, bool divergent)
     {
-        first_.onBranch(w, in, divergent);
-        second_.onBranch(w, in, divergent);
+        first_.on_branch(w, in, divergent);
+        second_.on_branch(w, in, divergent);
     }
-    void onBarrier(const Warp& w, const ptx::Instr& in, uint32_t exec)
+    void on_barrier(const Warp& w, const ptx::Instr& in, uint32_t exec)
     {
-        first_.onBarrier(w, in, exec);
-        second_.onBarrier(w, in, exec);
+        first_.on_barrier(w, in, exec);
+        second_.on_barrier(w, in, exec);
     }
-    void onWarpOperation(const Warp& w, const ptx::Instr& in, uint32_t exec)
+    void on_warp_operation(const Warp& w, const ptx::Instr& in, uint32_t exec)
     {
-        first_.onWarpOperation(w, in, exec);
-        second_.onWarpOperation(w, in, exec);
+        first_.on_warp_operation(w, in, exec);
+        second_.on_warp_operation(w, in, exec);
     }
-    void onAtomic(const Warp& w, const ptx::Instr& in, uint32_t exec)
+    void on_atomic(const Warp& w, const ptx::Instr& in, uint32_t exec)
     {
-        first_.onAtomic(w, in, exec);
-        second_.onAtomic(w, in, exec);
+        first_.on_atomic(w, in, exec);
+        second_.on_atomic(w, in, exec);
     }
-    void onMemoryAccess(Warp& w, const ptx::Instr& in, const MemoryEvent& access)
+    void on_memory_access(Warp& w, const ptx::Instr& in, const MemoryEvent& access)
     {
-        first_.onMemoryAccess(w, in, access);
-        second_.onMemoryAccess(w, in, access);
+        first_.on_memory_access(w, in, access);
+        second_.on_memory_access(w, in, access);
     }
-    void onPhaseEnd(std::span<Warp> warps)
+    void on_phase_end(std::span<Warp> warps)
     {
-        first_.onPhaseEnd(warps);
-        second_.onPhaseEnd(warps);
+        first_.on_phase_end(warps);
+        second_.on_phase_end(warps);
     }
 
 private:

@@ -22,14 +22,14 @@ uint8_t stamp(uint64_t epoch)
 SectorFootprint::SectorFootprint(uintptr_t base, uint64_t bytes) : base_(base & ~uintptr_t{31})
 {
     const uint64_t sectors = (bytes + 31) / 32 + 2;
-    launchOf_ = static_cast<uint64_t*>(std::calloc((sectors + 7) / 8, sizeof(uint64_t)));
-    if (!launchOf_)
+    launch_of_ = static_cast<uint64_t*>(std::calloc((sectors + 7) / 8, sizeof(uint64_t)));
+    if (!launch_of_)
         throw std::bad_alloc();
 }
 
 SectorFootprint::~SectorFootprint()
 {
-    std::free(launchOf_);
+    std::free(launch_of_);
 }
 
 SectorTouch SectorFootprint::touch(uint64_t address, uint64_t epoch)
@@ -47,13 +47,13 @@ SectorTouch SectorFootprint::touch(uint64_t address, uint64_t epoch)
     return epoch > 0 && (before >> shift & 0xff) == stamp(epoch - 1) ? SectorTouch::L2 : SectorTouch::Dram;
 }
 
-RunTouches SectorFootprint::touchRun(uint64_t address, uint32_t count, uint64_t epoch)
+RunTouches SectorFootprint::touch_run(uint64_t address, uint32_t count, uint64_t epoch)
 {
     RunTouches touched;
     uint64_t index = (address - base_) >> 5;
     const uint64_t now = stamp(epoch);
     const uint64_t previous = epoch > 0 ? stamp(epoch - 1) : 0;
-    const uint64_t nowInEveryByte = now * 0x0101010101010101ull;
+    const uint64_t now_in_every_byte = now * 0x0101010101010101ull;
     while (count > 0) {
         if (index % 8 != 0 || count < 8) {
             const SectorTouch one = touch(base_ + (index << 5), epoch);
@@ -65,8 +65,8 @@ RunTouches SectorFootprint::touchRun(uint64_t address, uint32_t count, uint64_t 
         }
         std::atomic_ref<uint64_t> record = word(index);
         uint64_t before = record.load(std::memory_order_relaxed);
-        if (before != nowInEveryByte)
-            before = record.exchange(nowInEveryByte, std::memory_order_relaxed);
+        if (before != now_in_every_byte)
+            before = record.exchange(now_in_every_byte, std::memory_order_relaxed);
         for (int b = 0; b < 8; ++b) {
             const uint64_t last = before >> (8 * b) & 0xff;
             if (last == now)
@@ -82,12 +82,12 @@ RunTouches SectorFootprint::touchRun(uint64_t address, uint32_t count, uint64_t 
     return touched;
 }
 
-uint64_t nextLaunchEpoch()
+uint64_t next_launch_epoch()
 {
     return ++g_epoch;
 }
 
-void streamThroughL2(uint64_t bytes)
+void stream_through_l2(uint64_t bytes)
 {
     if (bytes >= device_model::kL2Bytes)
         g_epoch += 2;  // the next launch's "previous" is none

@@ -28,20 +28,20 @@ public:
     SectorTouch touch(uint64_t address, uint64_t epoch);
     // The same for `count` consecutive sectors from the one holding `address` (a coalesced
     // request's): eight at a time where they fill a word of the record.
-    RunTouches touchRun(uint64_t address, uint32_t count, uint64_t epoch);
+    RunTouches touch_run(uint64_t address, uint32_t count, uint64_t epoch);
 
 private:
     // The record's word holding sector `index`, updated atomically: workers touch sectors at once.
-    std::atomic_ref<uint64_t> word(uint64_t index) const { return std::atomic_ref<uint64_t>(launchOf_[index / 8]); }
+    std::atomic_ref<uint64_t> word(uint64_t index) const { return std::atomic_ref<uint64_t>(launch_of_[index / 8]); }
 
     uintptr_t base_;
-    uint64_t* launchOf_;  // a byte per sector, calloc'ed: untouched pages cost no memory
+    uint64_t* launch_of_;  // a byte per sector, calloc'ed: untouched pages cost no memory
 };
 
 // A new number for each kernel launch.
-uint64_t nextLaunchEpoch();
+uint64_t next_launch_epoch();
 // A device operation (memset, copy) of `bytes`: one that streams more than L2 holds, such as a
 // benchmark's cache flush, leaves none of the previous launch's sectors in L2.
-void streamThroughL2(uint64_t bytes);
+void stream_through_l2(uint64_t bytes);
 
 }  // namespace cudasim

@@ -8,13 +8,13 @@
 
 namespace cudasim {
 
-std::optional<WarpTraceRequest> warpTraceRequest()
+std::optional<WarpTraceRequest> warp_trace_request()
 {
     const char* env = std::getenv("CUDASIM_TRACE");
     if (!env || !*env)
         return std::nullopt;
     WarpTraceRequest request;
-    bool hasOut = false;
+    bool has_out = false;
     std::stringstream fields(env);
     std::string field;
     while (std::getline(fields, field, ',')) {
@@ -34,13 +34,13 @@ std::optional<WarpTraceRequest> warpTraceRequest()
                 break;
         } else if (key == "out" && !value.empty()) {
             request.out = value;
-            hasOut = true;
+            has_out = true;
         } else {
-            hasOut = false;
+            has_out = false;
             break;
         }
     }
-    if (!hasOut) {
+    if (!has_out) {
         static bool reported = false;
         if (!reported)
             std::fprintf(stderr, "cudasim: CUDASIM_TRACE=%s: expected block=B,warp=W,out=FILE[,kernel=NAME]\n", env);
@@ -55,7 +55,7 @@ WarpTrace::WarpTrace(WarpTraceRequest request, std::string kernel, const std::st
 {
     std::stringstream lines(ptx);
     for (std::string line; std::getline(lines, line);)
-        ptxLines_.push_back(line);
+        ptx_lines_.push_back(line);
 }
 
 bool WarpTrace::write() const
@@ -66,7 +66,7 @@ bool WarpTrace::write() const
     char masks[32];
     for (size_t i = 0; i < steps_.size(); ++i) {
         const Step& s = steps_[i];
-        std::string text = s.line > 0 && static_cast<size_t>(s.line) <= ptxLines_.size() ? ptxLines_[s.line - 1] : "";
+        std::string text = s.line > 0 && static_cast<size_t>(s.line) <= ptx_lines_.size() ? ptx_lines_[s.line - 1] : "";
         const auto first = text.find_first_not_of(" \t");
         text = first == std::string::npos ? "" : text.substr(first);
         std::snprintf(masks, sizeof masks, "%08x\t%08x", s.active, s.exec);

@@ -30,7 +30,7 @@ struct WarpTraceRequest {
 };
 
 // The request in CUDASIM_TRACE, or nothing; a malformed value is reported once on stderr.
-std::optional<WarpTraceRequest> warpTraceRequest();
+std::optional<WarpTraceRequest> warp_trace_request();
 
 // An execution listener (exec/observers/listener.hpp) of the one warp it follows.
 class WarpTrace : public ExecutionListener {
@@ -38,9 +38,9 @@ public:
     WarpTrace(WarpTraceRequest request, std::string kernel, const std::string& ptx);
     // Whether the trace follows warp `warp` of the block with linear id `block`.
     bool follows(uint64_t block, uint32_t warp) const { return block == request_.block && warp == request_.warp; }
-    void onIssue(Warp&, const BlockState&, const ptx::Instr& in, uint32_t active, uint32_t exec)
+    void on_issue(Warp&, const BlockState&, const ptx::Instr& in, uint32_t active, uint32_t exec)
     {
-        steps_.push_back({static_cast<int32_t>(in.line), ptx::opName(in.op), active, exec});
+        steps_.push_back({static_cast<int32_t>(in.line), ptx::op_name(in.op), active, exec});
     }
     // Writes the file; returns false (and says why on stderr) if it cannot.
     bool write() const;
@@ -53,7 +53,7 @@ private:
     };
     WarpTraceRequest request_;
     std::string kernel_;
-    std::vector<std::string> ptxLines_;
+    std::vector<std::string> ptx_lines_;
     std::vector<Step> steps_;
 };
 

@@ -26,28 +26,28 @@ BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts) : launch_(launch
     uint64_t threads = launch.block.count();
     size_t warps = static_cast<size_t>((threads + kWarpSize - 1) / kWarpSize);
     warps_.resize(warps);
-    registers_.assign(warps * k.numRegs * kWarpSize, 0);
-    block_.localBytes = k.localBytes;
-    block_.local.assign(threads * k.localBytes, 0);
-    uint32_t dynamicBase = (k.staticSmem + 15) / 16 * 16;
-    block_.shared.resize(dynamicBase + launch.dynamicSmem);
-    for (const ptx::SharedVariable& v : k.sharedVariables)
-        block_.sharedExtents.push_back({v.offset, v.offset + v.size, &v.name});
-    if (launch.dynamicSmem != 0)
-        block_.sharedExtents.push_back({dynamicBase, dynamicBase + launch.dynamicSmem, nullptr});
-    if (launch.raceCheck) {
-        block_.sharedShadow.resize((block_.shared.size() + 3) / 4);
-        block_.globalWrites.resize(launch.gridWorkspace != 0 ? kCooperativeGlobalWriteSlots : kGlobalWriteSlots);
-        block_.globalWriteMask = block_.globalWrites.size() - 1;
+    registers_.assign(warps * k.num_regs * kWarpSize, 0);
+    block_.local_bytes = k.local_bytes;
+    block_.local.assign(threads * k.local_bytes, 0);
+    uint32_t dynamic_base = (k.static_smem + 15) / 16 * 16;
+    block_.shared.resize(dynamic_base + launch.dynamic_smem);
+    for (const ptx::SharedVariable& v : k.shared_variables)
+        block_.shared_extents.push_back({v.offset, v.offset + v.size, &v.name});
+    if (launch.dynamic_smem != 0)
+        block_.shared_extents.push_back({dynamic_base, dynamic_base + launch.dynamic_smem, nullptr});
+    if (launch.race_check) {
+        block_.shared_shadow.resize((block_.shared.size() + 3) / 4);
+        block_.global_writes.resize(launch.grid_workspace != 0 ? kCooperativeGlobalWriteSlots : kGlobalWriteSlots);
+        block_.global_write_mask = block_.global_writes.size() - 1;
     }
     if (launch.ordering)
         block_.ordering.resize(threads);
-    fillConstantRegisters();
+    fill_constant_registers();
 }
 
 // Special registers that are the same for every block of the launch. The
 // program cannot write them, so they are filled once per worker.
-void BlockRunner::fillConstantRegisters()
+void BlockRunner::fill_constant_registers()
 {
     const ptx::Kernel& k = *launch_.kernel;
     const Dim3& bd = launch_.block;
@@ -58,9 +58,9 @@ void BlockRunner::fillConstantRegisters()
         w.index = static_cast<uint32_t>(i);
         uint64_t first = i * kWarpSize;
         uint64_t count = std::min<uint64_t>(kWarpSize, threads - first);
-        w.validMask = count == kWarpSize ? 0xffffffffu : (1u << count) - 1;
-        w.regs = registers_.data() + i * k.numRegs * kWarpSize;
-        w.loadRound.assign(k.numRegs, 0);
+        w.valid_mask = count == kWarpSize ? 0xffffffffu : (1u << count) - 1;
+        w.regs = registers_.data() + i * k.num_regs * kWarpSize;
+        w.load_round.assign(k.num_regs, 0);
         auto fill = [&](uint32_t reg, uint64_t value) { std::fill(w.reg(reg), w.reg(reg) + kWarpSize, value); };
         for (int l = 0; l < kWarpSize; ++l) {
             uint64_t t = first + static_cast<uint64_t>(l);
@@ -86,45 +86,45 @@ void BlockRunner::fillConstantRegisters()
         // As on a GPU, each launch has its own grid id: a kernel cannot tell the simulator by a
         // constant one.
         fill(ptx::SrGridid, launch_.epoch);
-        fill(ptx::SrDynamicSmemSize, launch_.dynamicSmem);
+        fill(ptx::SrDynamicSmemSize, launch_.dynamic_smem);
         fill(ptx::SrTotalSmemSize, block_.shared.size());
         fill(ptx::SrEnvreg, 0);
-        fill(ptx::SrEnvreg1, launch_.gridWorkspace >> 32);
-        fill(ptx::SrEnvreg2, launch_.gridWorkspace & 0xffffffffu);
+        fill(ptx::SrEnvreg1, launch_.grid_workspace >> 32);
+        fill(ptx::SrEnvreg2, launch_.grid_workspace & 0xffffffffu);
     }
 }
 
-void BlockRunner::startWarps(uint64_t linearIndex)
+void BlockRunner::start_warps(uint64_t linear_index)
 {
     for (Warp& w : warps_) {
         w.exited = 0;
-        w.active = w.validMask;
+        w.active = w.valid_mask;
         w.pc = 0;
         w.rpc = -1;
         w.arrived = 0;
         w.status = Warp::Status::Ready;
-        w.gridArrivals = 0;
+        w.grid_arrivals = 0;
         w.stack.clear();
         w.calls.clear();
-        std::fill(w.loadRound.begin(), w.loadRound.end(), 0);
+        std::fill(w.load_round.begin(), w.load_round.end(), 0);
         w.round = 1;
-        w.roundOpen = false;
-        w.roundUsed = false;
-        w.roundSource = kRoundCached;
-        std::fill(std::begin(w.phaseRounds), std::end(w.phaseRounds), 0u);
-        w.resetSyncs();
+        w.round_open = false;
+        w.round_used = false;
+        w.round_source = kRoundCached;
+        std::fill(std::begin(w.phase_rounds), std::end(w.phase_rounds), 0u);
+        w.reset_syncs();
         auto fill = [&](uint32_t reg, uint64_t value) { std::fill(w.reg(reg), w.reg(reg) + kWarpSize, value); };
         fill(ptx::SrCtaidX, block_.ctaid.x);
         fill(ptx::SrCtaidY, block_.ctaid.y);
         fill(ptx::SrCtaidZ, block_.ctaid.z);
-        fill(ptx::SrSmid, linearIndex % device_model::kMultiprocessors);
+        fill(ptx::SrSmid, linear_index % device_model::kMultiprocessors);
     }
 }
 
-void BlockRunner::checkBarrier() const
+void BlockRunner::check_barrier() const
 {
     for (const Warp& w : warps_) {
-        if (w.status != Warp::Status::AtBarrier || w.allLiveArrived())
+        if (w.status != Warp::Status::AtBarrier || w.all_live_arrived())
             continue;
         uint32_t missing = w.live() & ~w.arrived;
         uint32_t lane = static_cast<uint32_t>(std::countr_zero(missing));
@@ -135,21 +135,21 @@ void BlockRunner::checkBarrier() const
                               std::to_string(block_.ctaid.x) + "," + std::to_string(block_.ctaid.y) + "," +
                               std::to_string(block_.ctaid.z) + "): thread (" + std::to_string(thread % b.x) + "," +
                               std::to_string(thread / b.x % b.y) + "," + std::to_string(thread / (b.x * b.y)) +
-                              ") did not reach the barrier at PTX line " + std::to_string(w.barrierLine) +
+                              ") did not reach the barrier at PTX line " + std::to_string(w.barrier_line) +
                               " that other threads of its warp wait at (divergent __syncthreads)");
     }
 }
 
 // bar.red (__syncthreads_count/_and/_or): every waiting thread receives the
 // reduction of the predicates of all threads that arrived.
-void BlockRunner::finishBarrierReduction()
+void BlockRunner::finish_barrier_reduction()
 {
     uint64_t voters = 0, yes = 0;
     uint8_t mode = ptx::BarSync;
     for (const Warp& w : warps_) {
-        if (w.status != Warp::Status::AtBarrier || w.barrierMode == ptx::BarSync)
+        if (w.status != Warp::Status::AtBarrier || w.barrier_mode == ptx::BarSync)
             continue;
-        mode = w.barrierMode;
+        mode = w.barrier_mode;
         voters += static_cast<uint64_t>(std::popcount(w.arrived));
         yes += static_cast<uint64_t>(std::popcount(w.votes));
     }
@@ -157,20 +157,20 @@ void BlockRunner::finishBarrierReduction()
         return;
     uint64_t value = mode == ptx::BarRedPopc ? yes : mode == ptx::BarRedAnd ? (yes == voters) : (yes > 0);
     for (Warp& w : warps_) {
-        if (w.status != Warp::Status::AtBarrier || w.barrierMode == ptx::BarSync)
+        if (w.status != Warp::Status::AtBarrier || w.barrier_mode == ptx::BarSync)
             continue;
         for (uint32_t m = w.arrived; m; m &= m - 1)
-            w.reg(w.barrierDest)[std::countr_zero(m)] = value;
+            w.reg(w.barrier_dest)[std::countr_zero(m)] = value;
     }
 }
 
 // A seeded schedule's barrier interval: slices of 1 to 64 instructions, each given to a ready warp
 // drawn at random, until every warp waits at the barrier or has exited.
-void BlockRunner::runShuffled(ScheduleRandom& random)
+void BlockRunner::run_shuffled(ScheduleRandom& random)
 {
     // The ready warps in the order of their index; only the warp that ran can leave the list (at a
     // barrier or its exit), and none joins it until the barrier is released.
-    std::vector<Warp*>& ready = readyWarps_;
+    std::vector<Warp*>& ready = ready_warps_;
     ready.clear();
     for (Warp& w : warps_)
         if (w.status == Warp::Status::Ready)
@@ -178,51 +178,51 @@ void BlockRunner::runShuffled(ScheduleRandom& random)
     while (!ready.empty()) {
         const uint32_t chosen = random.below(static_cast<uint32_t>(ready.size()));
         Warp& w = *ready[chosen];
-        interpreter_.startSlice(w, block_, 1 + random.below(64));
+        interpreter_.start_slice(w, block_, 1 + random.below(64));
         interpreter_.run(w, block_);
         if (w.status != Warp::Status::Ready)
             ready.erase(ready.begin() + chosen);
     }
 }
 
-void BlockRunner::begin(uint64_t linearIndex)
+void BlockRunner::begin(uint64_t linear_index)
 {
     const Dim3& g = launch_.grid;
-    block_.ctaid = {static_cast<uint32_t>(linearIndex % g.x), static_cast<uint32_t>(linearIndex / g.x % g.y),
-                    static_cast<uint32_t>(linearIndex / (uint64_t{g.x} * g.y))};
-    block_.linearIndex = linearIndex;
+    block_.ctaid = {static_cast<uint32_t>(linear_index % g.x), static_cast<uint32_t>(linear_index / g.x % g.y),
+                    static_cast<uint32_t>(linear_index / (uint64_t{g.x} * g.y))};
+    block_.linear_index = linear_index;
     block_.clock = 0;
-    block_.printfOutput.clear();
+    block_.printf_output.clear();
     if (launch_.ordering)
-        block_.ordering.startBlock();
+        block_.ordering.start_block();
     // Shared memory starts with the same non-zero pattern in every block: on a
     // GPU it holds whatever an earlier block left, so a kernel that reads
     // words it never wrote gets a wrong result here too, and the same one
     // whichever block ran before on this worker.
     std::fill(block_.shared.begin(), block_.shared.end(), kUninitializedSharedByte);
-    block_.newRaceInterval();
-    startWarps(linearIndex);
+    block_.new_race_interval();
+    start_warps(linear_index);
     random_.reset();
     if (launch_.schedule != 0)
-        random_.emplace(launch_.schedule, launch_.epoch, linearIndex);
-    interpreter_.shuffleWith(random_ ? &*random_ : nullptr);
+        random_.emplace(launch_.schedule, launch_.epoch, linear_index);
+    interpreter_.shuffle_with(random_ ? &*random_ : nullptr);
 }
 
 // The end of a barrier interval, when no warp is ready: false if every warp has exited, else the
 // barrier they wait at is checked and released.
-bool BlockRunner::releaseBarrier()
+bool BlockRunner::release_barrier()
 {
-    interpreter_.counters().onPhaseEnd(warps_);
-    const bool anyWaiting =
+    interpreter_.counters().on_phase_end(warps_);
+    const bool any_waiting =
         std::any_of(warps_.begin(), warps_.end(), [](const Warp& w) { return w.status == Warp::Status::AtBarrier; });
-    if (!anyWaiting)
+    if (!any_waiting)
         return false;
-    checkBarrier();
-    finishBarrierReduction();
-    block_.newRaceInterval();  // the barrier orders every access before it before every one after
+    check_barrier();
+    finish_barrier_reduction();
+    block_.new_race_interval();  // the barrier orders every access before it before every one after
     ++block_.ordering.interval;
     for (Warp& w : warps_) {
-        w.resetSyncs();
+        w.reset_syncs();
         if (w.status != Warp::Status::AtBarrier)
             continue;
         w.status = Warp::Status::Ready;
@@ -232,30 +232,30 @@ bool BlockRunner::releaseBarrier()
     return true;
 }
 
-void BlockRunner::run(uint64_t linearIndex)
+void BlockRunner::run(uint64_t linear_index)
 {
-    begin(linearIndex);
+    begin(linear_index);
     do {
         if (random_)
-            runShuffled(*random_);
+            run_shuffled(*random_);
         else
             for (Warp& w : warps_)
                 if (w.status == Warp::Status::Ready)
                     interpreter_.run(w, block_);
-    } while (releaseBarrier());
+    } while (release_barrier());
 }
 
 bool BlockRunner::advance()
 {
-    bool anyReady = false;
+    bool any_ready = false;
     for (Warp& w : warps_) {
         if (w.status != Warp::Status::Ready)
             continue;
-        interpreter_.startSlice(w, block_, random_ ? 1 + random_->below(64) : kCooperativeSlice);
+        interpreter_.start_slice(w, block_, random_ ? 1 + random_->below(64) : kCooperativeSlice);
         interpreter_.run(w, block_);
-        anyReady = anyReady || w.status == Warp::Status::Ready;
+        any_ready = any_ready || w.status == Warp::Status::Ready;
     }
-    return !anyReady && !releaseBarrier();
+    return !any_ready && !release_barrier();
 }
 
 }  // namespace cudasim

@@ -19,31 +19,31 @@ class BlockRunner {
 public:
     BlockRunner(LaunchContext& launch, Counts& counts);
 
-    // Executes block number `linearIndex` of the grid. Printf output is left
-    // in state().printfOutput. Throws DeviceFault.
-    void run(uint64_t linearIndex);
-    // The blocks of a kernel that syncs its grid run side by side instead: begin() sets block `linearIndex`
+    // Executes block number `linear_index` of the grid. Printf output is left
+    // in state().printf_output. Throws DeviceFault.
+    void run(uint64_t linear_index);
+    // The blocks of a kernel that syncs its grid run side by side instead: begin() sets block `linear_index`
     // up, and each advance() gives every ready warp one slice of instructions (exec/scheduling/launcher.cpp
     // takes the blocks in turn). Returns true once every warp of the block has exited.
-    void begin(uint64_t linearIndex);
+    void begin(uint64_t linear_index);
     bool advance();
     BlockState& state() { return block_; }
     Interpreter& interpreter() { return interpreter_; }
 
 private:
-    void fillConstantRegisters();
-    void startWarps(uint64_t linearIndex);
-    void checkBarrier() const;
-    void finishBarrierReduction();
-    void runShuffled(ScheduleRandom& random);
-    bool releaseBarrier();
+    void fill_constant_registers();
+    void start_warps(uint64_t linear_index);
+    void check_barrier() const;
+    void finish_barrier_reduction();
+    void run_shuffled(ScheduleRandom& random);
+    bool release_barrier();
 
     LaunchContext& launch_;
     Interpreter interpreter_;
     BlockState block_;
     std::vector<Warp> warps_;
     std::vector<uint64_t> registers_;
-    std::vector<Warp*> readyWarps_;         // runShuffled's choice, kept to spare an allocation per interval
+    std::vector<Warp*> ready_warps_;        // run_shuffled's choice, kept to spare an allocation per interval
     std::optional<ScheduleRandom> random_;  // the block's random stream under a seeded schedule
 };
 

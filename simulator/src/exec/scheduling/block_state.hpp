@@ -15,12 +15,12 @@ namespace cudasim {
 // bytes (built and read with shifts: bit-fields written one by one stall the store buffer).
 class RaceAccess {
 public:
-    static constexpr uint32_t kEpochs = 1u << 14;  // BlockState::raceEpoch wraps here
+    static constexpr uint32_t kEpochs = 1u << 14;  // BlockState::race_epoch wraps here
     static constexpr uint32_t kSyncs = 1u << 13;   // Warp::syncs wraps here
     static constexpr uint32_t kPcs = 1u << 22;     // instructions beyond are recorded as kPcs - 1
 
     RaceAccess() = default;
-    // epoch: BlockState::raceEpoch when it happened (0: no access); sync: its warp's Warp::syncs
+    // epoch: BlockState::race_epoch when it happened (0: no access); sync: its warp's Warp::syncs
     // then; thread: linear index in the block; bytes: which bytes of the word (bit mask);
     // pc: the instruction (index into Kernel::code).
     RaceAccess(uint32_t epoch, uint32_t sync, uint32_t thread, uint32_t bytes, bool atomic, uint32_t pc)
@@ -35,7 +35,7 @@ public:
     uint32_t bytes() const { return static_cast<uint32_t>(bits_ >> 37 & 0xf); }
     bool atomic() const { return (bits_ >> 41 & 1) != 0; }
     uint32_t pc() const { return static_cast<uint32_t>(bits_ >> 42); }
-    void addBytes(uint32_t bytes) { bits_ |= uint64_t{bytes} << 37; }
+    void add_bytes(uint32_t bytes) { bits_ |= uint64_t{bytes} << 37; }
     void forget() { bits_ = 0; }
 
 private:
@@ -43,9 +43,9 @@ private:
 };
 
 struct SharedWordShadow {
-    RaceAccess write{};      // the last write
-    RaceAccess read{};       // the last read
-    RaceAccess otherRead{};  // an earlier read by another thread (of another warp if there was one)
+    RaceAccess write{};       // the last write
+    RaceAccess read{};        // the last read
+    RaceAccess other_read{};  // an earlier read by another thread (of another warp if there was one)
 };
 
 // A global word written in the block's current barrier interval (exec/memory/race_check.hpp).
@@ -63,70 +63,70 @@ struct SharedExtent {
 
 struct BlockState {
     Dim3 ctaid;
-    uint64_t linearIndex = 0;
+    uint64_t linear_index = 0;
     std::vector<uint8_t> shared;  // static + dynamic shared memory
-    // Its variables: the static ones by their index in the kernel (ptx::Kernel::sharedVariables), then
+    // Its variables: the static ones by their index in the kernel (ptx::Kernel::shared_variables), then
     // the dynamic array. An access must stay within the variable its address comes from, where the
     // kernel's arithmetic tells (ptx/shared_provenance.hpp), else within some variable: out of one
     // array and into the next, or into the padding between them, is out of bounds on a GPU too.
-    std::vector<SharedExtent> sharedExtents;
-    mutable size_t lastExtent = 0;  // where the last look-up found its variable
-    const SharedExtent* sharedVariable(uint8_t symbol) const
+    std::vector<SharedExtent> shared_extents;
+    mutable size_t last_extent = 0;  // where the last look-up found its variable
+    const SharedExtent* shared_variable(uint8_t symbol) const
     {
         if (symbol == ptx::kDynamicSharedSymbol)
-            return sharedExtents.empty() || sharedExtents.back().name ? nullptr : &sharedExtents.back();
-        return symbol < sharedExtents.size() && sharedExtents[symbol].name ? &sharedExtents[symbol] : nullptr;
+            return shared_extents.empty() || shared_extents.back().name ? nullptr : &shared_extents.back();
+        return symbol < shared_extents.size() && shared_extents[symbol].name ? &shared_extents[symbol] : nullptr;
     }
     // Whether [begin, end) is inside the variable `symbol` names, or inside some variable when it
     // names none.
-    bool sharedAccessInBounds(uint8_t symbol, uint64_t begin, uint64_t end) const
+    bool shared_access_in_bounds(uint8_t symbol, uint64_t begin, uint64_t end) const
     {
-        if (const SharedExtent* e = sharedVariable(symbol))
+        if (const SharedExtent* e = shared_variable(symbol))
             return begin >= e->begin && end <= e->end;
-        return sharedVariableHolding(begin, end) != nullptr;
+        return shared_variable_holding(begin, end) != nullptr;
     }
     // The variable that holds all of [begin, end), or null.
-    const SharedExtent* sharedVariableHolding(uint64_t begin, uint64_t end) const
+    const SharedExtent* shared_variable_holding(uint64_t begin, uint64_t end) const
     {
-        if (lastExtent < sharedExtents.size()) {
-            const SharedExtent& e = sharedExtents[lastExtent];
+        if (last_extent < shared_extents.size()) {
+            const SharedExtent& e = shared_extents[last_extent];
             if (begin >= e.begin && end <= e.end)
                 return &e;
         }
-        for (size_t i = 0; i < sharedExtents.size(); ++i) {
-            const SharedExtent& e = sharedExtents[i];
+        for (size_t i = 0; i < shared_extents.size(); ++i) {
+            const SharedExtent& e = shared_extents[i];
             if (begin >= e.begin && end <= e.end) {
-                lastExtent = i;
+                last_extent = i;
                 return &e;
             }
         }
         return nullptr;
     }
-    std::vector<uint8_t> local;  // localBytes per thread, thread-major
-    uint32_t localBytes = 0;
-    uint64_t clock = 0;        // warp instructions issued by this block
-    std::string printfOutput;  // flushed in block order after the launch
+    std::vector<uint8_t> local;  // local_bytes per thread, thread-major
+    uint32_t local_bytes = 0;
+    uint64_t clock = 0;         // warp instructions issued by this block
+    std::string printf_output;  // flushed in block order after the launch
     // Race check: one shadow per 4-byte word of `shared` (empty when the check is off), and the
     // number of the current barrier interval, a new one at each block start and each barrier.
     // Entries of earlier intervals and blocks are simply stale, so nothing is cleared per block,
     // only when the number wraps.
-    std::vector<SharedWordShadow> sharedShadow;
+    std::vector<SharedWordShadow> shared_shadow;
     // The global words written in the interval, in a table indexed by a hash of the address: a
     // write evicts an older one in its slot (a race with that one goes unnoticed), and loads
     // look only while the interval has written global memory at all.
-    std::vector<GlobalWriteSlot> globalWrites;
-    uint64_t globalWriteMask = 0;  // globalWrites.size() - 1 (a power of two)
-    bool globalWritten = false;    // the interval has written global memory
-    uint32_t raceEpoch = 0;
+    std::vector<GlobalWriteSlot> global_writes;
+    uint64_t global_write_mask = 0;  // global_writes.size() - 1 (a power of two)
+    bool global_written = false;     // the interval has written global memory
+    uint32_t race_epoch = 0;
     BlockOrdering ordering;  // the ordering check across blocks, where the launch has one
-    void newRaceInterval()
+    void new_race_interval()
     {
-        globalWritten = false;
-        if (++raceEpoch < RaceAccess::kEpochs)
+        global_written = false;
+        if (++race_epoch < RaceAccess::kEpochs)
             return;
-        std::fill(sharedShadow.begin(), sharedShadow.end(), SharedWordShadow{});
-        std::fill(globalWrites.begin(), globalWrites.end(), GlobalWriteSlot{});
-        raceEpoch = 1;
+        std::fill(shared_shadow.begin(), shared_shadow.end(), SharedWordShadow{});
+        std::fill(global_writes.begin(), global_writes.end(), GlobalWriteSlot{});
+        race_epoch = 1;
     }
 };
 

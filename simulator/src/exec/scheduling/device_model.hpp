@@ -23,32 +23,32 @@ constexpr int kSharedGranularity = 128;
 constexpr int kDefaultSharedPerBlock = 48 * 1024;
 constexpr int kOptInSharedPerBlock = 227 * 1024;
 
-inline int roundUp(int v, int g)
+inline int round_up(int v, int g)
 {
     return (v + g - 1) / g * g;
 }
 
 // Registers are allocated per warp in units of 256.
-inline int registersPerWarp(int regs)
+inline int registers_per_warp(int regs)
 {
-    return roundUp(std::max(regs, 1) * 32, kRegisterGranularity);
+    return round_up(std::max(regs, 1) * 32, kRegisterGranularity);
 }
 
 // Warps an SM can hold given the registers each thread needs; registers
 // are split over the SM's four sub-partitions.
-inline int warpsByRegisters(int regs)
+inline int warps_by_registers(int regs)
 {
-    return (kRegistersPerSm / 4 / registersPerWarp(regs)) * 4;
+    return (kRegistersPerSm / 4 / registers_per_warp(regs)) * 4;
 }
 
-inline int blocksPerSm(int regs, int blockSize, size_t sharedBytes)
+inline int blocks_per_sm(int regs, int block_size, size_t shared_bytes)
 {
-    int warps = (blockSize + 31) / 32;
-    int byWarps = kMaxWarpsPerSm / warps;
-    int byRegs = warpsByRegisters(regs) / warps;
-    int perBlock = roundUp(static_cast<int>(sharedBytes) + kSharedReservedPerBlock, kSharedGranularity);
-    int byShared = kSharedPerSm / perBlock;
-    return std::min({byWarps, byRegs, byShared, kMaxBlocksPerSm});
+    int warps = (block_size + 31) / 32;
+    int by_warps = kMaxWarpsPerSm / warps;
+    int by_regs = warps_by_registers(regs) / warps;
+    int per_block = round_up(static_cast<int>(shared_bytes) + kSharedReservedPerBlock, kSharedGranularity);
+    int by_shared = kSharedPerSm / per_block;
+    return std::min({by_warps, by_regs, by_shared, kMaxBlocksPerSm});
 }
 
 }  // namespace cudasim::device_model

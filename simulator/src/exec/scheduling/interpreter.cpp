@@ -40,13 +40,13 @@ constexpr size_t kMaxCallDepth = 1024;
 
 // ---- control flow ----
 
-void Interpreter::popPath(Warp& w, BlockState& b)
+void Interpreter::pop_path(Warp& w, BlockState& b)
 {
     while (!w.stack.empty()) {
         SimtEntry e = w.stack.back();
         w.stack.pop_back();
         if (e.frame >= 0)
-            returnFromSubroutine(w, b, e);
+            return_from_subroutine(w, b, e);
         uint32_t lanes = e.mask & ~w.exited;
         if (lanes) {
             w.pc = e.pc;
@@ -62,7 +62,7 @@ void Interpreter::popPath(Warp& w, BlockState& b)
 // Lanes parked at a reconvergence point that is an unconditional ret/exit
 // have nothing left to do; they count as exited, so that the common
 // `if (i >= n) return; ... __syncthreads();` does not wait for them.
-void Interpreter::retireLanesWaitingAtExit(Warp& w, const Instr* code)
+void Interpreter::retire_lanes_waiting_at_exit(Warp& w, const Instr* code)
 {
     uint32_t above = w.active;
     for (size_t i = w.stack.size(); i-- > 0;) {
@@ -75,12 +75,12 @@ void Interpreter::retireLanesWaitingAtExit(Warp& w, const Instr* code)
     }
 }
 
-void Interpreter::exitLanes(Warp& w, BlockState& b, uint32_t lanes)
+void Interpreter::exit_lanes(Warp& w, BlockState& b, uint32_t lanes)
 {
     w.exited |= lanes;
     w.active &= ~lanes;
     if (w.active == 0)
-        popPath(w, b);
+        pop_path(w, b);
 }
 
 void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken)
@@ -114,26 +114,26 @@ void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken)
 
 // The lanes in `exec` arrive at bar.sync (or bar.red). Returns true if
 // the warp must now wait for the rest of the block.
-bool Interpreter::arriveAtBarrier(Warp& w, BlockState& b, const Instr& in, uint32_t exec, const Instr* code)
+bool Interpreter::arrive_at_barrier(Warp& w, BlockState& b, const Instr& in, uint32_t exec, const Instr* code)
 {
     w.arrived |= exec;
-    w.barrierMode = in.mode;
-    w.barrierLine = static_cast<int32_t>(in.line);
+    w.barrier_mode = in.mode;
+    w.barrier_line = static_cast<int32_t>(in.line);
     if (in.mode != ptx::BarSync) {
         // bar.red d, barrier, [count,] p: the predicate is the last operand.
-        const Operand& p = in.ops[in.numOps - 1];
-        w.votes |= exec & (p.kind == Operand::Kind::Imm ? (p.imm ? ~0u : 0u) : predicateMask(w, p.reg));
-        w.barrierDest = in.ops[0].reg;
+        const Operand& p = in.ops[in.num_ops - 1];
+        w.votes |= exec & (p.kind == Operand::Kind::Imm ? (p.imm ? ~0u : 0u) : predicate_mask(w, p.reg));
+        w.barrier_dest = in.ops[0].reg;
     }
-    retireLanesWaitingAtExit(w, code);
+    retire_lanes_waiting_at_exit(w, code);
     ++w.pc;
-    if (!w.allLiveArrived() && !w.stack.empty() && w.stack.back().rpc == w.rpc) {
+    if (!w.all_live_arrived() && !w.stack.empty() && w.stack.back().rpc == w.rpc) {
         // Other lanes of this warp are on a sibling path: let them run to
         // their barrier (or exit) first; this path resumes after the barrier.
         SimtEntry sibling = w.stack.back();
         w.stack.back() = {w.pc, w.rpc, w.active};
         w.stack.push_back(sibling);
-        popPath(w, b);
+        pop_path(w, b);
         return false;
     }
     w.status = Warp::Status::AtBarrier;
@@ -141,73 +141,73 @@ bool Interpreter::arriveAtBarrier(Warp& w, BlockState& b, const Instr& in, uint3
 }
 
 // Takes a new chunk of the launch's instruction budget (CUDASIM_INSTRUCTION_LIMIT); this is also
-// where a warp notices that the launch was stopped. Out of runWith's loop, which must stay small.
+// where a warp notices that the launch was stopped. Out of run_with's loop, which must stay small.
 // Under a seeded schedule and where the kernel syncs its grid each slice takes its instructions from
-// what was taken ahead (startSlice), and reaching zero ends the slice.
-bool Interpreter::chargeBudget(const Warp& w, const BlockState& b, const Instr& in)
+// what was taken ahead (start_slice), and reaching zero ends the slice.
+bool Interpreter::charge_budget(const Warp& w, const BlockState& b, const Instr& in)
 {
     if (shuffle_ || sliced_) {
-        budgetLeft_ = 0;
+        budget_left_ = 0;
         return true;
     }
     uint64_t used = launch_.instructionsUsed.fetch_add(kBudgetChunk);
-    if (used >= launch_.instructionLimit)
-        budgetExceeded(w, b, in);
+    if (used >= launch_.instruction_limit)
+        budget_exceeded(w, b, in);
     if (launch_.stop.load(std::memory_order_relaxed))
         throw DeviceFault(cudaSuccess, "stopped");
-    budgetLeft_ = kBudgetChunk - 1;
+    budget_left_ = kBudgetChunk - 1;
     return false;
 }
 
 // A slice's instructions come from a chunk of the budget taken ahead (prepay): slices of a few dozen
 // instructions would otherwise each write the launch's counter, which every worker thread shares.
-void Interpreter::startSlice(const Warp& w, const BlockState& b, uint64_t instructions)
+void Interpreter::start_slice(const Warp& w, const BlockState& b, uint64_t instructions)
 {
     if (prepaid_ < instructions)
         prepay(w, b, std::max(kBudgetChunk, instructions));
     prepaid_ -= instructions;
-    budgetLeft_ = instructions;
+    budget_left_ = instructions;
 }
 
 void Interpreter::prepay(const Warp& w, const BlockState& b, uint64_t instructions)
 {
     uint64_t used = launch_.instructionsUsed.fetch_add(instructions);
-    if (used >= launch_.instructionLimit)
-        budgetExceeded(w, b, launch_.kernel->code[static_cast<size_t>(w.pc)]);
+    if (used >= launch_.instruction_limit)
+        budget_exceeded(w, b, launch_.kernel->code[static_cast<size_t>(w.pc)]);
     if (launch_.stop.load(std::memory_order_relaxed))
         throw DeviceFault(cudaSuccess, "stopped");
     prepaid_ += instructions;
 }
 
-void Interpreter::budgetExceeded(const Warp& w, const BlockState& b, const Instr& in)
+void Interpreter::budget_exceeded(const Warp& w, const BlockState& b, const Instr& in)
 {
     throw DeviceFault(cudaErrorLaunchTimeout,
                       "kernel " + demangle(launch_.kernel->name) + " exceeded the instruction budget of " +
-                          std::to_string(launch_.instructionLimit) +
+                          std::to_string(launch_.instruction_limit) +
                           " warp instructions (CUDASIM_INSTRUCTION_LIMIT); block (" + std::to_string(b.ctaid.x) + "," +
                           std::to_string(b.ctaid.y) + "," + std::to_string(b.ctaid.z) + "), warp " +
                           std::to_string(w.index) + ", PTX line " + std::to_string(in.line));
 }
 
 // this_grid().sync(): thread 0 of each block adds to a word of the grid
-// workspace (an atomic, counted in launch_.gridArrivals), then reads that word until every block of
+// workspace (an atomic, counted in launch_.grid_arrivals), then reads that word until every block of
 // the grid has. A read that cannot see them all yet waits instead: it ends the warp's slice before
 // it executes, so that waiting costs no instructions, counters or modelled time.
-bool Interpreter::waitsAtGridSync(const Warp& w, const Instr& in, uint32_t exec) const
+bool Interpreter::waits_at_grid_sync(const Warp& w, const Instr& in, uint32_t exec) const
 {
-    if (exec == 0 || w.gridArrivals == 0)
+    if (exec == 0 || w.grid_arrivals == 0)
         return false;
     const Operand& a = in.ops[2];
     const uint64_t address =
         (a.reg == Operand::kNoReg ? 0 : w.reg(a.reg)[std::countr_zero(exec)]) + static_cast<uint64_t>(a.imm);
-    return address - launch_.gridWorkspace < kGridWorkspaceBytes &&
-           launch_.gridArrivals < launch_.grid.count() * w.gridArrivals;
+    return address - launch_.grid_workspace < kGridWorkspaceBytes &&
+           launch_.grid_arrivals < launch_.grid.count() * w.grid_arrivals;
 }
 
 void Interpreter::trap(const Warp& w, const BlockState& b, const Instr& in, uint32_t exec)
 {
     AccessSite s = site(w, b, std::countr_zero(exec), in);
-    throw DeviceFault(cudaErrorLaunchFailure, "trap executed in " + describeThread(s));
+    throw DeviceFault(cudaErrorLaunchFailure, "trap executed in " + describe_thread(s));
 }
 
 // ---- the main loop ----
@@ -219,20 +219,20 @@ void Interpreter::run(Warp& w, BlockState& b)
     const uint64_t block = b.ctaid.x + uint64_t{launch_.grid.x} * (b.ctaid.y + uint64_t{launch_.grid.y} * b.ctaid.z);
     if (launch_.trace && launch_.trace->follows(block, w.index)) {
         TracedListeners listeners(counters_, *launch_.trace);
-        runWith(w, b, listeners);
+        run_with(w, b, listeners);
     } else {
-        runWith(w, b, counters_);
+        run_with(w, b, counters_);
     }
 }
 
 template <class Listener>
-void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
+void Interpreter::run_with(Warp& w, BlockState& b, Listener& listener)
 {
     const Instr* code = launch_.kernel->code.data();
     w.status = Warp::Status::Ready;
     for (;;) {
         if (w.pc == w.rpc) {
-            popPath(w, b);
+            pop_path(w, b);
             if (w.status == Warp::Status::Done)
                 return;
             if (w.active & w.arrived) {  // resumed a path parked past a barrier
@@ -242,28 +242,28 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
             continue;
         }
         const Instr& in = code[w.pc];
-        if (budgetLeft_-- == 0 && chargeBudget(w, b, in))
+        if (budget_left_-- == 0 && charge_budget(w, b, in))
             return;  // the end of this warp's slice: it stays Ready, at this instruction
         uint32_t exec = w.active;
         if (in.guard != Operand::kNoReg) {
-            uint32_t p = predicateMask(w, in.guard);
-            exec &= in.guardNeg ? ~p : p;
+            uint32_t p = predicate_mask(w, in.guard);
+            exec &= in.guard_neg ? ~p : p;
         }
-        const Executor executor = executorOf(in.op);
-        if (sliced_ && executor == Executor::Load && waitsAtGridSync(w, in, exec)) {
+        const Executor executor = executor_of(in.op);
+        if (sliced_ && executor == Executor::Load && waits_at_grid_sync(w, in, exec)) {
             // The end of this warp's slice, before the poll: it stays Ready, at this instruction,
             // and the rest of its slice goes back to the budget taken ahead.
-            prepaid_ += budgetLeft_ + 1;
-            budgetLeft_ = 0;
+            prepaid_ += budget_left_ + 1;
+            budget_left_ = 0;
             return;
         }
-        listener.onIssue(w, b, in, w.active, exec);
+        listener.on_issue(w, b, in, w.active, exec);
         uint64_t clk = ++b.clock;
         if (executor == Executor::Arithmetic) {  // most instructions: a predictable branch, not the switch's jump
-            if (const FastPath fast = fastPaths_[static_cast<size_t>(w.pc)])
+            if (const FastPath fast = fast_paths_[static_cast<size_t>(w.pc)])
                 fast(w, in, exec);
             else
-                executeArithmetic(w, in, exec, clk, *launch_.kernel);
+                execute_arithmetic(w, in, exec, clk, *launch_.kernel);
             ++w.pc;
             continue;
         }
@@ -278,21 +278,21 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
             atomic(w, b, in, exec, listener);
             break;
         case Executor::Texture:
-            fetchTexture(w, b, in, exec, listener);
+            fetch_texture(w, b, in, exec, listener);
             break;
         case Executor::Branch:
             if (in.guard != Operand::kNoReg)
-                listener.onBranch(w, in, exec != 0 && (w.active & ~exec) != 0);
+                listener.on_branch(w, in, exec != 0 && (w.active & ~exec) != 0);
             branch(w, in, exec);
             continue;
         case Executor::Barrier:
-            listener.onBarrier(w, in, exec);
-            if (arriveAtBarrier(w, b, in, exec, code))
+            listener.on_barrier(w, in, exec);
+            if (arrive_at_barrier(w, b, in, exec, code))
                 return;
             continue;
         case Executor::Exit:
             ++w.pc;
-            exitLanes(w, b, exec);
+            exit_lanes(w, b, exec);
             if (w.status == Warp::Status::Done)
                 return;
             if (w.active & w.arrived) {  // resumed a path parked past a barrier
@@ -308,10 +308,10 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
             call(w, b, in, exec);
             break;
         case Executor::Subroutine:
-            callSubroutine(w, b, in, exec);
+            call_subroutine(w, b, in, exec);
             continue;
         case Executor::WarpSync:
-            warpSync(w, b, in, exec);
+            warp_sync(w, b, in, exec);
             break;
         case Executor::NoEffect:
             if (ordering_ && in.op == Op::Membar)
@@ -321,12 +321,12 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
             break;
         case Executor::WarpOperation:
             if (in.op != Op::Activemask)
-                checkMembermask(w, b, in, exec, in.ops[in.numOps - 1]);
-            listener.onWarpOperation(w, in, exec);
-            executeWarpOperation(w, in, exec, clk, *launch_.kernel);
+                check_membermask(w, b, in, exec, in.ops[in.num_ops - 1]);
+            listener.on_warp_operation(w, in, exec);
+            execute_warp_operation(w, in, exec, clk, *launch_.kernel);
             break;
         case Executor::Arithmetic:
-            executeArithmetic(w, in, exec, clk, *launch_.kernel);
+            execute_arithmetic(w, in, exec, clk, *launch_.kernel);
             break;
         }
         ++w.pc;
@@ -337,7 +337,7 @@ void Interpreter::runWith(Warp& w, BlockState& b, Listener& listener)
 // memory accesses of the lanes that take part, those of its mask that execute it.
 // Like compute-sanitizer's synccheck: a lane that executes __syncwarp(), a shuffle, a vote, a match
 // or a warp reduction must be in its membermask (PTX leaves the result undefined otherwise).
-void Interpreter::checkMembermask(const Warp& w, const BlockState& b, const Instr& in, uint32_t exec, const Operand& m)
+void Interpreter::check_membermask(const Warp& w, const BlockState& b, const Instr& in, uint32_t exec, const Operand& m)
 {
     uint32_t outside = 0;
     if (m.kind == Operand::Kind::Imm) {
@@ -350,27 +350,27 @@ void Interpreter::checkMembermask(const Warp& w, const BlockState& b, const Inst
         }
     }
     if (outside)
-        invalidMembermask(w, b, in, std::countr_zero(outside), m);
+        invalid_membermask(w, b, in, std::countr_zero(outside), m);
 }
 
-void Interpreter::invalidMembermask(const Warp& w, const BlockState& b, const Instr& in, int lane, const Operand& m)
+void Interpreter::invalid_membermask(const Warp& w, const BlockState& b, const Instr& in, int lane, const Operand& m)
 {
     const uint64_t mask = m.kind == Operand::Kind::Imm ? m.imm : w.reg(m.reg)[lane];
     char hex[16];
     std::snprintf(hex, sizeof hex, "0x%08x", static_cast<unsigned>(mask));
-    const std::string what = in.op == Op::WarpSync ? "__syncwarp()" : std::string(ptx::opName(in.op)) + ".sync";
+    const std::string what = in.op == Op::WarpSync ? "__syncwarp()" : std::string(ptx::op_name(in.op)) + ".sync";
     throw DeviceFault(cudaErrorLaunchFailure, "Invalid membermask: " + what + " with membermask " + hex +
                                                   " executed by lane " + std::to_string(lane) +
                                                   ", which the mask leaves out, in " +
-                                                  describeThread(site(w, b, lane, in)));
+                                                  describe_thread(site(w, b, lane, in)));
 }
 
-void Interpreter::warpSync(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+void Interpreter::warp_sync(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
 {
     if (!exec)
         return;
     const Operand& m = in.ops[0];
-    checkMembermask(w, b, in, exec, m);
+    check_membermask(w, b, in, exec, m);
     uint32_t mask = m.kind == Operand::Kind::Imm   ? static_cast<uint32_t>(m.imm)
                     : m.kind == Operand::Kind::Reg ? static_cast<uint32_t>(w.reg(m.reg)[std::countr_zero(exec)])
                                                    : ~0u;
@@ -380,18 +380,18 @@ void Interpreter::warpSync(Warp& w, BlockState& b, const Instr& in, uint32_t exe
     if (w.syncs + 1 == RaceAccess::kSyncs) {
         // More bar.warp.syncs since the last barrier than the shadow records: start afresh, as if
         // there were a barrier (a race across this point goes unnoticed).
-        b.newRaceInterval();
-        w.resetSyncs();
+        b.new_race_interval();
+        w.reset_syncs();
     }
     ++w.syncs;
     for (; lanes; lanes &= lanes - 1)
-        w.laneSync[std::countr_zero(lanes)] = w.syncs;
+        w.lane_sync[std::countr_zero(lanes)] = w.syncs;
 }
 
 // A call of a recursive function (ptx::Subroutine): the lanes that call it run its body, with the
 // registers and local memory of this activation saved first; its SubReturn is where they
-// reconverge, and popPath gives the saved ones back there (returnFromSubroutine).
-void Interpreter::callSubroutine(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
+// reconverge, and pop_path gives the saved ones back there (return_from_subroutine).
+void Interpreter::call_subroutine(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
 {
     const ptx::Kernel& k = *launch_.kernel;
     if (in.op != Op::CallSub)
@@ -401,7 +401,7 @@ void Interpreter::callSubroutine(Warp& w, BlockState& b, const Instr& in, uint32
         ++w.pc;
         return;
     }
-    const ptx::SubroutineCall& call = k.subroutineCalls[static_cast<size_t>(in.target)];
+    const ptx::SubroutineCall& call = k.subroutine_calls[static_cast<size_t>(in.target)];
     const ptx::Subroutine& sub = k.subroutines[call.subroutine];
     if (exec != w.active)
         throw DeviceFault(cudaErrorLaunchFailure, "a call of " + demangle(sub.name) +
@@ -417,15 +417,15 @@ void Interpreter::callSubroutine(Warp& w, BlockState& b, const Instr& in, uint32
                               " (the recursion is too deep, or never ends)");
     CallFrame frame;
     frame.call = static_cast<uint32_t>(in.target);
-    frame.registers.assign(w.reg(sub.firstRegister), w.reg(sub.endRegister));
-    const uint32_t localSize = sub.endLocal - sub.firstLocal;
-    if (localSize > 0)
+    frame.registers.assign(w.reg(sub.first_register), w.reg(sub.end_register));
+    const uint32_t local_size = sub.end_local - sub.first_local;
+    if (local_size > 0)
         for (uint32_t t = 0; t < kWarpSize; ++t) {
             const size_t thread = size_t{w.index} * kWarpSize + t;
-            if ((thread + 1) * b.localBytes > b.local.size())
+            if ((thread + 1) * b.local_bytes > b.local.size())
                 break;
-            const uint8_t* from = b.local.data() + thread * b.localBytes + sub.firstLocal;
-            frame.local.insert(frame.local.end(), from, from + localSize);
+            const uint8_t* from = b.local.data() + thread * b.local_bytes + sub.first_local;
+            frame.local.insert(frame.local.end(), from, from + local_size);
         }
     // The arguments, read before anything is written: a recursive call passes its own parameters on.
     std::vector<uint64_t> arguments;
@@ -441,20 +441,20 @@ void Interpreter::callSubroutine(Warp& w, BlockState& b, const Instr& in, uint32
     w.pc = sub.entry;
 }
 
-void Interpreter::returnFromSubroutine(Warp& w, BlockState& b, const SimtEntry& e)
+void Interpreter::return_from_subroutine(Warp& w, BlockState& b, const SimtEntry& e)
 {
     const ptx::Kernel& k = *launch_.kernel;
     CallFrame& frame = w.calls.back();
-    const ptx::SubroutineCall& call = k.subroutineCalls[frame.call];
+    const ptx::SubroutineCall& call = k.subroutine_calls[frame.call];
     const ptx::Subroutine& sub = k.subroutines[call.subroutine];
     std::vector<uint64_t> results;
     for (const auto& [from, to] : call.results)
         results.insert(results.end(), w.reg(from), w.reg(from) + kWarpSize);
-    std::copy(frame.registers.begin(), frame.registers.end(), w.reg(sub.firstRegister));
-    const uint32_t localSize = sub.endLocal - sub.firstLocal;
-    for (size_t t = 0; localSize > 0 && (t + 1) * localSize <= frame.local.size(); ++t)
-        std::copy_n(frame.local.data() + t * localSize, localSize,
-                    b.local.data() + (size_t{w.index} * kWarpSize + t) * b.localBytes + sub.firstLocal);
+    std::copy(frame.registers.begin(), frame.registers.end(), w.reg(sub.first_register));
+    const uint32_t local_size = sub.end_local - sub.first_local;
+    for (size_t t = 0; local_size > 0 && (t + 1) * local_size <= frame.local.size(); ++t)
+        std::copy_n(frame.local.data() + t * local_size, local_size,
+                    b.local.data() + (size_t{w.index} * kWarpSize + t) * b.local_bytes + sub.first_local);
     for (size_t i = 0; i < call.results.size(); ++i) {
         uint64_t* to = w.reg(call.results[i].second);
         for (uint32_t lanes = e.mask; lanes; lanes &= lanes - 1) {
@@ -476,37 +476,37 @@ void Interpreter::call(Warp& w, BlockState& b, const Instr& in, uint32_t exec)
             return memory_.resolve(ptx::Space::Generic, addr, size, false, s, b, where);
         };
         uint64_t p0 = w.reg(in.ops[2].reg)[l];
-        uint64_t p1 = in.numOps > 3 ? w.reg(in.ops[3].reg)[l] : 0;
+        uint64_t p1 = in.num_ops > 3 ? w.reg(in.ops[3].reg)[l] : 0;
         if (in.mode == ptx::CallVprintf) {
             // A full FIFO drops the call unformatted: a flood costs no more than counting it.
-            if (launch_.printfBytesLeft.load(std::memory_order_relaxed) <= 0) {
-                launch_.printfCallsDropped.fetch_add(1, std::memory_order_relaxed);
+            if (launch_.printf_bytes_left.load(std::memory_order_relaxed) <= 0) {
+                launch_.printf_calls_dropped.fetch_add(1, std::memory_order_relaxed);
                 continue;
             }
             std::string text;
-            ret[l] = static_cast<uint64_t>(formatDevicePrintf(p0, p1, reader, text));
+            ret[l] = static_cast<uint64_t>(format_device_printf(p0, p1, reader, text));
             const auto bytes = static_cast<int64_t>(text.size());
-            if (launch_.printfBytesLeft.fetch_sub(bytes, std::memory_order_relaxed) >= bytes)
-                b.printfOutput += text;
+            if (launch_.printf_bytes_left.fetch_sub(bytes, std::memory_order_relaxed) >= bytes)
+                b.printf_output += text;
             else
-                launch_.printfCallsDropped.fetch_add(1, std::memory_order_relaxed);
+                launch_.printf_calls_dropped.fetch_add(1, std::memory_order_relaxed);
         } else if (in.mode == ptx::CallMalloc) {
             ret[l] = launch_.heap ? launch_.heap->allocate(p0) : 0;  // NULL when the heap is full
         } else if (in.mode == ptx::CallFree) {
             if (launch_.heap && !launch_.heap->release(p0))
-                throw DeviceFault(cudaErrorIllegalAddress, "free(" + hexAddress(p0) +
+                throw DeviceFault(cudaErrorIllegalAddress, "free(" + hex_address(p0) +
                                                                "): not an address that malloc in a kernel returned "
                                                                "(freed twice, or not the start of a block) in " +
-                                                               describeThread(s));
+                                                               describe_thread(s));
         } else {
-            uint64_t line = in.numOps > 4 ? w.reg(in.ops[4].reg)[l] : 0;
-            uint64_t func = in.numOps > 5 ? w.reg(in.ops[5].reg)[l] : 0;
+            uint64_t line = in.num_ops > 4 ? w.reg(in.ops[4].reg)[l] : 0;
+            uint64_t func = in.num_ops > 5 ? w.reg(in.ops[5].reg)[l] : 0;
             throw DeviceFault(cudaErrorAssert,
-                              describeAssertion(p0, p1, line, func, reader) + " in " + describeThread(s));
+                              describe_assertion(p0, p1, line, func, reader) + " in " + describe_thread(s));
         }
     }
     if (in.ops[0].kind == Operand::Kind::Reg)
-        writeBack(w, in.ops[0], ret, exec);
+        write_back(w, in.ops[0], ret, exec);
 }
 
 }  // namespace cudasim

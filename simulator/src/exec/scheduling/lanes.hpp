@@ -19,9 +19,9 @@ namespace cudasim {
 
 using Lanes = uint64_t[kWarpSize];
 
-inline int bitsOf(ptx::Type t)
+inline int bits_of(ptx::Type t)
 {
-    return ptx::typeBytes(t) * 8;
+    return ptx::type_bytes(t) * 8;
 }
 
 using ptx::Instr;
@@ -56,7 +56,7 @@ inline const uint64_t* source(Warp& w, const Operand& o, uint64_t* scratch, uint
     }
 }
 
-inline void writeBack(Warp& w, const Operand& o, const uint64_t* values, uint32_t mask)
+inline void write_back(Warp& w, const Operand& o, const uint64_t* values, uint32_t mask)
 {
     if (o.kind != Operand::Kind::Reg)
         return;  // sink `_`
@@ -72,7 +72,7 @@ inline void writeBack(Warp& w, const Operand& o, const uint64_t* values, uint32_
 }
 
 // Gathers bit 0 of every lane of a predicate register into a lane mask.
-inline uint32_t predicateMask(Warp& w, uint32_t reg)
+inline uint32_t predicate_mask(Warp& w, uint32_t reg)
 {
     const uint64_t* p = w.reg(reg);
     uint32_t m = 0;
@@ -107,7 +107,7 @@ inline void lanewise(Warp& w, const Instr& in, uint32_t mask, uint64_t clock, F 
             for (int l = 0; l < kWarpSize; ++l)
                 d[l] = f(a[l], b);
             if (!direct)
-                writeBack(w, dest, d, mask);
+                write_back(w, dest, d, mask);
             return;
         }
     }
@@ -125,7 +125,7 @@ inline void lanewise(Warp& w, const Instr& in, uint32_t mask, uint64_t clock, F 
             d[l] = f(a[l], b[l], c[l], e[l]);
     }
     if (!direct)
-        writeBack(w, dest, d, mask);
+        write_back(w, dest, d, mask);
 }
 
 }  // namespace cudasim

@@ -34,31 +34,31 @@ inline constexpr uint64_t kGridWorkspaceBytes = 8;
 struct LaunchContext {
     const ptx::Kernel* kernel = nullptr;
     Dim3 grid, block;
-    uint32_t dynamicSmem = 0;
+    uint32_t dynamic_smem = 0;
     const uint8_t* params = nullptr;
-    uint64_t instructionLimit = 0;  // warp instructions per launch
+    uint64_t instruction_limit = 0;  // warp instructions per launch
     // Written by every worker thread: a cache line of their own, away from the fields above that
     // every instruction reads.
     alignas(64) std::atomic<uint64_t> instructionsUsed{0};
     std::atomic<bool> stop{false};
     alignas(64) WarpTrace* trace = nullptr;  // CUDASIM_TRACE: one warp's active lanes, or none
     uint64_t epoch = 0;                      // this launch's number, for the sectors it touches (timing model)
-    bool raceCheck = true;                   // the shared-memory race check (CUDASIM_RACECHECK=0 turns it off)
-    bool initCheck = true;                   // reads of global memory never written (CUDASIM_INITCHECK=0 turns it off)
+    bool race_check = true;                  // the shared-memory race check (CUDASIM_RACECHECK=0 turns it off)
+    bool init_check = true;                  // reads of global memory never written (CUDASIM_INITCHECK=0 turns it off)
     uint64_t schedule = 0;  // 0: warps run in order; else the seed of a shuffled order (exec/scheduling/schedule.hpp)
     // Device printf's FIFO (cudaLimitPrintfFifoSize): bytes this launch may still print; output
     // past it is dropped, as a GPU drops it, so a printf in every thread cannot fill the host.
-    std::atomic<int64_t> printfBytesLeft{int64_t{1} << 20};
-    std::atomic<uint64_t> printfCallsDropped{0};
+    std::atomic<int64_t> printf_bytes_left{int64_t{1} << 20};
+    std::atomic<uint64_t> printf_calls_dropped{0};
     DeviceHeap* heap = nullptr;         // malloc and free in kernels (cudaLimitMallocHeapSize)
     OrderingCheck* ordering = nullptr;  // the ordering check across blocks (exec/memory/ordering_check.hpp), or none
     // A kernel that syncs its grid (cooperative groups' grid.sync()): its grid workspace (8 zeroed
     // bytes of device memory, 0 for other kernels), where grid.sync() counts the blocks that
     // arrived, and the blocks the device holds at once, which take turns a slice at a time so that
     // they may wait for each other (all of the grid in a cooperative launch).
-    uint64_t gridWorkspace = 0;
-    uint64_t residentBlocks = 0;
-    std::atomic<uint64_t> gridArrivals{0};  // atomics on the workspace so far: blocks' arrivals at grid.sync()
+    uint64_t grid_workspace = 0;
+    uint64_t resident_blocks = 0;
+    std::atomic<uint64_t> grid_arrivals{0};  // atomics on the workspace so far: blocks' arrivals at grid.sync()
 };
 
 // Thrown by the interpreter when a thread does something a GPU would

@@ -19,14 +19,14 @@ namespace cudasim {
 namespace {
 
 // Why a grid whose every running block waits at grid.sync() can never get past it.
-std::string neverPastGridSync(const LaunchContext& launch, uint64_t exited, uint64_t unstarted)
+std::string never_past_grid_sync(const LaunchContext& launch, uint64_t exited, uint64_t unstarted)
 {
     const std::string kernel =
         "kernel " + demangle(launch.kernel->name) + ": every block running waits at " + "this_grid().sync()";
     if (unstarted > 0)
         return kernel + " for blocks that cannot start until one of them ends: the grid has " +
                std::to_string(launch.grid.count()) + " blocks and the device holds " +
-               std::to_string(launch.residentBlocks) +
+               std::to_string(launch.resident_blocks) +
                " of them at once (cudaLaunchCooperativeKernel refuses such a grid; on a GPU it hangs)";
     return kernel + ", which " + std::to_string(exited) + " of the grid's " + std::to_string(launch.grid.count()) +
            " blocks exited without reaching: the grid can never get past it (on a GPU it hangs)";
@@ -36,28 +36,28 @@ std::string neverPastGridSync(const LaunchContext& launch, uint64_t exited, uint
 // the device holds, a new one starting where one ends, as on a GPU. The resident blocks take turns
 // in rounds, each giving every ready warp a slice of instructions (the blocks of a round on all the
 // worker threads); a warp that waits at grid.sync() for blocks that have not arrived yet runs
-// nothing meanwhile (Interpreter::waitsAtGridSync). A round in which no block ran an instruction
+// nothing meanwhile (Interpreter::waits_at_grid_sync). A round in which no block ran an instruction
 // can only be a grid that never gets past grid.sync(): a fault, where a GPU would hang.
-LaunchResult executeGridSynced(LaunchContext& launch)
+LaunchResult execute_grid_synced(LaunchContext& launch)
 {
     const uint64_t blocks = launch.grid.count();
-    const uint64_t resident = std::max<uint64_t>(1, std::min(blocks, launch.residentBlocks));
+    const uint64_t resident = std::max<uint64_t>(1, std::min(blocks, launch.resident_blocks));
     std::vector<Counts> counts(resident);
     std::vector<std::unique_ptr<BlockRunner>> runners;
-    std::vector<uint64_t> blockOf(resident);
+    std::vector<uint64_t> block_of(resident);
     runners.reserve(resident);
     std::vector<size_t> running;
     for (uint64_t r = 0; r < resident; ++r) {
         runners.push_back(std::make_unique<BlockRunner>(launch, counts[r]));
         runners.back()->begin(r);
-        blockOf[r] = r;
+        block_of[r] = r;
         running.push_back(r);
     }
-    uint64_t nextBlock = resident;
+    uint64_t next_block = resident;
     LaunchResult result;
-    uint64_t faultBlock = ~0ull;
-    std::mutex resultMutex;
-    std::map<uint64_t, std::string> printfByBlock;
+    uint64_t fault_block = ~0ull;
+    std::mutex result_mutex;
+    std::map<uint64_t, std::string> printf_by_block;
     std::vector<uint8_t> finished(resident, 0);
     std::atomic<size_t> next{0};
     auto worker = [&](unsigned) {
@@ -67,9 +67,9 @@ LaunchResult executeGridSynced(LaunchContext& launch)
             try {
                 finished[r] = runners[r]->advance() ? 1 : 0;
             } catch (const DeviceFault& fault) {
-                std::lock_guard lock(resultMutex);
-                if (fault.error != cudaSuccess && blockOf[r] < faultBlock) {
-                    faultBlock = blockOf[r];
+                std::lock_guard lock(result_mutex);
+                if (fault.error != cudaSuccess && block_of[r] < fault_block) {
+                    fault_block = block_of[r];
                     result.error = fault.error;
                     result.message = fault.what();
                 }
@@ -80,7 +80,7 @@ LaunchResult executeGridSynced(LaunchContext& launch)
     auto instructions = [&counts] {
         uint64_t sum = 0;
         for (const Counts& c : counts)
-            sum += c.warpInstructions;
+            sum += c.warp_instructions;
         return sum;
     };
     uint64_t exited = 0;
@@ -90,69 +90,69 @@ LaunchResult executeGridSynced(LaunchContext& launch)
         if (running.size() == 1 || ThreadPool::instance().size() == 1)
             worker(0);
         else
-            ThreadPool::instance().runOnAll(worker);
+            ThreadPool::instance().run_on_all(worker);
         std::erase_if(running, [&](size_t r) {
             if (!finished[r])
                 return false;
             finished[r] = 0;
             ++exited;
-            if (!runners[r]->state().printfOutput.empty())
-                printfByBlock[blockOf[r]] += runners[r]->state().printfOutput;
-            if (nextBlock == blocks)
+            if (!runners[r]->state().printf_output.empty())
+                printf_by_block[block_of[r]] += runners[r]->state().printf_output;
+            if (next_block == blocks)
                 return true;
-            blockOf[r] = nextBlock++;  // the next block takes the slot this one left
-            runners[r]->begin(blockOf[r]);
+            block_of[r] = next_block++;  // the next block takes the slot this one left
+            runners[r]->begin(block_of[r]);
             return false;
         });
         if (!running.empty() && !launch.stop && instructions() == before) {
             result.error = cudaErrorLaunchTimeout;
-            result.message = neverPastGridSync(launch, exited, blocks - nextBlock);
+            result.message = never_past_grid_sync(launch, exited, blocks - next_block);
             break;
         }
     }
     for (const size_t r : running)
-        if (!runners[r]->state().printfOutput.empty())
-            printfByBlock[blockOf[r]] += runners[r]->state().printfOutput;
-    std::unordered_map<uint64_t, uint64_t> atomicTargets;
+        if (!runners[r]->state().printf_output.empty())
+            printf_by_block[block_of[r]] += runners[r]->state().printf_output;
+    std::unordered_map<uint64_t, uint64_t> atomic_targets;
     for (uint64_t r = 0; r < resident; ++r) {
-        for (auto& [address, updates] : runners[r]->interpreter().counters().atomicTargets())
-            atomicTargets[address] += updates;
+        for (auto& [address, updates] : runners[r]->interpreter().counters().atomic_targets())
+            atomic_targets[address] += updates;
         result.counts += counts[r];
     }
-    for (auto& [block, text] : printfByBlock)
-        result.printfOutput += text;
-    for (auto& [address, updates] : atomicTargets)
-        result.atomicsOnHottestAddress = std::max(result.atomicsOnHottestAddress, updates);
+    for (auto& [block, text] : printf_by_block)
+        result.printf_output += text;
+    for (auto& [address, updates] : atomic_targets)
+        result.atomics_on_hottest_address = std::max(result.atomics_on_hottest_address, updates);
     return result;
 }
 
 }  // namespace
 
-bool kernelSyncsGrid(const ptx::Kernel& kernel)
+bool kernel_syncs_grid(const ptx::Kernel& kernel)
 {
     return std::any_of(kernel.code.begin(), kernel.code.end(), [](const ptx::Instr& in) {
-        return std::any_of(std::begin(in.ops), std::begin(in.ops) + in.numOps, [](const ptx::Operand& o) {
+        return std::any_of(std::begin(in.ops), std::begin(in.ops) + in.num_ops, [](const ptx::Operand& o) {
             return o.kind == ptx::Operand::Kind::Reg && (o.reg == ptx::SrEnvreg1 || o.reg == ptx::SrEnvreg2);
         });
     });
 }
 
-LaunchResult executeKernel(LaunchContext& launch)
+LaunchResult execute_kernel(LaunchContext& launch)
 {
     const uint64_t blocks = launch.grid.count();
-    std::atomic<uint64_t> nextBlock{0};
-    std::mutex resultMutex;
+    std::atomic<uint64_t> next_block{0};
+    std::mutex result_mutex;
     LaunchResult result;
-    uint64_t faultBlock = ~0ull;
-    std::map<uint64_t, std::string> printfByBlock;
-    std::unordered_map<uint64_t, uint64_t> atomicTargets;
+    uint64_t fault_block = ~0ull;
+    std::map<uint64_t, std::string> printf_by_block;
+    std::unordered_map<uint64_t, uint64_t> atomic_targets;
     std::unique_ptr<OrderingCheck> ordering;
-    if (launch.raceCheck && blocks > 1 && kernelOrdersBlocks(*launch.kernel)) {
+    if (launch.race_check && blocks > 1 && kernel_orders_blocks(*launch.kernel)) {
         ordering = std::make_unique<OrderingCheck>();
         launch.ordering = ordering.get();
     }
-    if (launch.gridWorkspace != 0)
-        return executeGridSynced(launch);
+    if (launch.grid_workspace != 0)
+        return execute_grid_synced(launch);
 
     auto worker = [&](unsigned) {
         Counts counts;
@@ -160,39 +160,39 @@ LaunchResult executeKernel(LaunchContext& launch)
         for (;;) {
             if (launch.stop.load(std::memory_order_relaxed))
                 break;
-            uint64_t b = nextBlock.fetch_add(1);
+            uint64_t b = next_block.fetch_add(1);
             if (b >= blocks)
                 break;
             try {
                 runner.run(b);
             } catch (const DeviceFault& fault) {
-                std::lock_guard lock(resultMutex);
-                if (fault.error != cudaSuccess && b < faultBlock) {
-                    faultBlock = b;
+                std::lock_guard lock(result_mutex);
+                if (fault.error != cudaSuccess && b < fault_block) {
+                    fault_block = b;
                     result.error = fault.error;
                     result.message = fault.what();
                 }
                 launch.stop = true;
             }
-            if (!runner.state().printfOutput.empty()) {
-                std::lock_guard lock(resultMutex);
-                printfByBlock[b] += runner.state().printfOutput;
+            if (!runner.state().printf_output.empty()) {
+                std::lock_guard lock(result_mutex);
+                printf_by_block[b] += runner.state().printf_output;
             }
         }
-        std::lock_guard lock(resultMutex);
+        std::lock_guard lock(result_mutex);
         result.counts += counts;
-        for (auto& [address, updates] : runner.interpreter().counters().atomicTargets())
-            atomicTargets[address] += updates;
+        for (auto& [address, updates] : runner.interpreter().counters().atomic_targets())
+            atomic_targets[address] += updates;
     };
 
     if (blocks <= 1 || ThreadPool::instance().size() == 1)
         worker(0);
     else
-        ThreadPool::instance().runOnAll(worker);
-    for (auto& [block, text] : printfByBlock)
-        result.printfOutput += text;
-    for (auto& [address, updates] : atomicTargets)
-        result.atomicsOnHottestAddress = std::max(result.atomicsOnHottestAddress, updates);
+        ThreadPool::instance().run_on_all(worker);
+    for (auto& [block, text] : printf_by_block)
+        result.printf_output += text;
+    for (auto& [address, updates] : atomic_targets)
+        result.atomics_on_hottest_address = std::max(result.atomics_on_hottest_address, updates);
     return result;
 }
 

@@ -40,22 +40,22 @@ inline constexpr CostClass kCostClasses[] = {
 #include "ptx/opcodes.def"
 };
 
-constexpr Executor executorOf(ptx::Op op)
+constexpr Executor executor_of(ptx::Op op)
 {
     return kExecutors[static_cast<int>(op)];
 }
 
 // Issue slots of one PTX instruction: about how many machine instructions (or issue cycles of a
 // slower pipe) ptxas turns it into on sm_90.
-inline uint32_t issueCost(const ptx::Instr& in)
+inline uint32_t issue_cost(const ptx::Instr& in)
 {
     switch (kCostClasses[static_cast<int>(in.op)]) {
     case CostClass::Division:
         // No integer divider: a reciprocal estimate and refinement, ~18 instructions at 32 bits and
         // a call of a longer routine at 64 bits. Floating-point division is a shorter sequence.
-        if (ptx::isFloat(in.type))
+        if (ptx::is_float(in.type))
             return 8;
-        return ptx::typeBytes(in.type) == 8 ? 64 : 18;
+        return ptx::type_bytes(in.type) == 8 ? 64 : 18;
     case CostClass::SpecialFunction:
         return 4;  // the special-function unit serves a quarter of a warp per cycle
     default:

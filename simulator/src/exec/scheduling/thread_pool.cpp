@@ -21,7 +21,7 @@ ThreadPool& ThreadPool::instance()
 ThreadPool::ThreadPool(unsigned workers)
 {
     for (unsigned i = 1; i < workers; ++i)
-        threads_.emplace_back([this, i] { workerLoop(i); });
+        threads_.emplace_back([this, i] { worker_loop(i); });
 }
 
 ThreadPool::~ThreadPool()
@@ -35,7 +35,7 @@ ThreadPool::~ThreadPool()
         t.join();
 }
 
-void ThreadPool::runOnAll(const std::function<void(unsigned)>& job)
+void ThreadPool::run_on_all(const std::function<void(unsigned)>& job)
 {
     {
         std::lock_guard lock(mutex_);
@@ -50,7 +50,7 @@ void ThreadPool::runOnAll(const std::function<void(unsigned)>& job)
     job_ = nullptr;
 }
 
-void ThreadPool::workerLoop(unsigned index)
+void ThreadPool::worker_loop(unsigned index)
 {
     uint64_t seen = 0;
     for (;;) {

@@ -20,10 +20,10 @@ public:
 
     unsigned size() const { return static_cast<unsigned>(threads_.size()) + 1; }
     // Calls job(worker) on every worker (the caller is worker 0) and waits.
-    void runOnAll(const std::function<void(unsigned)>& job);
+    void run_on_all(const std::function<void(unsigned)>& job);
 
 private:
-    void workerLoop(unsigned index);
+    void worker_loop(unsigned index);
 
     std::mutex mutex_;
     std::condition_variable wake_, done_;
