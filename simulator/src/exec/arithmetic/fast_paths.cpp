@@ -224,6 +224,23 @@ struct IntegerConversion {
     }
 };
 
+// The same for the commonest widths, 32 and 64 bits, known when compiled: a sign or zero extension
+// or a truncation, without the shifts by a width read at run time.
+template <int SourceBits, int DestinationBits, bool SignedSource>
+struct WordConversion {
+    explicit WordConversion(const Instr&) {}
+    uint64_t operator()(uint64_t a) const
+    {
+        uint64_t value = a;
+        if constexpr (SourceBits == 32)
+            value = SignedSource ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(a)))
+                                 : static_cast<uint64_t>(static_cast<uint32_t>(a));
+        if constexpr (DestinationBits == 32)
+            value = static_cast<uint32_t>(value);
+        return value;
+    }
+};
+
 // setp without a predicate to combine with or a second destination: 1 or 0 in each lane.
 template <class T, ptx::CmpMode Mode>
 struct Compare {
@@ -371,8 +388,13 @@ FastPath conversion_of(const Instr& in)
 {
     if (!is_integer(in.type) || !is_integer(in.src_type))
         return nullptr;
-    return ptx::is_signed(in.src_type) ? &unary<IntegerConversion<true>, false>
-                                       : &unary<IntegerConversion<false>, false>;
+    const bool from_signed = ptx::is_signed(in.src_type);
+    const int from = ptx::type_bytes(in.src_type) * 8, to = ptx::type_bytes(in.type) * 8;
+    if (from == 32 && to == 64)  // an index or a sum widened: most conversions
+        return from_signed ? &unary<WordConversion<32, 64, true>, false> : &unary<WordConversion<32, 64, false>, false>;
+    if (from == 64 && to == 32)
+        return &unary<WordConversion<64, 32, false>, false>;
+    return from_signed ? &unary<IntegerConversion<true>, false> : &unary<IntegerConversion<false>, false>;
 }
 
 }  // namespace

@@ -124,15 +124,21 @@ void load_lanes(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift
             continue;
         uint64_t* out = w.reg(r);
         const uint64_t at = shift + static_cast<uint64_t>(i * Bytes);
-        for (uint32_t m = exec; m; m &= m - 1) {
-            const int l = std::countr_zero(m);
+        const auto load_lane = [&](int l) {
             Element x;
             std::memcpy(&x, reinterpret_cast<const void*>(addrs[l] + at), Bytes);
             if constexpr (Signed)
                 out[l] = static_cast<uint64_t>(static_cast<int64_t>(static_cast<SignedElement>(x)));
             else
                 out[l] = x;
+        };
+        if (exec == 0xffffffffu) {  // a whole warp: a counted loop, without the chain of lane bits
+            for (int l = 0; l < kWarpSize; ++l)
+                load_lane(l);
+            continue;
         }
+        for (uint32_t m = exec; m; m &= m - 1)
+            load_lane(std::countr_zero(m));
     }
 }
 

@@ -75,6 +75,16 @@ bool conflict_free(const uint64_t* addrs, uint32_t lanes)
     return one_word || std::popcount(banks) == std::popcount(lanes);
 }
 
+// Whether a whole warp's accesses of `bytes` each are consecutive, lane after lane, from the first
+// lane's address.
+bool consecutive(const uint64_t* addrs, uint32_t bytes)
+{
+    bool in_order = true;
+    for (int l = 1; l < kWarpSize; ++l)  // no early exit: the compiler vectorises the comparisons
+        in_order &= addrs[l] == addrs[0] + static_cast<uint64_t>(l) * bytes;
+    return in_order;
+}
+
 }  // namespace
 
 uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
@@ -82,7 +92,24 @@ uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const uin
 {
     int n = std::popcount(lanes);
     uint8_t from = kRoundCached;
-    if (where == ResolvedSpace::Global) {
+    if (where == ResolvedSpace::Global && lanes == 0xffffffffu && consecutive(addrs, bytes)) {
+        // The commonest request: a whole warp reading or writing one element each, lane after
+        // lane. Its sectors are one run, from the first lane's to the last's.
+        const uint64_t first = addrs[0] >> 5;
+        const uint64_t distinct = (addrs[kWarpSize - 1] >> 5) - first + 1;
+        const RunTouches touched = touch_sectors(first << 5, distinct);
+        counts_.dram_sectors += touched.dram;
+        from = touched.dram > 0 ? kRoundDram : touched.l2 ? kRoundL2 : kRoundCached;
+        if (write) {
+            ++counts_.global_store_requests;
+            counts_.global_store_sectors += distinct;
+        } else {
+            ++counts_.global_load_requests;
+            counts_.global_load_sectors += distinct;
+            if (bytes == 16)
+                ++counts_.global_wide_load_requests;
+        }
+    } else if (where == ResolvedSpace::Global) {
         // Distinct 32-byte sectors touched by the warp's request.
         // Accesses are aligned to their size (at most 16 bytes), so each lies
         // in a single sector. Coalesced warps visit sectors in ascending order,

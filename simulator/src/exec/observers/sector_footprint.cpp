@@ -1,6 +1,7 @@
 #include "exec/observers/sector_footprint.hpp"
 
 #include <atomic>
+#include <bit>
 #include <cstdlib>
 #include <new>
 
@@ -15,6 +16,16 @@ std::atomic<uint64_t> g_epoch{0};
 uint8_t stamp(uint64_t epoch)
 {
     return static_cast<uint8_t>(1 + epoch % 255);
+}
+
+// How many of the eight bytes of `word` equal those of `pattern`: a byte of their xor is zero
+// exactly where its high bit survives this (no carry crosses a byte, as the high bits are masked).
+int bytes_equal(uint64_t word, uint64_t pattern)
+{
+    constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full;
+    const uint64_t x = word ^ pattern;
+    const uint64_t zero_high_bits = ~(((x & kLow7) + kLow7) | x | kLow7);
+    return std::popcount(zero_high_bits);
 }
 
 }  // namespace
@@ -67,15 +78,12 @@ RunTouches SectorFootprint::touch_run(uint64_t address, uint32_t count, uint64_t
         uint64_t before = record.load(std::memory_order_relaxed);
         if (before != now_in_every_byte)
             before = record.exchange(now_in_every_byte, std::memory_order_relaxed);
-        for (int b = 0; b < 8; ++b) {
-            const uint64_t last = before >> (8 * b) & 0xff;
-            if (last == now)
-                continue;
-            if (previous != 0 && last == previous)
-                touched.l2 = true;
-            else
-                ++touched.dram;
-        }
+        // The eight sectors at once: those this launch touched already, those still in L2 from the
+        // previous one, and the rest from DRAM.
+        const int again = bytes_equal(before, now_in_every_byte);
+        const int in_l2 = previous != 0 ? bytes_equal(before, previous * 0x0101010101010101ull) : 0;
+        touched.l2 |= in_l2 > 0;
+        touched.dram += static_cast<uint32_t>(8 - again - in_l2);
         index += 8;
         count -= 8;
     }
