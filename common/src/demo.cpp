@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <string_view>
 
 namespace course {
 
@@ -70,6 +71,21 @@ void print_timing_table(std::span<const TimedRow> rows, std::ostream& out, std::
             report->push_back({row.name, t.median, t.min, t.relative_spread(), t.runs, gbps, speedup, row.correct});
     }
     table.print(out);
+}
+
+int finish_demo(const RunReport& report, const DemoOptions& options, bool all_correct, std::string_view about,
+                std::string_view when_wrong)
+{
+    if (!options.json_path.empty()) {
+        write_json(report, options.json_path);
+        std::cout << "results written to " << options.json_path;
+        if (!about.empty())
+            std::cout << " (" << about << ")";
+        std::cout << '\n';
+    }
+    if (!all_correct && !when_wrong.empty())
+        std::cout << when_wrong << '\n';
+    return all_correct ? 0 : 1;
 }
 
 }  // namespace course

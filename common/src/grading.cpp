@@ -190,14 +190,23 @@ void recheck_on_new_input(BlockReductionBench& bench, BlockReduceLauncher candid
 
 }  // namespace
 
+BenchmarkOptions timed_run_options(int max_runs)
+{
+    BenchmarkOptions options;
+    options.min_runs = 21;
+    options.max_runs = max_runs;
+    options.stable_spread = 0.02;
+    if (kOnSimulator) {
+        options.warmup_runs = 0;
+        options.min_runs = options.max_runs = 1;
+    }
+    return options;
+}
+
 Comparison compare_cases(const BenchmarkCase& baseline, const BenchmarkCase& candidate)
 {
     const std::vector<BenchmarkCase> cases = {baseline, candidate};
-    BenchmarkOptions options;
-    options.min_runs = 21;
-    options.max_runs = 201;
-    options.stable_spread = 0.02;
-    const auto results = run_interleaved(cases, options);
+    const auto results = run_interleaved(cases, timed_run_options());
     return {results[0].summary, results[1].summary};
 }
 

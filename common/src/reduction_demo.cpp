@@ -34,8 +34,6 @@ DemoSpec spec_of(const BlockReductionDemo& demo)
     DemoSpec spec;
     spec.program = demo.program;
     spec.description = demo.title;
-    spec.allowed_blocks = {32, 64, 128, 256, 512, 1024};
-    spec.allowed_blocks_text = "a power of two from 32 to 1024";
     for (const auto& kernel : demo.kernels)
         spec.kernels.push_back(kernel.name);
     return spec;
@@ -137,13 +135,8 @@ int run(const BlockReductionDemo& demo, const DemoOptions& options, const Device
     table.print(std::cout);
     std::cout << "\nmedian of up to " << options.reps << " runs per kernel, interleaved, L2 flushed and input "
               << "restored before each (untimed); GB/s counts the input read once\n";
-    if (!options.json_path.empty()) {
-        write_json(report, options.json_path);
-        std::cout << "results written to " << options.json_path << '\n';
-    }
-    if (!all_correct)
-        std::cout << "some kernels gave wrong partial sums: run the grader for the failing case\n";
-    return all_correct ? 0 : 1;
+    return finish_demo(report, options, all_correct, {},
+                       "some kernels gave wrong partial sums: run the grader for the failing case");
 }
 
 }  // namespace

@@ -13,11 +13,16 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 namespace course::grading {
 
@@ -160,6 +165,29 @@ CheckedSumRuns::CheckedSumRuns(int* data, SumCase input, std::function<void(cuda
               return sum_problem(got, input_, 0, kernel, " (" + when + ")", "");
           })
 {
+}
+
+void state_launch(std::string_view function, const std::function<std::string()>& describe)
+{
+    try {
+        MESSAGE(function << ": " << describe());
+    } catch (const std::invalid_argument& error) {
+        FAIL_CHECK(std::string(error.what()));
+    }
+}
+
+std::vector<std::size_t> whole_sum_sizes(std::initializer_list<std::size_t> extra)
+{
+    std::vector<std::size_t> all = {1,         2,         3,         4,          5,          7,         31,
+                                    32,        33,        255,       256,        257,        1023,      1024,
+                                    1025,      4095,      4096,      4097,       65'521,     65'536,    65'537,
+                                    1'048'573, 1'048'576, 1'048'583, 16'777'213, 16'777'216, 16'777'259};
+    all.insert(all.end(), extra);
+    if (!kOnSimulator)
+        all.push_back(268'435'399);  // the largest prime below 2^28
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return for_this_run(std::move(all));
 }
 
 }  // namespace course::grading

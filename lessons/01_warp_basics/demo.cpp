@@ -133,11 +133,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     course::print_timing_table(rows, std::cout, &report.rows);
     std::cout << "\nmedian of up to " << options.reps << " runs per kernel, interleaved, L2 flushed before each; "
               << "GB/s counts the input read once; speedup over per-thread-atomic\n";
-    if (!options.json_path.empty()) {
-        course::write_json(report, options.json_path);
-        std::cout << "results written to " << options.json_path << '\n';
-    }
-    return all_correct ? 0 : 1;
+    return course::finish_demo(report, options, all_correct);
 }
 
 }  // namespace
@@ -148,8 +144,6 @@ int main(int argc, char** argv)
     spec.program = COURSE_PROGRAM;
     spec.description = "warp layout of a 3-D block; counting with one atomic per thread or per warp (lesson 01)";
     spec.default_block = 256;
-    spec.allowed_blocks = {32, 64, 128, 256, 512, 1024};
-    spec.allowed_blocks_text = "a power of two from 32 to 1024";
     for (const auto& kernel : lesson01::count_kernels())
         spec.kernels.push_back(kernel.name);
     return course::run_demo(spec, sizeof(int), argc, argv, run);

@@ -106,11 +106,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
                  "value-uniform must equal their divergent kernel's output, warp-parity computes another one\n";
     for (const auto* kernel : heavy)
         std::cout << "  " << kernel->name << ": " << kernel->summary << '\n';
-    if (!options.json_path.empty()) {
-        course::write_json(report, options.json_path);
-        std::cout << "results written to " << options.json_path << '\n';
-    }
-    return all_correct ? 0 : 1;
+    return course::finish_demo(report, options, all_correct);
 }
 
 }  // namespace
@@ -122,8 +118,6 @@ int main(int argc, char** argv)
     spec.description = "divergent branches with tiny and heavy bodies, and their warp-uniform rewrites (lesson 02)";
     spec.default_n = course::size_for_backend(std::size_t{1} << 24, std::size_t{1} << 18);  // 7 kernels, heavy paths
     spec.default_block = 256;
-    spec.allowed_blocks = {32, 64, 128, 256, 512, 1024};
-    spec.allowed_blocks_text = "a power of two from 32 to 1024";
     for (const auto& kernel : lesson02::tiny_kernels())
         spec.kernels.push_back(kernel.name);
     for (const auto& kernel : lesson02::map_kernels())

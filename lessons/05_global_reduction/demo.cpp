@@ -189,13 +189,8 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
               << "counts the input read once (the copy: read and written); sweep = the lesson's two-phase reduction "
               << "with 4-byte loads, grid = n / (block x items/thread); reduce_sum's items/thread is n / (grid x "
               << "block), on average\n";
-    if (!options.json_path.empty()) {
-        course::write_json(report, options.json_path);
-        std::cout << "results written to " << options.json_path << " (speedup = fraction of CUB's GB/s)\n";
-    }
-    if (!all_correct)
-        std::cout << "some rows gave a wrong sum: run ./course grade 05 for the failing case\n";
-    return all_correct ? 0 : 1;
+    return course::finish_demo(report, options, all_correct, "speedup = fraction of CUB's GB/s",
+                               "some rows gave a wrong sum: run ./course grade 05 for the failing case");
 }
 
 }  // namespace

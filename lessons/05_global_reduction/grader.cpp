@@ -59,19 +59,10 @@ constexpr double kMostInterpretedInstructionsPerElement =
 
 constexpr int kMagnitude = 1 << 16;
 
-/// Sizes from 1 to 2^28 (2^24 + 43 on the simulator): tiny, around warp, block and vector
-/// multiples, primes just below and above powers of two, powers of two. No size twice in a row.
+/// The whole-sum sizes from 1 to 2^28 (2^24 + 43 on the simulator).
 const std::vector<std::size_t>& exact_sizes()
 {
-    static const std::vector<std::size_t> sizes = [] {
-        std::vector<std::size_t> all = {1,         2,         3,         4,          5,          7,         31,
-                                        32,        33,        255,       256,        257,        1023,      1024,
-                                        1025,      4095,      4096,      4097,       65'521,     65'536,    65'537,
-                                        1'048'573, 1'048'576, 1'048'583, 16'777'213, 16'777'216, 16'777'259};
-        if (!course::kOnSimulator)
-            all.push_back(268'435'399);  // the largest prime below 2^28
-        return course::grading::for_this_run(std::move(all));
-    }();
+    static const std::vector<std::size_t> sizes = course::grading::whole_sum_sizes();
     return sizes;
 }
 
@@ -121,13 +112,7 @@ bool lean_enough_to_interpret(std::size_t n)
 long long run_reduce_sum(const int* data, std::size_t n, lesson05::Workspace& workspace,
                          course::DeviceBuffer<long long>& result, cudaStream_t stream)
 {
-    return course::grading::run_case("reduce_sum, n = " + std::to_string(n), [&] {
-        result.fill_bytes(course::kPoisonByte, stream);
-        workspace.poison(stream);
-        lesson05::reduce_sum(data, n, result.data(), workspace, stream);
-        COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
-        return result.download()[0];
-    });
+    return course::grading::run_whole_sum("reduce_sum", lesson05::reduce_sum, data, n, workspace, result, stream);
 }
 
 /// Fails one check, with the fixed first word, when `got` is not the expected sum; false then.
@@ -158,11 +143,7 @@ TEST_SUITE("lesson05")
     {
         // The other test cases refuse a bad configuration too (reduce_sum throws it); this one
         // says it once, first, or shows the launch the lesson makes of the student's choices.
-        try {
-            MESSAGE("reduce_sum_launch: " << describe_launch(kTimedSize));
-        } catch (const std::invalid_argument& error) {
-            FAIL_CHECK(std::string(error.what()));
-        }
+        course::grading::state_launch("reduce_sum_launch", [] { return describe_launch(kTimedSize); });
     }
 
     TEST_CASE("reduce_sum gives the exact sum for every n from 1 to 2^28 (2^24 on the simulator)")
@@ -199,15 +180,7 @@ TEST_SUITE("lesson05")
              [&](cudaStream_t s) { lesson05::reduce_sum(data, one.n, result.data(), workspace, s); }, checked.check()},
             {"cub", {}, [&](cudaStream_t s) { cub.run(data, one.n, cub_result.data(), s); }},
         };
-        course::BenchmarkOptions options;
-        options.min_runs = 21;
-        options.max_runs = 101;
-        options.stable_spread = 0.02;
-        if (course::kOnSimulator) {  // modelled times are the same every run
-            options.warmup_runs = 0;
-            options.min_runs = options.max_runs = 1;
-        }
-        const auto timings = course::run_interleaved(cases, options);
+        const auto timings = course::run_interleaved(cases, course::grading::timed_run_options(101));
 
         // Still right after the timed runs, on new contents at the same address: a sum remembered
         // from an earlier call on this pointer is wrong now.

@@ -287,11 +287,7 @@ TEST_SUITE("lesson06")
             {"starving", {}, [&](cudaStream_t s) { problem.launch(starving, s); }},
             {"chosen", {}, [&](cudaStream_t s) { problem.launch(chosen, s); }},
         };
-        course::BenchmarkOptions options;
-        options.min_runs = 21;
-        options.max_runs = 201;
-        options.stable_spread = 0.02;
-        const auto results = course::run_interleaved(cases, options);
+        const auto results = course::run_interleaved(cases, course::grading::timed_run_options());
         // A fast launch only counts if its results are still right.
         if (const auto wrong = problem.run_and_compare(chosen))
             FAIL_CHECK(*wrong);

@@ -62,7 +62,6 @@ course::DemoSpec spec()
     spec.description = "warps talk to each other: shuffles, cooperative groups, vector loads (lesson 08)";
     spec.default_n = course::size_for_backend(std::uint64_t{1} << 28, std::uint64_t{1} << 20);
     spec.default_block = 256;
-    spec.allowed_blocks = {32, 64, 128, 256, 512, 1024};
     spec.allowed_blocks_text = "a power of two from 32 to 1024 (the grader also tries every multiple of 32)";
     spec.kernels = {"copy",      "shared-tree",     "shuffle",     "shared-tree-int4",  "shuffle-int4", "shuffle-wave",
                     "cg-reduce", "reduce-add-sync", "shuffle_sum", "shuffle_sum_float", kMisaligned};
@@ -360,13 +359,8 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
               << "\"1 int4\": grid = n / (4 x block); \"int4 loop\": one wave of blocks, a grid-stride loop\n";
     if (floats_wanted)
         all_correct = show_float_orders(floats, float_kernel_sum, float_threads, std::cout) && all_correct;
-    if (!options.json_path.empty()) {
-        course::write_json(report, options.json_path);
-        std::cout << "results written to " << options.json_path << " (speedup over lesson 04's shared-memory tree)\n";
-    }
-    if (!all_correct)
-        std::cout << "some rows gave a wrong sum: run ./course grade 08 for the failing case\n";
-    return all_correct ? 0 : 1;
+    return course::finish_demo(report, options, all_correct, "speedup over lesson 04's shared-memory tree",
+                               "some rows gave a wrong sum: run ./course grade 08 for the failing case");
 }
 
 }  // namespace

@@ -484,15 +484,7 @@ TEST_SUITE("lesson08")
             {"shuffle_sum", checked.setup(), run_int, checked.check()},
             {"shuffle_sum_float", float_checked.setup(), run_float, float_checked.check()},
         };
-        course::BenchmarkOptions options;
-        options.min_runs = 21;
-        options.max_runs = 101;
-        options.stable_spread = 0.02;
-        if (course::kOnSimulator) {  // modelled times are the same every run
-            options.warmup_runs = 0;
-            options.min_runs = options.max_runs = 1;
-        }
-        const auto timings = course::run_interleaved(cases, options);
+        const auto timings = course::run_interleaved(cases, course::grading::timed_run_options(101));
         inputs.recheck(block, wave, 501, " (after the timed runs, new contents at the same address)");
 
         if constexpr (course::kOnSimulator) {
@@ -612,11 +604,7 @@ TEST_SUITE("lesson08")
             return;
         }
 
-        course::BenchmarkOptions options;
-        options.min_runs = 21;
-        options.max_runs = 201;
-        options.stable_spread = 0.02;
-        const auto timings = course::run_interleaved(cases, options);
+        const auto timings = course::run_interleaved(cases, course::grading::timed_run_options());
         inputs.recheck(block, choice, 601, " (after the timed runs, new contents at the same address)");
         for (const std::size_t i : {1, 3}) {
             const course::grading::Comparison comparison{timings[i - 1].summary, timings[i].summary};

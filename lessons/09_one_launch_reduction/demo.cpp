@@ -207,13 +207,8 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
               << "before each; queued: " << calls << " calls back to back on one stream, time per call, median of "
               << (course::kOnSimulator ? 1 : options.reps) << " queues; GB/s counts the input read once; vs CUB: "
               << "CUB's time over the row's\n";
-    if (!options.json_path.empty()) {
-        course::write_json(report, options.json_path);
-        std::cout << "results written to " << options.json_path << " (speedup = CUB's time over the row's)\n";
-    }
-    if (!all_correct)
-        std::cout << "some rows gave a wrong sum: run ./course grade 09 for the failing case\n";
-    return all_correct ? 0 : 1;
+    return course::finish_demo(report, options, all_correct, "speedup = CUB's time over the row's",
+                               "some rows gave a wrong sum: run ./course grade 09 for the failing case");
 }
 
 }  // namespace

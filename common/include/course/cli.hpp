@@ -29,8 +29,10 @@ struct DemoSpec {
     std::string description;  ///< one line for --help
     std::uint64_t default_n = size_for_backend(std::size_t{1} << 24, std::size_t{1} << 20);
     unsigned default_block = 512;
-    std::vector<unsigned> allowed_blocks;
-    std::string allowed_blocks_text;   ///< e.g. "a power of two from 32 to 1024"
+    /// The block sizes --block accepts, and how --help and a refusal name them: by default the
+    /// powers of two from a warp to the most threads a block holds.
+    std::vector<unsigned> allowed_blocks = {32, 64, 128, 256, 512, 1024};
+    std::string allowed_blocks_text = "a power of two from 32 to 1024";
     std::vector<std::string> kernels;  ///< names --kernel accepts (plus "all")
     int default_reps = static_cast<int>(size_for_backend(21, 1));
 };

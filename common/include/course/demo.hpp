@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace course {
@@ -44,5 +45,11 @@ struct TimedRow {
 /// Prints kernel, median ms, min ms, spread, GB/s, speedup, correct; appends one ResultRow per row
 /// to `report` when it is given.
 void print_timing_table(std::span<const TimedRow> rows, std::ostream& out, std::vector<ResultRow>* report = nullptr);
+
+/// The end of a demo: `report` written where --json asked, and a line that says where (`about`,
+/// when given, in parentheses after the path: what its speedup column means); then, when a row was
+/// wrong, `when_wrong` (when given). Returns the demo's exit code: 0, or 1 when a row was wrong.
+int finish_demo(const RunReport& report, const DemoOptions& options, bool all_correct, std::string_view about = {},
+                std::string_view when_wrong = {});
 
 }  // namespace course

@@ -62,8 +62,12 @@ struct Comparison {
     [[nodiscard]] double speedup() const { return baseline.median / candidate.median; }
 };
 
-/// Times two prepared cases interleaved with the graders' settings (warm-up, then at least 21 and at
-/// most 201 runs each until the spread is below 2%, L2 flushed before every run).
+/// The graders' timing settings: after the warm-up, at least 21 and at most `max_runs` runs of each
+/// case, until every case's spread is below 2%, L2 flushed before every run; on the simulator, whose
+/// modelled times are the same every run, one run of each.
+[[nodiscard]] BenchmarkOptions timed_run_options(int max_runs = 201);
+
+/// Times two prepared cases interleaved with the graders' settings (timed_run_options()).
 [[nodiscard]] Comparison compare_cases(const BenchmarkCase& baseline, const BenchmarkCase& candidate);
 
 /// Times `candidate` against `baseline` on one fresh random input of n ints (input restored and L2

@@ -7,6 +7,7 @@
 #include "course/checked_runs.hpp"
 #include "course/cuda_check.hpp"
 #include "course/device_buffer.hpp"
+#include "course/grading.hpp"
 #include "course/reduction.hpp"
 
 #include <cuda_runtime_api.h>
@@ -14,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -92,6 +94,12 @@ struct WholeSum {
 /// The WholeSum of a lesson with a workspace for up to `capacity` elements.
 using WholeSumFactory = std::function<WholeSum(std::size_t capacity)>;
 
+/// The sizes a whole-array sum's exact sums are checked at, ascending: tiny ones, around warp,
+/// block and vector multiples, primes just below and above powers of two, powers of two, up to
+/// 2^24 + 43, and on a GPU the largest prime below 2^28; `extra` ones of the lesson's own (a limit of
+/// its design) among them; for_this_run's selection of them.
+[[nodiscard]] std::vector<std::size_t> whole_sum_sizes(std::initializer_list<std::size_t> extra = {});
+
 /// The test cases every whole-array sum shares (lessons 05 and 09), each on one workspace reused by
 /// every call. The exact sum of `magnitude`-bounded values for each n of `sizes`, stopping at the
 /// first wrong one (the larger sizes would only repeat it, slowly on the simulator).
@@ -102,6 +110,27 @@ void check_wide_sums(const WholeSumFactory& make);
 /// (a misaligned 16-byte load) ends the case: the device is unusable after a fault, so a grader
 /// runs this case last.
 void check_misaligned_sums(const WholeSumFactory& make, int magnitude);
+
+/// One call of a whole-array sum as the graders make it: the result and the workspace poisoned,
+/// `sum(data, n, result, workspace, stream)` run, waited for, and its result returned; an exception
+/// or a CUDA error is the case's failure (run_case), which names `kernel` and n.
+template <class Workspace, class Sum>
+long long run_whole_sum(std::string_view kernel, const Sum& sum, const int* data, std::size_t n, Workspace& workspace,
+                        DeviceBuffer<long long>& result, cudaStream_t stream)
+{
+    return run_case(std::string(kernel) + ", n = " + std::to_string(n), [&] {
+        result.fill_bytes(kPoisonByte, stream);
+        workspace.poison(stream);
+        sum(data, n, result.data(), workspace, stream);
+        COURSE_CUDA_CHECK(cudaStreamSynchronize(stream));
+        return result.download()[0];
+    });
+}
+
+/// The launch a lesson's launch function (`function`) makes of the student's choices, as `describe`
+/// says it, in a message; a choice the lesson cannot launch (describe throws std::invalid_argument)
+/// fails the test case with its reason.
+void state_launch(std::string_view function, const std::function<std::string()>& describe);
 
 /// Every timed run of a whole-array sum checked (CheckedRuns): before each run (untimed) a few
 /// elements of the input change at random positions and the result is poisoned, after it the
