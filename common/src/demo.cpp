@@ -4,6 +4,7 @@
 #include "course/table.hpp"
 #include "course/watchdog.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <exception>
@@ -86,6 +87,15 @@ int finish_demo(const RunReport& report, const DemoOptions& options, bool all_co
     if (!all_correct && !when_wrong.empty())
         std::cout << when_wrong << '\n';
     return all_correct ? 0 : 1;
+}
+
+BenchmarkOptions demo_timing(const DemoOptions& options)
+{
+    BenchmarkOptions timing;
+    timing.max_runs = options.reps;
+    timing.min_runs = std::min(options.reps, timing.min_runs);
+    timing.progress = kOnSimulator ? &std::cout : nullptr;
+    return timing;
 }
 
 }  // namespace course

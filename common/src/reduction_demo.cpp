@@ -91,11 +91,7 @@ int run(const BlockReductionDemo& demo, const DemoOptions& options, const Device
     for (const auto* kernel : chosen)
         cases.push_back({kernel->name, [&bench](cudaStream_t s) { bench.restore(s); },
                          [&bench, kernel](cudaStream_t s) { bench.launch(kernel->launch, s); }});
-    BenchmarkOptions bench_options;
-    bench_options.max_runs = options.reps;
-    bench_options.min_runs = std::min(options.reps, bench_options.min_runs);
-    bench_options.progress = kOnSimulator ? &std::cout : nullptr;  // a simulated run takes seconds
-    const auto timings = run_interleaved(cases, bench_options);
+    const auto timings = run_interleaved(cases, demo_timing(options));
 
     RunReport report{demo.lesson, device, options.n, options.block, options.seed, expected, {}};
     const double bytes = double(options.n) * sizeof(int);

@@ -106,11 +106,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
         cases.push_back({kernel->name, {}, [&, kernel](cudaStream_t s) {
                              kernel->launch(data.data(), options.n, threshold, count.data(), options.block, s);
                          }});
-    course::BenchmarkOptions bench;
-    bench.max_runs = options.reps;
-    bench.min_runs = std::min(options.reps, bench.min_runs);
-    bench.progress = course::kOnSimulator ? &std::cout : nullptr;  // a simulated run takes seconds
-    const auto timings = course::run_interleaved(cases, bench);
+    const auto timings = course::run_interleaved(cases, course::demo_timing(options));
 
     std::vector<course::TimedRow> rows;
     bool all_correct = layout_right;

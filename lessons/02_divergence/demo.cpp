@@ -66,11 +66,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
                                  k->launch(in.data(), out.data(), n, options.block, s);
                              }});
         }
-    course::BenchmarkOptions bench;
-    bench.max_runs = options.reps;
-    bench.min_runs = std::min(options.reps, bench.min_runs);
-    bench.progress = course::kOnSimulator ? &std::cout : nullptr;  // a simulated run takes seconds
-    const auto timings = course::run_interleaved(cases, bench);
+    const auto timings = course::run_interleaved(cases, course::demo_timing(options));
 
     // Each kernel once more, untimed, into a poisoned output, checked against its host reference.
     std::vector<course::TimedRow> rows;

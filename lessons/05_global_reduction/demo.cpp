@@ -139,11 +139,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     std::vector<course::BenchmarkCase> cases;
     for (const auto& row : rows)
         cases.push_back({row.name == "sweep" ? "sweep " + row.block + " x " + row.items : row.name, {}, row.run});
-    course::BenchmarkOptions bench;
-    bench.max_runs = options.reps;
-    bench.min_runs = std::min(options.reps, bench.min_runs);
-    bench.progress = course::kOnSimulator ? &std::cout : nullptr;  // a simulated run takes seconds
-    const auto timings = course::run_interleaved(cases, bench);
+    const auto timings = course::run_interleaved(cases, course::demo_timing(options));
 
     // Every sum checked once more, after the timed runs, from a poisoned result.
     results.fill_bytes(course::kPoisonByte);

@@ -212,11 +212,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
                              launch(config, x.data(), y.data(), z.data(), kFactor, n, s);
                          }});
     }
-    course::BenchmarkOptions bench;
-    bench.max_runs = options.reps;
-    bench.min_runs = std::min(options.reps, bench.min_runs);
-    bench.progress = course::kOnSimulator ? &std::cout : nullptr;  // a simulated run takes seconds
-    const auto timings = course::run_interleaved(cases, bench);
+    const auto timings = course::run_interleaved(cases, course::demo_timing(options));
 
     course::Table table({"kernel", "block", "shared KiB", "grid", "blocks/SM", "warps/SM", "occupancy", "limiter",
                          course::kTimeColumn, "GB/s", "correct"});

@@ -148,11 +148,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
     std::vector<course::BenchmarkCase> cases;
     for (const auto& row : rows)
         cases.push_back({row.name, {}, row.run});
-    course::BenchmarkOptions bench;
-    bench.max_runs = options.reps;
-    bench.min_runs = std::min(options.reps, bench.min_runs);
-    bench.progress = course::kOnSimulator ? &std::cout : nullptr;
-    const auto single = course::run_interleaved(cases, bench);
+    const auto single = course::run_interleaved(cases, course::demo_timing(options));
 
     // Back to back: many calls queued on one stream, nothing between them.
     const int calls = back_to_back_calls(n);

@@ -3,6 +3,7 @@
 /// @brief What every lesson demo does around its own work: parse the command line, find the GPU,
 /// check that the arrays fit, report errors as one line; and the timing table the demos print.
 
+#include "course/benchmark.hpp"
 #include "course/cli.hpp"
 #include "course/device.hpp"
 #include "course/report.hpp"
@@ -45,6 +46,10 @@ struct TimedRow {
 /// Prints kernel, median ms, min ms, spread, GB/s, speedup, correct; appends one ResultRow per row
 /// to `report` when it is given.
 void print_timing_table(std::span<const TimedRow> rows, std::ostream& out, std::vector<ResultRow>* report = nullptr);
+
+/// The demos' timing settings: up to --reps runs of each case (no more than that at the least), and
+/// on the simulator, where a run takes seconds, a line on standard output before each.
+[[nodiscard]] BenchmarkOptions demo_timing(const DemoOptions& options);
 
 /// The end of a demo: `report` written where --json asked, and a line that says where (`about`,
 /// when given, in parentheses after the path: what its speedup column means); then, when a row was
