@@ -92,58 +92,51 @@ uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const uin
 {
     int n = std::popcount(lanes);
     uint8_t from = kRoundCached;
-    if (where == ResolvedSpace::Global && lanes == 0xffffffffu && consecutive(addrs, bytes)) {
-        // The commonest request: a whole warp reading or writing one element each, lane after
-        // lane. Its sectors are one run, from the first lane's to the last's.
-        const uint64_t first = addrs[0] >> 5;
-        const uint64_t distinct = (addrs[kWarpSize - 1] >> 5) - first + 1;
-        const RunTouches touched = touch_sectors(first << 5, distinct);
-        counts_.dram_sectors += touched.dram;
-        from = touched.dram > 0 ? kRoundDram : touched.l2 ? kRoundL2 : kRoundCached;
-        if (write) {
-            ++counts_.global_store_requests;
-            counts_.global_store_sectors += distinct;
-        } else {
-            ++counts_.global_load_requests;
-            counts_.global_load_sectors += distinct;
-            if (bytes == 16)
-                ++counts_.global_wide_load_requests;
-        }
-    } else if (where == ResolvedSpace::Global) {
-        // Distinct 32-byte sectors touched by the warp's request.
-        // Accesses are aligned to their size (at most 16 bytes), so each lies
-        // in a single sector. Coalesced warps visit sectors in ascending order,
-        // which is counted in one pass; other patterns are sorted.
-        uint64_t sectors[kWarpSize];
-        int count = 0;
+    if (where == ResolvedSpace::Global) {
         uint64_t distinct = 0;
-        bool ascending = true;
-        for (uint32_t m = lanes; m; m &= m - 1) {
-            uint64_t sector = addrs[std::countr_zero(m)] >> 5;
-            if (count > 0 && sector != sectors[count - 1]) {
-                ascending &= sector > sectors[count - 1];
-                ++distinct;
-            }
-            sectors[count++] = sector;
-        }
-        distinct += count > 0 ? 1 : 0;
-        if (!ascending) {
-            std::sort(sectors, sectors + count);
-            distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
-            count = static_cast<int>(distinct);
-        }
-        // Runs of consecutive sectors, touched together: a coalesced request is one run.
-        for (int i = 0; i < count;) {
-            int end = i + 1;
-            while (end < count && sectors[end] <= sectors[end - 1] + 1)
-                ++end;
-            const RunTouches touched = touch_sectors(sectors[i] << 5, sectors[end - 1] - sectors[i] + 1);
+        if (lanes == 0xffffffffu && consecutive(addrs, bytes)) {
+            // The commonest request: a whole warp reading or writing one element each, lane after
+            // lane. Its sectors are one run, from the first lane's to the last's.
+            const uint64_t first = addrs[0] >> 5;
+            distinct = (addrs[kWarpSize - 1] >> 5) - first + 1;
+            const RunTouches touched = touch_sectors(first << 5, distinct);
             counts_.dram_sectors += touched.dram;
-            if (touched.dram > 0)
-                from = kRoundDram;
-            else if (touched.l2)
-                from = std::max<uint8_t>(from, kRoundL2);
-            i = end;
+            from = touched.dram > 0 ? kRoundDram : touched.l2 ? kRoundL2 : kRoundCached;
+        } else {
+            // Distinct 32-byte sectors touched by the warp's request.
+            // Accesses are aligned to their size (at most 16 bytes), so each lies
+            // in a single sector. Coalesced warps visit sectors in ascending order,
+            // which is counted in one pass; other patterns are sorted.
+            uint64_t sectors[kWarpSize];
+            int count = 0;
+            bool ascending = true;
+            for (uint32_t m = lanes; m; m &= m - 1) {
+                uint64_t sector = addrs[std::countr_zero(m)] >> 5;
+                if (count > 0 && sector != sectors[count - 1]) {
+                    ascending &= sector > sectors[count - 1];
+                    ++distinct;
+                }
+                sectors[count++] = sector;
+            }
+            distinct += count > 0 ? 1 : 0;
+            if (!ascending) {
+                std::sort(sectors, sectors + count);
+                distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
+                count = static_cast<int>(distinct);
+            }
+            // Runs of consecutive sectors, touched together: a coalesced request is one run.
+            for (int i = 0; i < count;) {
+                int end = i + 1;
+                while (end < count && sectors[end] <= sectors[end - 1] + 1)
+                    ++end;
+                const RunTouches touched = touch_sectors(sectors[i] << 5, sectors[end - 1] - sectors[i] + 1);
+                counts_.dram_sectors += touched.dram;
+                if (touched.dram > 0)
+                    from = kRoundDram;
+                else if (touched.l2)
+                    from = std::max<uint8_t>(from, kRoundL2);
+                i = end;
+            }
         }
         if (write) {
             ++counts_.global_store_requests;
