@@ -468,8 +468,13 @@ function(course_add_planted_kernel lesson name)
       add_test(NAME ${id}.planted.${name}
         COMMAND "${COURSE_COMPUTE_SANITIZER}" --tool ${arg_ON_GPU_SANITIZE} --error-exitcode 1
           --show-backtrace no $<TARGET_FILE:${id}_grader> ${modules_option} ${test_case})
+      # COURSE_SANITIZE=1, as ./course grade's sanitizer pass runs the grader: the correctness
+      # cases at their small sizes only. The test then proves that pass catches the mistake, and
+      # a run slowed a hundredfold by the tool does not hold the GPU's share for minutes (timings
+      # of other tests wait for it: course/gpu_sharing.hpp).
       set_tests_properties(${id}.planted.${name} PROPERTIES
         LABELS "${id};planted;sanitize"
+        ENVIRONMENT "COURSE_SANITIZE=1"
         TIMEOUT ${COURSE_GRADER_TIMEOUT}
         SKIP_RETURN_CODE 77
         PASS_REGULAR_EXPRESSION "${tool_reports}")
