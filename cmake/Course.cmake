@@ -150,8 +150,10 @@ function(_course_add_student_code id lesson target_suffix source_folder modules_
   set(all ALL)
   if(arg_ON_DEMAND)
     set(all "")
-    # Configure again when a file appears, disappears or changes kind in the folder.
+    # Configure again when a file appears or disappears in the folder (the first list), or changes
+    # kind (the second: a folder replaced by a file of the same name leaves the first unchanged).
     file(GLOB watched CONFIGURE_DEPENDS LIST_DIRECTORIES true "${source_folder}/*")
+    file(GLOB watched_files CONFIGURE_DEPENDS LIST_DIRECTORIES false "${source_folder}/*")
     set(unusable "")
     foreach(file IN LISTS sources)
       set(path "${source_folder}/${file}")

@@ -6,11 +6,12 @@ exercises are a copy (COURSE_EXERCISES_DIR), never the course's own exercises/."
 from __future__ import annotations
 
 import os
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
 
-from support import load_driver, run_course, simulator_tree, solved03
+from support import ROOT, load_driver, run_course, simulator_tree, solved03
 
 LESSON03 = "03_neighbored_reduction"
 FILE03 = "reduce_neighbored_less.cu"
@@ -65,13 +66,21 @@ class StudentPath(unittest.TestCase):
         self.assertEqual(code, 1, output)
         self.assertIn(f"ERROR: not a file: {self.file03} is a folder", output)
 
+        # Meanwhile another command of the course configures the tree for the course's own exercises
+        # (a GPU grading's simulator pass, say): the next build configures it again for the
+        # student's, with the folder in place of lesson 03's file.
+        configured = subprocess.run(["cmake", f"-DCOURSE_EXERCISES_DIR={ROOT / 'exercises'}",
+                                     str(simulator_tree())], capture_output=True, text=True, timeout=600)
+        self.assertEqual(configured.returncode, 0, configured.stdout + configured.stderr)
+
         # The other lessons build and are graded as their starters deserve: too slow, no build error.
         code, output = self.grade("01", "04")
         self.assertRegex(output, r"lesson 01 [^\n]*: FAIL: (wrong result|not written): record_layout")
         self.assertRegex(output, r"lesson 04 [^\n]*: FAIL: too slow: reduce_interleaved")
         self.assertNotIn("COMPILE ERROR", output)
 
-        # A kernel that never ends: the demo's watchdog stops it, as the grader's stops it.
+        # A kernel that never ends: the demo's watchdog stops it, as the grader's stops it. The
+        # folder replaced by a file of the same name configures the tree again (nothing else does).
         self.file03.rmdir()
         self.file03.write_text(self.starter().replace("stride *= 2", "stride *= 1"))
         hung = run_course("run", "03", "--n", "2^12", env={**self.env, "COURSE_DEMO_TIMEOUT": "3"})
