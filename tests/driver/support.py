@@ -36,6 +36,26 @@ def load_driver():
     return package
 
 
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "submissions"
+
+
+def fixture_submission(name: str, student: Path) -> Path:
+    """The made-up submission `name` (fixtures/submissions/<name>.patch: lesson 03's starter as
+    shipped, changed where the patch says) written as a class entry, student/03_neighbored_reduction/
+    reduce_neighbored_less.cu; returns that file."""
+    spec = importlib.util.spec_from_file_location("apply_patch", ROOT / "cmake" / "apply_patch.py")
+    patching = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(patching)
+    driver = load_driver()
+    starter = driver.lessons.starter_files(driver.lessons.find_lesson("03"))["reduce_neighbored_less.cu"]
+    patch = FIXTURES / f"{name}.patch"
+    text = patching.apply(patch.read_text().splitlines(), starter.decode().splitlines(), str(patch))
+    target = student / "03_neighbored_reduction" / "reduce_neighbored_less.cu"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("\n".join(text) + "\n")
+    return target
+
+
 def copy_driver(root: Path) -> None:
     """./course and its package, in a made-up course at `root`."""
     shutil.copy2(COURSE, root / "course")

@@ -2,7 +2,7 @@
 
     correct        the reference solution (made from solutions/ when it is there)
     wrong          a planted kernel with a wrong bound (tests/planted/, applied to the reference)
-    compile_error  does not compile (tests/driver/fixtures/submissions/)
+    compile_error  does not compile (tests/driver/fixtures/submissions/, patches of the starter)
     hang.tar.gz    never finishes, as a .tar.gz of its folder
     fault.zip      writes far out of bounds, as a .zip of an exercises/ folder
     cheater        the starter with an exit from a static initializer appended (a gaming attempt
@@ -29,9 +29,8 @@ import unittest
 import zipfile
 from pathlib import Path
 
-from support import ROOT, build_dir, grades_on_gpu, has_gpu, load_driver, mock_env, run_course
+from support import ROOT, build_dir, fixture_submission, grades_on_gpu, has_gpu, load_driver, mock_env, run_course
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "submissions"
 LESSON = "03_neighbored_reduction"
 STUDENT_FILE = "reduce_neighbored_less.cu"
 
@@ -50,12 +49,12 @@ def make_class(folder: Path) -> list[str]:
         subprocess.run([sys.executable, str(ROOT / "cmake" / "apply_patch.py"), str(planted), str(solution),
                         str(folder / "wrong" / LESSON / STUDENT_FILE)], check=True)
         names.append("wrong")
-    shutil.copytree(FIXTURES / "compile_error", folder / "compile_error")
-    with tarfile.open(folder / "hang.tar.gz", "w:gz") as archive:
-        archive.add(FIXTURES / "hang", arcname="hang")
-    with zipfile.ZipFile(folder / "fault.zip", "w") as archive:
-        source = FIXTURES / "fault" / LESSON / STUDENT_FILE
-        archive.write(source, f"exercises/{LESSON}/{STUDENT_FILE}")
+    fixture_submission("compile_error", folder / "compile_error")
+    with tempfile.TemporaryDirectory() as made:
+        with tarfile.open(folder / "hang.tar.gz", "w:gz") as archive:
+            archive.add(fixture_submission("hang", Path(made) / "hang").parents[1], arcname="hang")
+        with zipfile.ZipFile(folder / "fault.zip", "w") as archive:
+            archive.write(fixture_submission("fault", Path(made) / "fault"), f"exercises/{LESSON}/{STUDENT_FILE}")
     starter = (ROOT / "exercises" / LESSON / STUDENT_FILE).read_text()
     for name, text in (("cheater", starter + CHEAT),
                        ("borrower", f'#include "{ROOT}/solutions/{LESSON}/{STUDENT_FILE}"\n'),

@@ -20,7 +20,7 @@ import time
 import unittest
 from pathlib import Path
 
-from support import ROOT, build_dir, run_course, simulator_tree
+from support import ROOT, build_dir, fixture_submission, run_course, simulator_tree
 
 LESSON = "03_neighbored_reduction"
 STUDENT_FILE = "reduce_neighbored_less.cu"
@@ -40,8 +40,7 @@ def make_class(folder: Path) -> None:
     subprocess.run([sys.executable, str(ROOT / "cmake" / "apply_patch.py"),
                     str(ROOT / "tests" / "planted" / LESSON / "wrong_bound.patch"), str(solution),
                     str(folder / "wrong" / LESSON / STUDENT_FILE)], check=True)
-    shutil.copytree(Path(__file__).resolve().parent / "fixtures" / "submissions" / "compile_error",
-                    folder / "compile_error")
+    fixture_submission("compile_error", folder / "compile_error")
 
 
 def verdicts(report: Path) -> dict:
