@@ -1,5 +1,6 @@
 #include "support/host_memory.hpp"
 
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -77,6 +78,21 @@ std::optional<uint64_t> host_available_bytes()
         if (room)
             least = least ? std::min(*least, *room) : *room;
     return least;
+}
+
+void* map_zero_pages(uint64_t bytes)
+{
+    void* pages = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (pages == MAP_FAILED)
+        return nullptr;
+    // Advice only: where it is refused or unsupported, the pages are 4 KiB.
+    madvise(pages, bytes, MADV_HUGEPAGE);
+    return pages;
+}
+
+void unmap_pages(void* pages, uint64_t bytes)
+{
+    munmap(pages, bytes);
 }
 
 }  // namespace cudasim

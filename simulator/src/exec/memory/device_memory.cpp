@@ -9,19 +9,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "support/host_memory.hpp"
+
 namespace cudasim {
 namespace {
 constexpr uint64_t kAllocationAlignment = 512;  // cudaMalloc guarantees 256 B; a GPU gives textureAlignment, 512
 constexpr size_t kFreedHistory = 4096;
-// From this size on an allocation is mapped: its pages (zeros) cost memory only once written,
-// so a kernel may read a buffer of 2^31 ints that is mostly zeros on a machine with less memory.
+// From this size on an allocation is mapped: its pages (zeros) cost memory only once written (a
+// huge page of 2 MiB where the kernel gives them), so a kernel may read a buffer of 2^31 ints that
+// is mostly zeros on a machine with less memory.
 constexpr uint64_t kMappedFrom = uint64_t{256} << 20;
-
-void* map_zeros(uint64_t bytes)
-{
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    return p == MAP_FAILED ? nullptr : p;
-}
 
 uint64_t rounded_size(uint64_t size)
 {
@@ -31,7 +28,7 @@ uint64_t rounded_size(uint64_t size)
 void free_allocation(const Allocation& a)
 {
     if (a.mapped)
-        munmap(reinterpret_cast<void*>(a.base), rounded_size(a.size));
+        unmap_pages(reinterpret_cast<void*>(a.base), rounded_size(a.size));
     else
         std::free(reinterpret_cast<void*>(a.base));
 }
@@ -49,7 +46,7 @@ void* DeviceMemory::allocate(uint64_t size, bool module_variable, const std::str
 {
     const uint64_t rounded = rounded_size(size);
     const bool mapped = rounded >= kMappedFrom;
-    void* p = mapped ? map_zeros(rounded) : std::aligned_alloc(kAllocationAlignment, rounded);
+    void* p = mapped ? map_zero_pages(rounded) : std::aligned_alloc(kAllocationAlignment, rounded);
     if (!p)
         return nullptr;
     if (!mapped)

@@ -6,11 +6,14 @@
 #include <new>
 
 #include "exec/scheduling/device_model.hpp"
+#include "support/host_memory.hpp"
 
 namespace cudasim {
 namespace {
 
 std::atomic<uint64_t> g_epoch{0};
+
+constexpr uint64_t kMappedRecordFrom = uint64_t{8} << 20;
 
 // Launch numbers as stored per sector: 1..255, never 0 (untouched).
 uint8_t stamp(uint64_t epoch)
@@ -33,14 +36,21 @@ int bytes_equal(uint64_t word, uint64_t pattern)
 SectorFootprint::SectorFootprint(uintptr_t base, uint64_t bytes) : base_(base & ~uintptr_t{31})
 {
     const uint64_t sectors = (bytes + 31) / 32 + 2;
-    launch_of_ = static_cast<uint64_t*>(std::calloc((sectors + 7) / 8, sizeof(uint64_t)));
+    record_bytes_ = (sectors + 7) / 8 * sizeof(uint64_t);
+    // A large record (268 MB for 8.6 GB of device memory) is mapped like the memory it describes,
+    // in huge pages: written a byte per sector, it would cost a page fault per 4 KiB otherwise.
+    mapped_ = record_bytes_ >= kMappedRecordFrom;
+    launch_of_ = static_cast<uint64_t*>(mapped_ ? map_zero_pages(record_bytes_) : std::calloc(record_bytes_, 1));
     if (!launch_of_)
         throw std::bad_alloc();
 }
 
 SectorFootprint::~SectorFootprint()
 {
-    std::free(launch_of_);
+    if (mapped_)
+        unmap_pages(launch_of_, record_bytes_);
+    else
+        std::free(launch_of_);
 }
 
 SectorTouch SectorFootprint::touch(uint64_t address, uint64_t epoch)

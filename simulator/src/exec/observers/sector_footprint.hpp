@@ -35,7 +35,9 @@ private:
     std::atomic_ref<uint64_t> word(uint64_t index) const { return std::atomic_ref<uint64_t>(launch_of_[index / 8]); }
 
     uintptr_t base_;
-    uint64_t* launch_of_;  // a byte per sector, calloc'ed: untouched pages cost no memory
+    uint64_t* launch_of_;  // a byte per sector, zeros: untouched pages cost no memory
+    uint64_t record_bytes_;
+    bool mapped_;  // launch_of_ from map_zero_pages, not calloc
 };
 
 // A new number for each kernel launch.
