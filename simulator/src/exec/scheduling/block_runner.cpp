@@ -18,15 +18,19 @@ constexpr uint8_t kUninitializedSharedByte = 0x5a;
 // The warps of a kernel that syncs its grid take turns this many instructions at a time (in order), so that a
 // block that waits for another in a loop of its own (not grid.sync()) lets the others run.
 constexpr uint64_t kCooperativeSlice = 4096;
+
+size_t warps_of(const LaunchContext& launch)
+{
+    return static_cast<size_t>((launch.block.count() + kWarpSize - 1) / kWarpSize);
+}
 }  // namespace
 
-BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts) : launch_(launch), interpreter_(launch, counts)
+BlockRunner::BlockRunner(LaunchContext& launch, Counts& counts)
+    : launch_(launch), interpreter_(launch, counts), registers_(warps_of(launch) * launch.kernel->num_regs * kWarpSize)
 {
     const ptx::Kernel& k = *launch.kernel;
     uint64_t threads = launch.block.count();
-    size_t warps = static_cast<size_t>((threads + kWarpSize - 1) / kWarpSize);
-    warps_.resize(warps);
-    registers_.assign(warps * k.num_regs * kWarpSize, 0);
+    warps_.resize(warps_of(launch));
     block_.local_bytes = k.local_bytes;
     block_.local.assign(threads * k.local_bytes, 0);
     uint32_t dynamic_base = (k.static_smem + 15) / 16 * 16;

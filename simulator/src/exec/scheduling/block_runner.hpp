@@ -10,6 +10,7 @@
 
 #include "exec/scheduling/block_state.hpp"
 #include "exec/scheduling/interpreter.hpp"
+#include "exec/scheduling/register_file.hpp"
 #include "exec/scheduling/schedule.hpp"
 #include "exec/scheduling/warp.hpp"
 
@@ -42,7 +43,7 @@ private:
     Interpreter interpreter_;
     BlockState block_;
     std::vector<Warp> warps_;
-    std::vector<uint64_t> registers_;
+    RegisterFile registers_;
     std::vector<Warp*> ready_warps_;        // run_shuffled's choice, kept to spare an allocation per interval
     std::optional<ScheduleRandom> random_;  // the block's random stream under a seeded schedule
 };
