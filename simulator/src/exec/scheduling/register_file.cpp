@@ -17,7 +17,7 @@ struct Pool {
 
 Pool& pool()
 {
-    static Pool& kept = *new Pool;  // never destroyed: runners on worker threads may outlive statics
+    static Pool& kept = *new Pool;  // never destroyed: runners on worker threads may outlive static objects
     return kept;
 }
 
