@@ -4,6 +4,7 @@
 #include "course/cuda_handles.hpp"
 #include "course/device_buffer.hpp"
 #include "course/gpu_sharing.hpp"
+#include "course/kernel_profile.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -59,8 +60,10 @@ bool timings_are_stable(std::span<const BenchmarkResult> results, double stable_
 
 std::vector<BenchmarkResult> run_interleaved(std::span<const BenchmarkCase> cases, const BenchmarkOptions& options)
 {
-    // Nothing else of the course's runs on the GPU while this process times it.
+    // Nothing else of the course's runs on the GPU while this process times it; on the simulator,
+    // every launch counted, whatever scope this is in.
     const ExclusiveGpu alone;
+    const SimulatorCounting counted(true);
     Stream stream;
     Event start;
     Event stop;

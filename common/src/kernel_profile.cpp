@@ -170,9 +170,27 @@ KernelProfile& KernelProfile::operator+=(const KernelProfile& o)
     return *this;
 }
 
+SimulatorCounting::SimulatorCounting(bool on)
+{
+#if COURSE_ON_SIMULATOR
+    was_on_ = cudasim::counting();
+    cudasim::set_counting(on);
+#else
+    (void)on;
+#endif
+}
+
+SimulatorCounting::~SimulatorCounting()
+{
+#if COURSE_ON_SIMULATOR
+    cudasim::set_counting(was_on_);
+#endif
+}
+
 KernelProfile profile(const std::function<void(cudaStream_t)>& work, cudaStream_t stream)
 {
 #if COURSE_ON_SIMULATOR
+    const SimulatorCounting counted(true);
     evict_l2(stream);
     const std::uint64_t before = cudasim::launches_so_far();
     work(stream);

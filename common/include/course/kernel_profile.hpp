@@ -73,6 +73,22 @@ struct KernelProfile {
     KernelProfile& operator+=(const KernelProfile& other);
 };
 
+/// Whether the CPU simulator counts the launches made in this scope (cudasim::set_counting): not
+/// counted, a launch gives the same results under the same checks in half to four fifths of the
+/// time, but no counters and no modelled time. A grader's correctness runs measure nothing and are
+/// not counted (grading::run_case); profile() and timed runs (run_interleaved) count whatever
+/// scope they are in. Scopes nest; each gives back the setting it found. On a GPU, nothing.
+class SimulatorCounting {
+public:
+    explicit SimulatorCounting(bool on);
+    ~SimulatorCounting();
+    SimulatorCounting(const SimulatorCounting&) = delete;
+    SimulatorCounting& operator=(const SimulatorCounting&) = delete;
+
+private:
+    bool was_on_ = true;
+};
+
 /// Runs `work` on `stream` from a cold L2, waits for it, and returns the counters of the kernels it
 /// launched, summed. Throws std::logic_error in a GPU build, and std::runtime_error if `work` launched none.
 [[nodiscard]] KernelProfile profile(const std::function<void(cudaStream_t)>& work, cudaStream_t stream);

@@ -1,5 +1,6 @@
 // The public accessors of include/cudasim/counters.hpp for recent launches, which the runtime
-// records (runtime/api_launch.cpp), and the simulator's thread count.
+// records (runtime/api_launch.cpp), the switch that turns counting off, and the simulator's thread
+// count.
 #include <cudasim/counters.hpp>
 
 #include <algorithm>
@@ -32,6 +33,18 @@ std::vector<LaunchCounters> launches_since(uint64_t launches)
     uint64_t wanted = r.launches > launches ? r.launches - launches : 0;
     wanted = std::min<uint64_t>(wanted, r.recent_launches.size());
     return {r.recent_launches.end() - static_cast<std::ptrdiff_t>(wanted), r.recent_launches.end()};
+}
+
+void set_counting(bool on)
+{
+    std::lock_guard lock(runtime().mutex);
+    runtime().counting = on;
+}
+
+bool counting()
+{
+    std::lock_guard lock(runtime().mutex);
+    return runtime().counting;
 }
 
 LaunchCounters last_launch_counters()

@@ -180,6 +180,9 @@ void run_launch(const PreparedLaunch& prepared)
     launch.params = prepared.params.data();
     launch.instruction_limit = instruction_limit();
     launch.epoch = next_launch_epoch();
+    // A kernel that syncs its grid is counted whatever the switch says: its blocks' instruction
+    // counts tell a grid that makes progress from one that can never get past grid.sync().
+    launch.counting = runtime().counting || prepared.cooperative || kernel_syncs_grid(*k);
     static const bool race_check = checkEnabled("CUDASIM_RACECHECK");
     static const bool init_check = checkEnabled("CUDASIM_INITCHECK");
     launch.race_check = race_check;
@@ -227,6 +230,7 @@ void run_launch(const PreparedLaunch& prepared)
                      "dropped, as a GPU drops them\n",
                      demangle(k->name).c_str(), static_cast<unsigned long long>(dropped), runtime().printf_fifo_bytes);
     LaunchCounters& c = runtime().last_launch;
+    c = LaunchCounters{};  // nothing of the previous launch's carries over (a launch not counted models nothing)
     c.kernel = demangle(k->name);
     c.grid[0] = grid.x;
     c.grid[1] = grid.y;
@@ -236,7 +240,9 @@ void run_launch(const PreparedLaunch& prepared)
     c.block[2] = block.z;
     c.counts = result.counts;
     c.atomics_on_hottest_address = result.atomics_on_hottest_address;
-    model_kernel(c, {launch.grid.count(), static_cast<int>((threads + 31) / 32), residentPerSm});
+    c.counted = launch.counting;
+    if (launch.counting)
+        model_kernel(c, {launch.grid.count(), static_cast<int>((threads + 31) / 32), residentPerSm});
     runtime().device_clock_ms += c.modelled_milliseconds;
     ++runtime().launches;
     runtime().recent_launches.push_back(c);

@@ -74,6 +74,7 @@ struct RuntimeState {
     std::string fault_message;              // the last fault's description (cudasim::last_device_fault)
     cudaError_t fault_error = cudaSuccess;  // ... and its error, until cudaDeviceReset
     double device_clock_ms = 0;             // simulated device time (timing model)
+    bool counting = true;                   // cudasim::set_counting
     LaunchCounters last_launch;
     uint64_t launches = 0;                       // kernel launches so far
     std::deque<LaunchCounters> recent_launches;  // the last kRecentLaunches, for launches_since

@@ -561,5 +561,8 @@ template void Interpreter::store(Warp&, BlockState&, const Instr&, uint32_t, Cou
 template void Interpreter::store(Warp&, BlockState&, const Instr&, uint32_t, TracedListeners&);
 template void Interpreter::atomic(Warp&, BlockState&, const Instr&, uint32_t, CounterListener&);
 template void Interpreter::atomic(Warp&, BlockState&, const Instr&, uint32_t, TracedListeners&);
+template void Interpreter::load(Warp&, BlockState&, const Instr&, uint32_t, ExecutionListener&);
+template void Interpreter::store(Warp&, BlockState&, const Instr&, uint32_t, ExecutionListener&);
+template void Interpreter::atomic(Warp&, BlockState&, const Instr&, uint32_t, ExecutionListener&);
 
 }  // namespace cudasim

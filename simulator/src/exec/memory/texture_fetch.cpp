@@ -119,5 +119,6 @@ void Interpreter::fetch_texture(Warp& w, BlockState&, const Instr& in, uint32_t 
 // The listeners Interpreter::run chooses between.
 template void Interpreter::fetch_texture(Warp&, BlockState&, const Instr&, uint32_t, CounterListener&);
 template void Interpreter::fetch_texture(Warp&, BlockState&, const Instr&, uint32_t, TracedListeners&);
+template void Interpreter::fetch_texture(Warp&, BlockState&, const Instr&, uint32_t, ExecutionListener&);
 
 }  // namespace cudasim

@@ -216,7 +216,8 @@ void BlockRunner::begin(uint64_t linear_index)
 // barrier they wait at is checked and released.
 bool BlockRunner::release_barrier()
 {
-    interpreter_.counters().on_phase_end(warps_);
+    if (launch_.counting)
+        interpreter_.counters().on_phase_end(warps_);
     const bool any_waiting =
         std::any_of(warps_.begin(), warps_.end(), [](const Warp& w) { return w.status == Warp::Status::AtBarrier; });
     if (!any_waiting)

@@ -220,8 +220,11 @@ void Interpreter::run(Warp& w, BlockState& b)
     if (launch_.trace && launch_.trace->follows(block, w.index)) {
         TracedListeners listeners(counters_, *launch_.trace);
         run_with(w, b, listeners);
-    } else {
+    } else if (launch_.counting) {
         run_with(w, b, counters_);
+    } else {
+        ExecutionListener none;  // a launch not counted: no hook left to call
+        run_with(w, b, none);
     }
 }
 

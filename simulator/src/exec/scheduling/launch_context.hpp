@@ -43,6 +43,7 @@ struct LaunchContext {
     std::atomic<bool> stop{false};
     alignas(64) WarpTrace* trace = nullptr;  // CUDASIM_TRACE: one warp's active lanes, or none
     uint64_t epoch = 0;                      // this launch's number, for the sectors it touches (timing model)
+    bool counting = true;                    // the counters and the timing model follow it (cudasim::set_counting)
     bool race_check = true;                  // the shared-memory race check (CUDASIM_RACECHECK=0 turns it off)
     bool init_check = true;                  // reads of global memory never written (CUDASIM_INITCHECK=0 turns it off)
     uint64_t schedule = 0;  // 0: warps run in order; else the seed of a shuffled order (exec/scheduling/schedule.hpp)
