@@ -35,25 +35,22 @@ std::vector<int> random_ints(std::size_t count, std::uint64_t seed, int lo, int 
 {
     if (lo > hi)
         throw std::invalid_argument("random_ints: lo > hi");
-    const auto range = std::uint64_t(std::int64_t(hi) - lo) + 1;
     std::vector<int> values(count);
-    // SplitMix64's state after k draws is seed + k * its constant, so any stretch of the sequence
-    // can start on its own: large arrays are filled by several threads, with the same values.
-    const auto fill = [&](std::size_t begin, std::size_t end) {
-        std::uint64_t state = seed + begin * 0x9E3779B97F4A7C15ull;
-        for (std::size_t i = begin; i < end; ++i) {
-            // Multiply-shift maps 32 random bits onto the range without division; the bias is
-            // below range / 2^32, far too small to matter for test data.
-            const std::uint64_t bits = splitmix64(state) >> 32;
-            values[i] = int(std::int64_t(lo) + std::int64_t((bits * range) >> 32));
-        }
-    };
+    fill_in_stretches(count, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            values[i] = random_int_at(i, seed, lo, hi);
+    });
+    return values;
+}
+
+void fill_in_stretches(std::size_t count, const std::function<void(std::size_t, std::size_t)>& fill)
+{
     constexpr std::size_t kPerThread = std::size_t{1} << 22;
     const std::size_t threads =
         std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), (count + kPerThread - 1) / kPerThread);
     if (threads <= 1) {
         fill(0, count);
-        return values;
+        return;
     }
     std::vector<std::thread> workers;
     const std::size_t chunk = (count + threads - 1) / threads;
@@ -61,7 +58,6 @@ std::vector<int> random_ints(std::size_t count, std::uint64_t seed, int lo, int 
         workers.emplace_back(fill, t * chunk, std::min(count, (t + 1) * chunk));
     for (auto& worker : workers)
         worker.join();
-    return values;
 }
 
 std::int64_t exact_sum(std::span<const int> values)

@@ -61,12 +61,21 @@ template <class Values>
 /// [-spread, spread]: values in [-1, 1] for spread 0, of very different magnitudes otherwise.
 [[nodiscard]] inline std::vector<float> random_floats(std::size_t n, std::uint64_t seed, int spread)
 {
-    const auto mantissas = course::random_ints(n, seed, -(1 << 23), 1 << 23);
-    const auto exponents =
-        spread > 0 ? course::random_ints(n, course::derive_seed(seed, 1), -spread, spread) : std::vector<int>{};
+    // m and e are random_ints(n, seed, ...) and random_ints(n, derive_seed(seed, 1), ...), drawn
+    // element by element on several threads. m * 2^(e - 23) is a float exactly (|m| <= 2^23, no
+    // overflow, no subnormal), so multiplying by the power of two gives what std::ldexp gives.
+    std::vector<float> powers(std::size_t(2 * spread + 1));
+    for (int e = -spread; e <= spread; ++e)
+        powers[std::size_t(e + spread)] = std::ldexp(1.0f, e - 23);
+    const std::uint64_t exponent_seed = course::derive_seed(seed, 1);
     std::vector<float> values(n);
-    for (std::size_t i = 0; i < n; ++i)
-        values[i] = std::ldexp(float(mantissas[i]), (spread > 0 ? exponents[i] : 0) - 23);
+    course::fill_in_stretches(n, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const int mantissa = course::random_int_at(i, seed, -(1 << 23), 1 << 23);
+            const int exponent = spread > 0 ? course::random_int_at(i, exponent_seed, -spread, spread) : 0;
+            values[i] = float(mantissa) * powers[std::size_t(exponent + spread)];
+        }
+    });
     return values;
 }
 

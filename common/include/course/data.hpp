@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -20,6 +21,25 @@ namespace course {
 
 /// `count` integers uniformly distributed in [lo, hi], fully determined by `seed`.
 [[nodiscard]] std::vector<int> random_ints(std::size_t count, std::uint64_t seed, int lo, int hi);
+
+/// Element `index` of random_ints(count, seed, lo, hi), for any count past it, without the array:
+/// for inputs derived element by element from random integers (lo <= hi).
+[[nodiscard]] inline int random_int_at(std::size_t index, std::uint64_t seed, int lo, int hi)
+{
+    // SplitMix64's state after k draws is seed + k * its constant, so any draw can be made alone.
+    std::uint64_t z = seed + (index + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    const std::uint64_t bits = (z ^ (z >> 31)) >> 32;
+    // Multiply-shift maps 32 random bits onto the range without division; the bias is below
+    // range / 2^32, far too small to matter for test data.
+    const auto range = std::uint64_t(std::int64_t(hi) - lo) + 1;
+    return int(std::int64_t(lo) + std::int64_t((bits * range) >> 32));
+}
+
+/// Calls `fill(begin, end)` on stretches that cover [0, count) once, on several threads when
+/// `count` is large (a grader's inputs of 2^28 elements), else on this one.
+void fill_in_stretches(std::size_t count, const std::function<void(std::size_t, std::size_t)>& fill);
 
 /// The exact sum of `values` in 64 bits: the reference every reduction is compared with.
 [[nodiscard]] std::int64_t exact_sum(std::span<const int> values);
