@@ -27,20 +27,31 @@ inline constexpr double kFloatUnitRoundoff = 0x1p-24;
 /// block's slots, and room to spare.
 inline constexpr double kBoundSlack = 20;
 
-/// Neumaier's compensated sum, in double: its error is about one rounding of the result, however
-/// many terms there are.
+/// Neumaier's compensated sum, in double, one term at a time: its error is about one rounding of
+/// the result, however many terms there are.
+class CompensatedSum {
+public:
+    void add(double x)
+    {
+        const double t = sum_ + x;
+        compensation_ += std::fabs(sum_) >= std::fabs(x) ? (sum_ - t) + x : (x - t) + sum_;
+        sum_ = t;
+    }
+    [[nodiscard]] double value() const { return sum_ + compensation_; }
+
+private:
+    double sum_ = 0;
+    double compensation_ = 0;
+};
+
+/// The compensated sum of `values` (CompensatedSum).
 template <class Values>
 [[nodiscard]] double compensated_sum(const Values& values)
 {
-    double sum = 0;
-    double compensation = 0;
-    for (const auto value : values) {
-        const double x = value;
-        const double t = sum + x;
-        compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
-        sum = t;
-    }
-    return sum + compensation;
+    CompensatedSum sum;
+    for (const auto value : values)
+        sum.add(value);
+    return sum.value();
 }
 
 /// The most additions an element of a float sum of n elements over `threads` threads goes through
@@ -86,6 +97,22 @@ template <class Values>
     for (const float x : values)
         sum += std::fabs(double(x));
     return sum;
+}
+
+/// compensated_sum and magnitude_sum of `values` in one pass over them (2^28 floats are a gigabyte).
+struct FloatTotals {
+    double reference = 0;
+    double magnitude = 0;
+};
+[[nodiscard]] inline FloatTotals float_totals(const std::vector<float>& values)
+{
+    CompensatedSum sum;
+    double magnitude = 0;
+    for (const float x : values) {
+        sum.add(x);
+        magnitude += std::fabs(double(x));
+    }
+    return {sum.value(), magnitude};
 }
 
 /// Added in float one after another, first to last (recursive summation: d = n - 1).

@@ -143,8 +143,9 @@ Case<float> float_case(std::size_t n, int spread, std::uint64_t stream)
     const std::uint64_t seed = course::derive_seed(course::grading::run_seed(), stream);
     Case<float> one;
     one.values = lesson08::random_floats(n, seed, spread);
-    one.magnitude = lesson08::magnitude_sum(one.values);
-    one.reference = lesson08::compensated_sum(one.values);
+    const auto totals = lesson08::float_totals(one.values);
+    one.magnitude = totals.magnitude;
+    one.reference = totals.reference;
     one.drawn = spread > 0 ? "values in [-1, 1] x 2^-" + std::to_string(spread) + "..2^" + std::to_string(spread)
                            : std::string("values in [-1, 1]");
     one.drawn += ", input seed " + std::to_string(seed);
