@@ -7,17 +7,6 @@
 #include <thread>
 
 namespace course {
-namespace {
-
-std::uint64_t splitmix64(std::uint64_t& state)
-{
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-}  // namespace
 
 std::uint64_t fresh_seed()
 {
@@ -27,8 +16,7 @@ std::uint64_t fresh_seed()
 
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream)
 {
-    std::uint64_t state = seed ^ (stream * 0xD1B54A32D192ED03ull);
-    return splitmix64(state);
+    return splitmix64_output((seed ^ (stream * 0xD1B54A32D192ED03ull)) + kSplitMix64Step);
 }
 
 std::vector<int> random_ints(std::size_t count, std::uint64_t seed, int lo, int hi)

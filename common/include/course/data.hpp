@@ -22,15 +22,21 @@ namespace course {
 /// `count` integers uniformly distributed in [lo, hi], fully determined by `seed`.
 [[nodiscard]] std::vector<int> random_ints(std::size_t count, std::uint64_t seed, int lo, int hi);
 
+/// SplitMix64's output for the state `state` (its state after k draws from seed s is
+/// s + k * kSplitMix64Step, so any draw can be made alone).
+inline constexpr std::uint64_t kSplitMix64Step = 0x9E3779B97F4A7C15ull;
+[[nodiscard]] inline std::uint64_t splitmix64_output(std::uint64_t state)
+{
+    state = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9ull;
+    state = (state ^ (state >> 27)) * 0x94D049BB133111EBull;
+    return state ^ (state >> 31);
+}
+
 /// Element `index` of random_ints(count, seed, lo, hi), for any count past it, without the array:
 /// for inputs derived element by element from random integers (lo <= hi).
 [[nodiscard]] inline int random_int_at(std::size_t index, std::uint64_t seed, int lo, int hi)
 {
-    // SplitMix64's state after k draws is seed + k * its constant, so any draw can be made alone.
-    std::uint64_t z = seed + (index + 1) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    const std::uint64_t bits = (z ^ (z >> 31)) >> 32;
+    const std::uint64_t bits = splitmix64_output(seed + (index + 1) * kSplitMix64Step) >> 32;
     // Multiply-shift maps 32 random bits onto the range without division; the bias is below
     // range / 2^32, far too small to matter for test data.
     const auto range = std::uint64_t(std::int64_t(hi) - lo) + 1;

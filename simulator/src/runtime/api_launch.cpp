@@ -180,9 +180,10 @@ void run_launch(const PreparedLaunch& prepared)
     launch.params = prepared.params.data();
     launch.instruction_limit = instruction_limit();
     launch.epoch = next_launch_epoch();
+    const bool syncs_grid = prepared.cooperative || kernel_syncs_grid(*k);
     // A kernel that syncs its grid is counted whatever the switch says: its blocks' instruction
     // counts tell a grid that makes progress from one that can never get past grid.sync().
-    launch.counting = runtime().counting || prepared.cooperative || kernel_syncs_grid(*k);
+    launch.counting = runtime().counting || syncs_grid;
     static const bool race_check = checkEnabled("CUDASIM_RACECHECK");
     static const bool init_check = checkEnabled("CUDASIM_INITCHECK");
     launch.race_check = race_check;
@@ -208,7 +209,7 @@ void run_launch(const PreparedLaunch& prepared)
     const uint64_t threads = launch.block.count();
     const int residentPerSm = blocks_per_sm(kernel_registers(*prepared.entry, *k), static_cast<int>(threads),
                                             k->static_smem + prepared.dynamic_smem);
-    if (prepared.cooperative || kernel_syncs_grid(*k)) {
+    if (syncs_grid) {
         workspace = DeviceMemory::instance().allocate(kGridWorkspaceBytes);
         DeviceMemory::instance().fill(workspace, 0, kGridWorkspaceBytes);
         launch.grid_workspace = reinterpret_cast<uint64_t>(workspace);
