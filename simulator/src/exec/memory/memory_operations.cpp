@@ -108,6 +108,26 @@ void compute_addresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& 
     }
 }
 
+// A shared store of one word per lane, `offset` turning the lanes' addresses into host pointers,
+// each lane checked for races before it writes: a store that leaves the word as it was races with
+// nothing.
+template <class Word>
+void store_shared_checked(const LaunchContext& launch, BlockState& b, const Warp& w, uint32_t pc, const uint64_t* addrs,
+                          int64_t offset, const uint64_t* values, uint32_t exec)
+{
+    const uint64_t base = reinterpret_cast<uint64_t>(b.shared.data());
+    for (uint32_t m = exec; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        uint8_t* p = reinterpret_cast<uint8_t*>(addrs[l] + static_cast<uint64_t>(offset));
+        Word before;
+        std::memcpy(&before, p, sizeof(Word));
+        const auto value = static_cast<Word>(values[l]);
+        check_shared_access(launch, b, w, l, pc, reinterpret_cast<uint64_t>(p) - base, sizeof(Word),
+                            RaceAccessKind::Write, before == value);
+        std::memcpy(p, &value, sizeof(Word));
+    }
+}
+
 // A load whose lanes all lie in one allocation (`shift` turns an address into a host pointer):
 // the element size and signedness fixed, so that each lane is a plain move.
 template <int Bytes, bool Signed>
@@ -189,7 +209,7 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
         if (init_check_ && where == ResolvedSpace::Global)
             check_reads_written(w, b, in, a.addr, exec, total, a.lowest, a.highest);
         if (ordering_ && where == ResolvedSpace::Global)
-            order_loads(w, b, in, a.addr, exec, total);
+            order_loads(w, b, in, a.addr, exec, total, a.lowest, a.highest);
         return;
     }
     for (uint32_t m = exec; m; m &= m - 1) {
@@ -212,7 +232,7 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
     if (init_check_ && where == ResolvedSpace::Global)
         check_reads_written(w, b, in, a.addr, exec, total, a.lowest, a.highest);
     if (ordering_ && where == ResolvedSpace::Global)
-        order_loads(w, b, in, a.addr, exec, total);
+        order_loads(w, b, in, a.addr, exec, total, a.lowest, a.highest);
 }
 
 // The initcheck: a global read of bytes nothing wrote. A warp whose whole address range was written
@@ -249,10 +269,13 @@ void Interpreter::mark_written(const uint64_t* addrs, uint32_t exec, uint32_t si
 // The ordering check across blocks (exec/memory/ordering_check.hpp): a strong load reads a flag; a plain one
 // must be ordered after any other block's write of its words.
 void Interpreter::order_loads(const Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
-                              uint32_t size)
+                              uint32_t size, uint64_t lowest, uint64_t highest)
 {
     const uint32_t pc = pc_of(in);
     const bool strong = (in.order & ptx::OrderStrong) != 0;
+    // A plain load of words no block wrote (the input of a reduction) needs no lane's look-up.
+    if (!strong && (b.ordering.saturated || !ordering_->may_be_written(lowest, highest + size - 1)))
+        return;
     for (uint32_t m = exec; m; m &= m - 1) {
         const int l = std::countr_zero(m);
         if ((addrs[l] & kWindowMask) != 0)
@@ -342,20 +365,12 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
     bool direct =
         memory_.translate_range(in.space, a.lowest, a.highest, a.bits, total, b, offset, where, in.shared_symbol);
     const uint32_t pc = pc_of(in);
-    if (race_check_ && direct && where == ResolvedSpace::Shared && values && bytes == 4) {
-        // The most common shared store, checked before each lane writes: a store that leaves the word
-        // as it was races with nothing.
-        const uint64_t base = reinterpret_cast<uint64_t>(b.shared.data());
-        for (uint32_t m = exec; m; m &= m - 1) {
-            int l = std::countr_zero(m);
-            uint8_t* p = reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset));
-            uint32_t before;
-            std::memcpy(&before, p, 4);
-            const auto value = static_cast<uint32_t>(values[l]);
-            check_shared_access(launch_, b, w, l, pc, reinterpret_cast<uint64_t>(p) - base, 4, RaceAccessKind::Write,
-                                before == value);
-            std::memcpy(p, &value, 4);
-        }
+    if (race_check_ && direct && where == ResolvedSpace::Shared && values && (bytes == 4 || bytes == 8)) {
+        // The most common shared stores: an int or float, a long long or double.
+        if (bytes == 4)
+            store_shared_checked<uint32_t>(launch_, b, w, pc, a.addr, offset, values, exec);
+        else
+            store_shared_checked<uint64_t>(launch_, b, w, pc, a.addr, offset, values, exec);
         listener.on_memory_access(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total});
         return;
     }

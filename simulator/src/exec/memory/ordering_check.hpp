@@ -74,6 +74,9 @@ public:
     std::optional<OrderedWrite> last_write(uint64_t word);
     // Whether some block may have written the page of `word`: false is certain (no look-up needed).
     bool may_be_written(uint64_t word) const { return pages_[page_slot(word)].load(std::memory_order_acquire) != 0; }
+    // Whether some block may have written a word of the bytes [first, last]: false is certain. One
+    // look-up per page instead of one per lane and word (a warp's load spans a page or two).
+    bool may_be_written(uint64_t first, uint64_t last) const;
 
     void publish(uint64_t block, const Publication& publication);
     // Whether a release of `block` on `observed.word` before `observed.sequence` covers `write`.

@@ -88,7 +88,7 @@ private:
     void check_global_reads(Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
                             uint32_t size);
     void order_loads(const Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
-                     uint32_t size);
+                     uint32_t size, uint64_t lowest, uint64_t highest);
     void order_stores(const Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
                       uint32_t size);
     uint32_t pc_of(const ptx::Instr& in) const { return static_cast<uint32_t>(&in - launch_.kernel->code.data()); }
