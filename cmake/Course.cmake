@@ -512,7 +512,7 @@ endfunction()
 # the unmodified starter.
 function(course_add_host_check lesson id source starter_fails_with)
   add_executable(${id}_host_check "${PROJECT_SOURCE_DIR}/lessons/${lesson}/${source}")
-  target_link_libraries(${id}_host_check PRIVATE ${id}_lesson doctest::doctest)
+  target_link_libraries(${id}_host_check PRIVATE ${id}_lesson course::doctest_runtime)
   if(COURSE_WITH_SOLUTIONS)
     add_test(NAME ${id}.host_check COMMAND ${id}_host_check "--modules=${COURSE_MODULES_ROOT}/solution")
     set_tests_properties(${id}.host_check PROPERTIES LABELS "${id};host" TIMEOUT 120)

@@ -18,7 +18,6 @@
 // skipped, never as passed), 124 timeout, 2 a bad option or thresholds file. Listing options (--list-test-cases, used by CTest's
 // test discovery at build time) never touch the GPU.
 
-#define DOCTEST_CONFIG_IMPLEMENT
 #include "course/cuda_check.hpp"
 #include "course/data.hpp"
 #include "course/device.hpp"

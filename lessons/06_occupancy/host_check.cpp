@@ -6,7 +6,6 @@
 //   build/ci/lessons/lesson06_host_check                                   # your calculator
 //   build/ci/lessons/lesson06_host_check --modules=build/ci/modules/solution   # the reference
 
-#define DOCTEST_CONFIG_IMPLEMENT
 #include "sweep_check.hpp"
 
 #include "course/module.hpp"

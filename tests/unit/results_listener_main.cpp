@@ -5,7 +5,6 @@
 //
 //   build/ci/tests/course_results_listener_test    (registered with CTest)
 
-#define DOCTEST_CONFIG_IMPLEMENT
 #include "course/grading.hpp"
 #include "course/results.hpp"
 #include "course/results_listener.hpp"
