@@ -234,7 +234,7 @@ class BatchGrader:
         for gpu in ([] if on_simulator else gpus or [("", "")]):
             self.gpus.put(gpu)
         self.print_lock = threading.Lock()
-        self.build_jobs = max(1, (os.cpu_count() or 2) // jobs)
+        self.cores_per_job = max(1, (os.cpu_count() or 2) // jobs)
 
     def say(self, text: str) -> None:
         if self.quiet:
@@ -276,7 +276,7 @@ class BatchGrader:
         modules = tree / "modules" / "exercise" / lesson.folder
         shutil.rmtree(modules, ignore_errors=True)  # never grade the previous student's modules
         command = ["cmake", "--build", str(tree), "--target", f"{lesson.target}_exercise_modules",
-                   "-j", str(self.build_jobs)]
+                   "-j", str(self.cores_per_job)]
         try:
             result = common.run(command, capture_output=True, text=True, errors="replace", timeout=900)
         except subprocess.TimeoutExpired:
@@ -341,7 +341,8 @@ class BatchGrader:
                 with self.one_gpu() as gpu:
                     outcome = verdict.run_grader(grader, results, modules=tree / "modules" / "exercise",
                                                  seed=self.seed, thresholds=self.thresholds_file, timeout=self.timeout,
-                                                 memory_limit=self.memory_limit, on_gpu=not self.on_simulator, gpu=gpu)
+                                                 memory_limit=self.memory_limit, on_gpu=not self.on_simulator, gpu=gpu,
+                                                 simulator_threads=self.cores_per_job if self.on_simulator else None)
                 outcome.gpu = gpu
                 # The simulator's pass runs on the CPU: meanwhile the GPU grades another student.
                 if outcome.verdict == "pass" and outcome.backend == "gpu" and simulator_pass.wanted(lesson):

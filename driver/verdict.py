@@ -249,16 +249,20 @@ MEMORY_SIGNS = ("std::bad_alloc", "cudaErrorMemoryAllocation", "out of memory")
 def run_grader(grader: Path, results_file: Path, *, modules: Path | str | None = None, seed: int | None = None,
                thresholds: Path | None = None, timeout: float | None = None,
                memory_limit: int | None = None, on_gpu: bool = False, test_cases: str | None = None,
-               gpu: str | None = None) -> Outcome:
+               gpu: str | None = None, simulator_threads: int | None = None) -> Outcome:
     """Runs one grader (killed with its children after `timeout` + 30 s; its own watchdog stops it
     at `timeout`), with at most `memory_limit` bytes of address space where one is given, and
     classifies what happened. The grader reports through a pipe that only it holds (--results-fd);
     the record is saved to `results_file` for ./course status. Its output is kept within a bound
     (CappedOutput). `test_cases` (a doctest filter) runs only those: the record then tells what ran,
-    and no such run is a pass. `gpu`: the CUDA_VISIBLE_DEVICES it runs with (the GPU it sees)."""
+    and no such run is a pass. `gpu`: the CUDA_VISIBLE_DEVICES it runs with (the GPU it sees).
+    `simulator_threads`: the simulator's worker threads (CUDASIM_THREADS) where the caller has not
+    chosen them, so that graders running side by side share the cores instead of each taking all."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
     if gpu:
         env["CUDA_VISIBLE_DEVICES"] = gpu
+    if simulator_threads:
+        env.setdefault("CUDASIM_THREADS", str(simulator_threads))
     if timeout:
         env["COURSE_GRADER_TIMEOUT"] = str(int(timeout))
     results_file.parent.mkdir(parents=True, exist_ok=True)

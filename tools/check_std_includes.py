@@ -125,11 +125,14 @@ def main() -> int:
         print("include-what-you-use not found: sudo apt-get install iwyu", file=sys.stderr)
         return 77
     commands = []
+    checked: set[Path] = set()  # a file built into several targets (a student program's variants) is checked once
     for entry in json.loads(database.read_text()):
         source = Path(entry["file"]).resolve()
         relative = source.relative_to(SOURCE_ROOT) if source.is_relative_to(SOURCE_ROOT) else None
         command = iwyu_command(entry)
-        if relative and relative.parts[0] in CHECKED_FOLDERS and source.suffix == ".cpp" and command:
+        if relative and relative.parts[0] in CHECKED_FOLDERS and source.suffix == ".cpp" and command and \
+                source not in checked:
+            checked.add(source)
             commands.append((entry["directory"], command))
 
     def run(job):

@@ -1,6 +1,6 @@
 """A student's edits never break the course: lesson 03 solved in more lines than the starter has,
 then its file deleted, then replaced by a folder, graded as a student grades (./course grade) in a
-simulator build tree, with lessons 01 and 04 still building and grading beside it. The student's
+simulator build tree, with lessons 07 and 09 still building and grading beside it. The student's
 exercises are a copy (COURSE_EXERCISES_DIR), never the course's own exercises/."""
 
 from __future__ import annotations
@@ -74,9 +74,9 @@ class StudentPath(unittest.TestCase):
         self.assertEqual(configured.returncode, 0, configured.stdout + configured.stderr)
 
         # The other lessons build and are graded as their starters deserve: too slow, no build error.
-        code, output = self.grade("01", "04")
-        self.assertRegex(output, r"lesson 01 [^\n]*: FAIL: (wrong result|not written): record_layout")
-        self.assertRegex(output, r"lesson 04 [^\n]*: FAIL: too slow: reduce_interleaved")
+        code, output = self.grade("07", "09")
+        self.assertRegex(output, r"lesson 07 [^\n]*: FAIL: too slow: reduce_unrolled")
+        self.assertRegex(output, r"lesson 09 [^\n]*: FAIL: too slow: reduce_once")
         self.assertNotIn("COMPILE ERROR", output)
 
         # A kernel that never ends: the demo's watchdog stops it, as the grader's stops it. The
