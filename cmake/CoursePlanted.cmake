@@ -175,7 +175,8 @@ endfunction()
 
 # course_add_passing_submission(<NN_name> <name> <student file> <source> TEST_CASES <filter>)
 # A right submission unlike the reference (another order of float additions, ...): the grader's test
-# cases matching <filter> must pass it, with no failure.
+# cases matching <filter> must pass it, with no failure. The suite "baselines" is left out, as for a
+# planted kernel (cmake/Course.cmake): it checks the lesson's own kernels, which no submission replaces.
 function(course_add_passing_submission lesson name replaces source)
   cmake_parse_arguments(PARSE_ARGV 4 arg "" "TEST_CASES" "")
   if(NOT COURSE_WITH_SOLUTIONS)
@@ -185,7 +186,8 @@ function(course_add_passing_submission lesson name replaces source)
   set(id "lesson${number}")
   course_add_replaced_submission(modules_option ${lesson} planted ${name} ${replaces} "${source}")
   course_failure_words(failures correctness fault timeout grader)
-  add_test(NAME ${id}.planted.${name}_passes COMMAND ${id}_grader ${modules_option} "--test-case=${arg_TEST_CASES}")
+  add_test(NAME ${id}.planted.${name}_passes
+    COMMAND ${id}_grader ${modules_option} "--test-case=${arg_TEST_CASES}" --test-suite-exclude=baselines)
   set_tests_properties(${id}.planted.${name}_passes PROPERTIES
     LABELS "${id};planted"
     TIMEOUT ${COURSE_GRADER_TIMEOUT}
