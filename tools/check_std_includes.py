@@ -6,10 +6,10 @@ standard library stops including <cstdint> from <string>, and the build breaks).
     tools/check_std_includes.py BUILD_DIR     # a tree configured with CMAKE_EXPORT_COMPILE_COMMANDS
 
 Runs include-what-you-use (Debian package iwyu) on every host C++ file of the tree's
-compile_commands.json that lives in the course's sources, and on the course's headers they include;
-reports only missing standard headers (the course's own headers are left to review). Exit 0 when
-nothing is missing, 1 with one line per missing header, 2 on bad usage, 77 without
-include-what-you-use (a skipped test).
+compile_commands.json that lives in the course's sources (each file of a unity build on its own),
+and on the course's headers they include; reports only missing standard headers (the course's own
+headers are left to review). Exit 0 when nothing is missing, 1 with one line per missing header,
+2 on bad usage, 77 without include-what-you-use (a skipped test).
 """
 
 from __future__ import annotations
@@ -67,8 +67,9 @@ def implicit(name: str) -> bool:
     return plain in IMPLICIT_NAMES or plain.startswith(("operator", "__")) or plain.endswith("...")
 
 
-def iwyu_command(entry: dict) -> list[str] | None:
-    """The include-what-you-use command for one compile_commands.json entry; None for non-C++ ones."""
+def iwyu_command(entry: dict, source: Path) -> list[str] | None:
+    """The include-what-you-use command for `source` with one compile_commands.json entry's flags; None
+    for an entry that is not C++."""
     args = entry["arguments"] if "arguments" in entry else shlex.split(entry["command"])
     if not args or Path(args[0]).name.startswith("nvcc"):
         return None
@@ -85,7 +86,20 @@ def iwyu_command(entry: dict) -> list[str] | None:
     project_headers = f"{SOURCE_ROOT}/*"
     return (["include-what-you-use", *kept, "-Wno-unknown-warning-option",
              "-Xiwyu", "--no_fwd_decls", "-Xiwyu", "--cxx17ns", "-Xiwyu", f"--check_also={project_headers}",
-             entry["file"]])
+             str(source)])
+
+
+UNITY_INCLUDE = re.compile(r'^#include "(?P<file>[^"]+)"$')
+
+
+def sources_of(entry: dict) -> list[Path]:
+    """The files one compile_commands.json entry compiles: its file, or for a unity source (CMake's
+    UNITY_BUILD, Unity/unity_N_cxx.cxx) each file it includes, each then checked with its flags."""
+    source = Path(entry["file"]).resolve()
+    if source.parent.name != "Unity" or source.suffix != ".cxx":
+        return [source]
+    included = (UNITY_INCLUDE.match(line) for line in source.read_text().splitlines())
+    return [Path(match["file"]).resolve() for match in included if match]
 
 
 def missing_std_headers(output: str) -> dict[str, set[tuple[str, str]]]:
@@ -127,13 +141,13 @@ def main() -> int:
     commands = []
     checked: set[Path] = set()  # a file built into several targets (a student program's variants) is checked once
     for entry in json.loads(database.read_text()):
-        source = Path(entry["file"]).resolve()
-        relative = source.relative_to(SOURCE_ROOT) if source.is_relative_to(SOURCE_ROOT) else None
-        command = iwyu_command(entry)
-        if relative and relative.parts[0] in CHECKED_FOLDERS and source.suffix == ".cpp" and command and \
-                source not in checked:
-            checked.add(source)
-            commands.append((entry["directory"], command))
+        for source in sources_of(entry):
+            relative = source.relative_to(SOURCE_ROOT) if source.is_relative_to(SOURCE_ROOT) else None
+            command = iwyu_command(entry, source)
+            if relative and relative.parts[0] in CHECKED_FOLDERS and source.suffix == ".cpp" and command and \
+                    source not in checked:
+                checked.add(source)
+                commands.append((entry["directory"], command))
 
     def run(job):
         directory, command = job

@@ -1,6 +1,7 @@
 // Device management and error state. One device: a modelled H100 SXM.
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 

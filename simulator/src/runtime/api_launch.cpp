@@ -1,5 +1,6 @@
 // Kernel launches, function attributes and the occupancy calculator.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>

@@ -5,6 +5,7 @@
 #include "exec/arithmetic/fast_paths.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <type_traits>
 #include <vector>

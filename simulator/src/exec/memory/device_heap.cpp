@@ -1,6 +1,7 @@
 #include "exec/memory/device_heap.hpp"
 
 #include <iterator>
+#include <utility>
 
 #include "exec/memory/device_memory.hpp"
 

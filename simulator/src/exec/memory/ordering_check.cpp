@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "ptx/ir.hpp"
 #include "support/demangle.hpp"

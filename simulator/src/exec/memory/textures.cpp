@@ -1,5 +1,7 @@
 #include "exec/memory/textures.hpp"
 
+#include <utility>
+
 namespace cudasim {
 
 TextureTable& TextureTable::instance()
