@@ -54,17 +54,17 @@ void OrderingCheck::record_write(uint64_t word, const OrderedWrite& write)
         std::lock_guard lock(shard.mutex);
         shard.words[word] = write;
     }
-    pages_[page_slot(word)].store(1, std::memory_order_release);
+    pages_[slot_of(page_of(word))].store(1, std::memory_order_release);
 }
 
 bool OrderingCheck::may_be_written(uint64_t first, uint64_t last) const
 {
     constexpr uint64_t kMaxPages = 8;  // beyond a few pages, the lanes' own look-ups cost no more
-    const uint64_t first_page = first / 4 >> 10, last_page = last / 4 >> 10;
+    const uint64_t first_page = page_of(first / 4), last_page = page_of(last / 4);
     if (last < first || last_page - first_page >= kMaxPages)
         return true;
     for (uint64_t page = first_page; page <= last_page; ++page)
-        if (pages_[page & (kPageSlots - 1)].load(std::memory_order_acquire) != 0)
+        if (page_written(page))
             return true;
     return false;
 }

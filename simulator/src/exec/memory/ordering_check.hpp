@@ -75,7 +75,7 @@ public:
     // The last plain write of `word` in this launch, if any.
     std::optional<OrderedWrite> last_write(uint64_t word);
     // Whether some block may have written the page of `word`: false is certain (no look-up needed).
-    bool may_be_written(uint64_t word) const { return pages_[page_slot(word)].load(std::memory_order_acquire) != 0; }
+    bool may_be_written(uint64_t word) const { return page_written(page_of(word)); }
     // Whether some block may have written a word of the bytes [first, last]: false is certain. One
     // look-up per page instead of one per lane and word (a warp's load spans a page or two).
     bool may_be_written(uint64_t first, uint64_t last) const;
@@ -87,7 +87,9 @@ public:
 private:
     static constexpr size_t kShards = 64;
     static constexpr size_t kPageSlots = size_t{1} << 16;
-    static size_t page_slot(uint64_t word) { return (word >> 10) & (kPageSlots - 1); }  // 4 KB pages
+    static uint64_t page_of(uint64_t word) { return word >> 10; }  // 4 KB pages
+    static size_t slot_of(uint64_t page) { return page & (kPageSlots - 1); }
+    bool page_written(uint64_t page) const { return pages_[slot_of(page)].load(std::memory_order_acquire) != 0; }
     static size_t shard_of(uint64_t key) { return (key ^ (key >> 17)) & (kShards - 1); }
 
     struct WriteShard {
