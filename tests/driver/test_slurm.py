@@ -1,5 +1,5 @@
 """./course grade --slurm on a real Slurm cluster: a one-node cluster started on this machine
-(tests/slurm/cluster.sh: munge, slurmctld, slurmd), a class of six lesson 03 submissions graded
+(tests/slurm/cluster.sh: munge, slurmctld, slurmd), a class of four lesson 03 submissions graded
 through the array job and the merge job the driver submits, on the CPU simulator, and the merged
 reports compared with the same class graded here at once with the same seed, verdict for verdict.
 
@@ -29,11 +29,11 @@ CLUSTER = ROOT / "tests" / "slurm" / "cluster.sh"
 
 
 def make_class(folder: Path) -> None:
-    """Six students: two references, two starters, a wrong bound, a compile error."""
+    """Four students, one to each verdict and a task of the three with two of them: the reference,
+    the starter, a wrong bound, a compile error."""
     solution = ROOT / "solutions" / LESSON / STUDENT_FILE
     starter = ROOT / "exercises" / LESSON / STUDENT_FILE
-    for name, source in [*((f"reference_{i}", solution) for i in (1, 2)),
-                         *((f"starter_{i}", starter) for i in (1, 2))]:
+    for name, source in (("reference", solution), ("starter", starter)):
         (folder / name / LESSON).mkdir(parents=True)
         shutil.copy(source, folder / name / LESSON / STUDENT_FILE)
     (folder / "wrong" / LESSON).mkdir(parents=True)
@@ -107,10 +107,10 @@ class SlurmCluster(unittest.TestCase):
         expected = verdicts(here / "results.json")
         self.assertEqual(verdicts(out / "results.json"), expected)
         self.assertEqual(sorted({student for student, _ in expected}),
-                         ["compile_error", "reference_1", "reference_2", "starter_1", "starter_2", "wrong"])
+                         ["compile_error", "reference", "starter", "wrong"])
         shown = {student: verdict for (student, _), (verdict, _, _) in expected.items()}
-        self.assertEqual(shown, {"reference_1": "pass", "reference_2": "pass", "starter_1": "fail", "starter_2": "fail",
-                                 "wrong": "fail", "compile_error": "compile error"})
+        self.assertEqual(shown, {"reference": "pass", "starter": "fail", "wrong": "fail",
+                                 "compile_error": "compile error"})
 
 
 if __name__ == "__main__":
