@@ -43,8 +43,12 @@ struct Source {
 };
 
 // d = f(lane) for the lanes in `exec`: straight into the destination for a full warp (each lane
-// reads its sources before it writes, so a destination that is also a source is harmless), else
-// all 32 into a scratch copy and the lanes of `exec` from there.
+// reads its sources before it writes, so a destination that is also a source is harmless); lane
+// by lane for a few lanes (one thread's serial code); else all 32 into a scratch copy, which the
+// compiler vectorises, and the lanes of `exec` from there.
+// Up to this many lanes, computing each alone costs less than all 32 at once.
+constexpr int kFewLanes = 4;
+
 template <class F>
 inline void write_lanes(Warp& w, const Instr& in, uint32_t exec, F f)
 {
@@ -52,6 +56,13 @@ inline void write_lanes(Warp& w, const Instr& in, uint32_t exec, F f)
     if (exec == 0xffffffffu) {
         for (int l = 0; l < kWarpSize; ++l)
             d[l] = f(l);
+        return;
+    }
+    if (std::popcount(exec) <= kFewLanes) {
+        for (uint32_t m = exec; m; m &= m - 1) {
+            const int l = std::countr_zero(m);
+            d[l] = f(l);
+        }
         return;
     }
     uint64_t values[kWarpSize];
