@@ -87,23 +87,28 @@ std::string describe(const ptx::Instr& in)
     return text;
 }
 
-// Runs `in` both ways on the same registers under several masks; every register must agree.
+// Runs `in` both ways on the same registers under several masks (all lanes, half of them, three,
+// one, none), in every build of the fast paths this CPU runs; every register must agree.
 void check_same(const ptx::Instr& in, std::mt19937_64& random)
 {
-    const FastPath fast = fast_path_of(in);
     INFO(describe(in));
-    REQUIRE(static_cast<bool>(fast));
     const ptx::Kernel kernel;
-    for (int round = 0; round < 8; ++round) {
-        const uint32_t masks[] = {0xffffffffu, static_cast<uint32_t>(random()), 1u << (random() % 32), 0u};
-        for (uint32_t exec : masks) {
-            std::vector<uint64_t> general = registers(random), quick = general;
-            Warp a, b;
-            a.regs = general.data();
-            b.regs = quick.data();
-            execute_arithmetic(a, in, exec, 0, kernel);
-            fast(b, in, exec);
-            CHECK(general == quick);
+    for (const FastPathBuild build : fast_path_builds()) {
+        INFO("build " << (build == FastPathBuild::Avx2 ? "AVX2" : "baseline"));
+        const FastPath fast = fast_path_of(in, build);
+        REQUIRE(static_cast<bool>(fast));
+        for (int round = 0; round < 8; ++round) {
+            const uint32_t three = (1u << (random() % 32)) | (1u << (random() % 32)) | (1u << (random() % 32));
+            const uint32_t masks[] = {0xffffffffu, static_cast<uint32_t>(random()), three, 1u << (random() % 32), 0u};
+            for (uint32_t exec : masks) {
+                std::vector<uint64_t> general = registers(random), quick = general;
+                Warp a, b;
+                a.regs = general.data();
+                b.regs = quick.data();
+                execute_arithmetic(a, in, exec, 0, kernel);
+                fast(b, in, exec);
+                CHECK(general == quick);
+            }
         }
     }
 }
@@ -196,6 +201,19 @@ TEST_CASE("fast paths: the forms they leave to executeArithmetic")
           instruction(Op::Cvt, Type::F32, 0, {{}}, 0, Type::S32), instruction(Op::Add, Type::S32, 0, {{true, 1}, {}}),
           instruction(Op::Div, Type::U32, 0, {{}, {}}), instruction(Op::Bra, Type::None, 0, {})}) {
         INFO(describe(in));
-        CHECK_FALSE(static_cast<bool>(fast_path_of(in)));
+        for (const FastPathBuild build : fast_path_builds())
+            CHECK_FALSE(static_cast<bool>(fast_path_of(in, build)));
     }
+}
+
+TEST_CASE("fast paths: the baseline build, and the AVX2 build where the CPU has AVX2")
+{
+    const std::vector<FastPathBuild>& builds = fast_path_builds();
+    REQUIRE_FALSE(builds.empty());
+    CHECK(builds.front() == FastPathBuild::Baseline);
+#if defined(__x86_64__)
+    CHECK((builds.back() == FastPathBuild::Avx2) == static_cast<bool>(__builtin_cpu_supports("avx2")));
+#else
+    CHECK(builds.size() == 1);
+#endif
 }

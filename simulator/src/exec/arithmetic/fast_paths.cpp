@@ -1,17 +1,21 @@
 // The fast paths: one function per operation and operand shape (a register or an immediate in
 // each source), its few parameters read from the instruction once per execution, and a loop over
 // the 32 lanes that the compiler vectorises. The lane functions are execute_arithmetic's (arithmetic.cpp),
-// written for the integer forms alone.
+// written for the integer forms alone. This file is compiled once per build of fast_paths.hpp,
+// each into a namespace of its own (CUDASIM_FAST_PATHS_BUILD); fast_path_builds.cpp chooses.
 #include "exec/arithmetic/fast_paths.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <type_traits>
-#include <vector>
 
 #include "exec/arithmetic/alu.hpp"
 #include "exec/scheduling/opcode_classes.hpp"
+
+#ifndef CUDASIM_FAST_PATHS_BUILD
+#define CUDASIM_FAST_PATHS_BUILD fast_paths_baseline
+#endif
 
 namespace cudasim {
 namespace {
@@ -411,6 +415,8 @@ FastPath conversion_of(const Instr& in)
 
 }  // namespace
 
+namespace CUDASIM_FAST_PATHS_BUILD {
+
 FastPath fast_path_of(const Instr& in)
 {
     if (executor_of(in.op) != Executor::Arithmetic || in.carry_in || in.carry_out || in.sat || in.ftz ||
@@ -456,11 +462,7 @@ FastPath fast_path_of(const Instr& in)
     }
 }
 
-std::vector<FastPath> fast_paths_of(const std::vector<ptx::Instr>& code)
-{
-    std::vector<FastPath> paths(code.size());
-    std::transform(code.begin(), code.end(), paths.begin(), fast_path_of);
-    return paths;
-}
-
+}  // namespace CUDASIM_FAST_PATHS_BUILD
 }  // namespace cudasim
+
+#undef CUDASIM_FAST_PATHS_BUILD

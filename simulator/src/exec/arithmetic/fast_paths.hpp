@@ -15,7 +15,18 @@ namespace cudasim {
 // Executes `in` for the lanes in `exec`.
 using FastPath = void (*)(Warp& w, const ptx::Instr& in, uint32_t exec);
 
-// The fast path of one instruction, or null where execute_arithmetic must run it.
+// The fast paths are compiled twice on x86-64: for any x86-64 CPU (SSE2, two 64-bit lanes per
+// vector instruction) and for CPUs with AVX2 (four). Both compute the same values; the best build
+// the CPU runs is chosen when the first kernel starts, so the program runs on any x86-64 machine.
+enum class FastPathBuild { Baseline, Avx2 };
+
+// The builds this program has and this CPU runs, the baseline first and the one used last.
+const std::vector<FastPathBuild>& fast_path_builds();
+
+// The fast path of one instruction in `build`, or null where execute_arithmetic must run it.
+FastPath fast_path_of(const ptx::Instr& in, FastPathBuild build);
+
+// The same in the build used: the last of fast_path_builds().
 FastPath fast_path_of(const ptx::Instr& in);
 
 // fast_path_of of each instruction of `code`, by index.
