@@ -17,6 +17,19 @@
 #define CUDASIM_FAST_PATHS_BUILD fast_paths_baseline
 #endif
 
+// The AVX2 build: the functions below are compiled for AVX2, the headers' inline functions above
+// for any x86-64 CPU. A copy of one of those that the compiler keeps out of line is a weak symbol
+// the linker may keep for the whole program, so none may need AVX2 (a CPU without it would stop
+// there); tools/check_isa_build_symbols.sh checks that the build defines no other code.
+#if CUDASIM_FAST_PATHS_AVX2_TARGET
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#endif
+#endif
+
 namespace cudasim {
 namespace {
 
@@ -465,4 +478,11 @@ FastPath fast_path_of(const Instr& in)
 }  // namespace CUDASIM_FAST_PATHS_BUILD
 }  // namespace cudasim
 
+#if CUDASIM_FAST_PATHS_AVX2_TARGET
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#endif
 #undef CUDASIM_FAST_PATHS_BUILD
