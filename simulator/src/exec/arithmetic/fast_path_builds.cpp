@@ -29,19 +29,13 @@ const std::vector<FastPathBuild>& fast_path_builds()
     return builds;
 }
 
-FastPath fast_path_of(const ptx::Instr& in, FastPathBuild build)
+FastPath fast_path_of(const ptx::Instr& in, [[maybe_unused]] FastPathBuild build)
 {
 #if CUDASIM_FAST_PATHS_AVX2
     if (build == FastPathBuild::Avx2)
         return fast_paths_avx2::fast_path_of(in);
 #endif
-    (void)build;
     return fast_paths_baseline::fast_path_of(in);
-}
-
-FastPath fast_path_of(const ptx::Instr& in)
-{
-    return fast_path_of(in, fast_path_builds().back());
 }
 
 std::vector<FastPath> fast_paths_of(const std::vector<ptx::Instr>& code)

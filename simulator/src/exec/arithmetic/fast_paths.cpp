@@ -20,7 +20,8 @@
 // The AVX2 build: the functions below are compiled for AVX2, the headers' inline functions above
 // for any x86-64 CPU. A copy of one of those that the compiler keeps out of line is a weak symbol
 // the linker may keep for the whole program, so none may need AVX2 (a CPU without it would stop
-// there); tools/check_isa_build_symbols.sh checks that the build defines no other code.
+// there); tools/check_isa_build_symbols.sh checks that no global or weak function but the entry
+// point has an AVX instruction.
 #if CUDASIM_FAST_PATHS_AVX2_TARGET
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
@@ -59,13 +60,13 @@ struct Source {
     }
 };
 
+// Up to this many lanes, computing each alone costs less than all 32 at once.
+constexpr int kFewLanes = 4;
+
 // d = f(lane) for the lanes in `exec`: straight into the destination for a full warp (each lane
 // reads its sources before it writes, so a destination that is also a source is harmless); lane
 // by lane for a few lanes (one thread's serial code); else all 32 into a scratch copy, which the
 // compiler vectorises, and the lanes of `exec` from there.
-// Up to this many lanes, computing each alone costs less than all 32 at once.
-constexpr int kFewLanes = 4;
-
 template <class F>
 inline void write_lanes(Warp& w, const Instr& in, uint32_t exec, F f)
 {

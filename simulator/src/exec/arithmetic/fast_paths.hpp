@@ -26,10 +26,8 @@ const std::vector<FastPathBuild>& fast_path_builds();
 // The fast path of one instruction in `build`, or null where execute_arithmetic must run it.
 FastPath fast_path_of(const ptx::Instr& in, FastPathBuild build);
 
-// The same in the build used: the last of fast_path_builds().
-FastPath fast_path_of(const ptx::Instr& in);
-
-// fast_path_of of each instruction of `code`, by index.
+// fast_path_of of each instruction of `code`, by index, in the build used: the last of
+// fast_path_builds().
 std::vector<FastPath> fast_paths_of(const std::vector<ptx::Instr>& code);
 
 }  // namespace cudasim
