@@ -351,8 +351,6 @@ class ClassInParts(unittest.TestCase):
             backend = [] if grades_on_gpu() else ["--sim"]
             same = ["--submissions", str(tmp / "class"), "--seed", "77", "--timeout", "120", "--jobs", "2",
                     "--lessons", "03", *backend]
-            whole = run_course("grade", *same, "--out", str(tmp / "whole"), "--work", str(work), timeout=900)
-            self.assertEqual(whole.returncode, 0, whole.stdout[-4000:])
             written = run_course("grade", *same, "--slurm", "--dry-run", "--tasks", "2", "--partition", "gpu",
                                  "--time", "1:00:00", "--out", str(tmp / "slurm"))
             self.assertEqual(written.returncode, 0, written.stdout)
@@ -364,11 +362,16 @@ class ClassInParts(unittest.TestCase):
                 self.assertIn(line, grade_script)
             merge_script = (scripts / "merge.sbatch").read_text()
             self.assertIn(f"--merge {tmp / 'slurm'} {tmp / 'slurm' / 'parts' / '1'}", merge_script)
-            # What Slurm runs: each task of the array, then the merge.
-            for task in ("1", "2"):
-                ran = subprocess.run(["bash", str(scripts / "grade.sbatch")], capture_output=True, text=True,
-                                     env=dict(os.environ, SLURM_ARRAY_TASK_ID=task), timeout=900)
-                self.assertEqual(ran.returncode, 0, ran.stdout[-3000:] + ran.stderr[-3000:])
+            # What Slurm runs: the tasks of the array side by side (each in build trees of its own),
+            # then the merge; the class graded at once runs beside them.
+            tasks = [subprocess.Popen(["bash", str(scripts / "grade.sbatch")], stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL,
+                                      env=dict(os.environ, SLURM_ARRAY_TASK_ID=task)) for task in ("1", "2")]
+            whole = run_course("grade", *same, "--out", str(tmp / "whole"), "--work", str(work), timeout=900)
+            self.assertEqual(whole.returncode, 0, whole.stdout[-4000:])
+            for task in tasks:
+                output, _ = task.communicate(timeout=900)
+                self.assertEqual(task.returncode, 0, output[-6000:])
             ran = subprocess.run(["bash", str(scripts / "merge.sbatch")], capture_output=True, text=True, timeout=300)
             self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
 
