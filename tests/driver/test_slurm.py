@@ -20,7 +20,7 @@ import time
 import unittest
 from pathlib import Path
 
-from support import ROOT, build_dir, fixture_submission, run_course, simulator_tree
+from support import COURSE, ROOT, build_dir, fixture_submission, run_course, simulator_tree
 
 LESSON = "03_neighbored_reduction"
 STUDENT_FILE = "reduce_neighbored_less.cu"
@@ -85,6 +85,13 @@ class SlurmCluster(unittest.TestCase):
         jobs = re.search(r"grading array job (\d+) \(3 tasks\), merge job (\d+) after it", submitted.stdout)
         self.assertIsNotNone(jobs, submitted.stdout)
         ids = f"{jobs[1]},{jobs[2]}"
+        # The same class graded here at once, beside the cluster's jobs.
+        here = self.root / "at-once"
+        at_once = subprocess.Popen(
+            [sys.executable, str(COURSE), "grade", "--submissions", str(self.root / "class"), "--sim", "--lessons",
+             "03", "--seed", SEED, "--out", str(here), "--work", str(self.root / "work"), "--quiet"],
+            env=dict(os.environ, **self.env), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            stdin=subprocess.DEVNULL)
         print(self.slurm("squeue", "-j", ids))
         deadline = time.monotonic() + 900
         while self.slurm("squeue", "-h", "-j", ids).strip() and time.monotonic() < deadline:
@@ -99,11 +106,8 @@ class SlurmCluster(unittest.TestCase):
         merged = json.loads((out / "results.json").read_text())
         self.assertEqual([p["shard"] for p in merged["parts"]], ["1/3", "2/3", "3/3"])
 
-        here = self.root / "at-once"
-        at_once = run_course("grade", "--submissions", str(self.root / "class"), "--sim", "--lessons", "03",
-                             "--seed", SEED, "--out", str(here), "--work", str(self.root / "work"), "--quiet",
-                             env=self.env, timeout=900)
-        self.assertEqual(at_once.returncode, 0, at_once.stdout)
+        output, _ = at_once.communicate(timeout=900)
+        self.assertEqual(at_once.returncode, 0, output)
         expected = verdicts(here / "results.json")
         self.assertEqual(verdicts(out / "results.json"), expected)
         self.assertEqual(sorted({student for student, _ in expected}),

@@ -61,24 +61,27 @@ cudaDeviceProp make_properties()
     return p;
 }
 
+// A query's answer, through its pointer argument: cudaErrorInvalidValue for a null pointer.
+cudaError_t answer(int* out, int value)
+{
+    if (!out)
+        return record_error(cudaErrorInvalidValue);
+    *out = value;
+    return cudaSuccess;
+}
+
 }  // namespace
 
 extern "C" {
 
 cudaError_t cudaGetDeviceCount(int* count)
 {
-    if (!count)
-        return record_error(cudaErrorInvalidValue);
-    *count = 1;
-    return cudaSuccess;
+    return answer(count, 1);
 }
 
 cudaError_t cudaGetDevice(int* device)
 {
-    if (!device)
-        return record_error(cudaErrorInvalidValue);
-    *device = 0;
-    return cudaSuccess;
+    return answer(device, 0);
 }
 
 cudaError_t cudaSetDevice(int device)
@@ -264,18 +267,12 @@ cudaError_t cudaPeekAtLastError(void)
 
 cudaError_t cudaRuntimeGetVersion(int* version)
 {
-    if (!version)
-        return record_error(cudaErrorInvalidValue);
-    *version = CUDART_VERSION;
-    return cudaSuccess;
+    return answer(version, CUDART_VERSION);
 }
 
 cudaError_t cudaDriverGetVersion(int* version)
 {
-    if (!version)
-        return record_error(cudaErrorInvalidValue);
-    *version = CUDART_VERSION;
-    return cudaSuccess;
+    return answer(version, CUDART_VERSION);
 }
 
 }  // extern "C"

@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include "runtime/capture.hpp"
+#include "runtime/handles.hpp"
 #include "runtime/state.hpp"
 #include "runtime/streams.hpp"
 
@@ -31,16 +32,6 @@ struct CUevent_st {
 };
 
 namespace {
-std::set<cudaStream_t>& streams()
-{
-    static std::set<cudaStream_t> s;
-    return s;
-}
-std::set<cudaEvent_t>& events()
-{
-    static std::set<cudaEvent_t> e;
-    return e;
-}
 
 // The capture the event was last recorded in, if that capture is still going on.
 Capture* captured_in(cudaEvent_t event)
@@ -65,7 +56,7 @@ cudaError_t wait_for_event(const char* api, cudaEvent_t event)
     std::lock_guard lock(runtime().mutex);
     if (cudaError_t e = sticky_error())
         return e;
-    if (!events().count(event))
+    if (!live_handles<cudaEvent_t>().count(event))
         return fail_call(api, cudaErrorInvalidResourceHandle, "unknown event");
     if (Capture* capture = captured_in(event))
         return fail_stream_call(capture, api, cudaErrorCapturedEvent,
@@ -79,14 +70,14 @@ cudaError_t wait_for_event(const char* api, cudaEvent_t event)
 namespace cudasim {
 bool is_valid_stream(cudaStream_t stream)
 {
-    return is_legacy_stream(stream) || stream == cudaStreamPerThread || streams().count(stream) > 0;
+    return is_legacy_stream(stream) || stream == cudaStreamPerThread || live_handles<cudaStream_t>().count(stream) > 0;
 }
 
 bool synchronizes_with_legacy_stream(cudaStream_t stream)
 {
     if (stream == cudaStreamPerThread)
         return true;
-    return streams().count(stream) > 0 && !(stream->flags & cudaStreamNonBlocking);
+    return live_handles<cudaStream_t>().count(stream) > 0 && !(stream->flags & cudaStreamNonBlocking);
 }
 }  // namespace cudasim
 
@@ -100,7 +91,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags)
     if (!stream)
         return fail_call("cudaStreamCreate", cudaErrorInvalidValue, "stream is NULL");
     *stream = new CUstream_st{flags};
-    streams().insert(*stream);
+    live_handles<cudaStream_t>().insert(*stream);
     return cudaSuccess;
 }
 
@@ -138,7 +129,7 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority)
         return fail_call("cudaStreamGetPriority", cudaErrorInvalidValue, "priority is NULL");
     if (!is_valid_stream(stream))
         return fail_call("cudaStreamGetPriority", cudaErrorInvalidResourceHandle, "unknown stream");
-    *priority = streams().count(stream) ? stream->priority : kLeastStreamPriority;
+    *priority = live_handles<cudaStream_t>().count(stream) ? stream->priority : kLeastStreamPriority;
     return cudaSuccess;
 }
 
@@ -149,7 +140,7 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags)
         return fail_call("cudaStreamGetFlags", cudaErrorInvalidValue, "flags is NULL");
     if (!is_valid_stream(stream))
         return fail_call("cudaStreamGetFlags", cudaErrorInvalidResourceHandle, "unknown stream");
-    *flags = streams().count(stream) ? stream->flags : 0u;
+    *flags = live_handles<cudaStream_t>().count(stream) ? stream->flags : 0u;
     return cudaSuccess;
 }
 
@@ -203,8 +194,8 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
     std::lock_guard lock(runtime().mutex);
-    if (!streams().erase(stream))
-        return fail_call("cudaStreamDestroy", cudaErrorInvalidResourceHandle, "unknown stream");
+    if (cudaError_t e = forget_handle("cudaStreamDestroy", stream, cudaErrorInvalidResourceHandle, "unknown stream"))
+        return e;
     discard_capture(stream);
     delete stream;
     return cudaSuccess;
@@ -227,7 +218,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     std::lock_guard lock(runtime().mutex);
     if (cudaError_t e = sticky_error())
         return e;
-    if (!is_valid_stream(stream) || !events().count(event))
+    if (!is_valid_stream(stream) || !live_handles<cudaEvent_t>().count(event))
         return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream or event");
     cudaError_t error = cudaSuccess;
     Capture* capture = capture_for(api, stream, error);
@@ -258,7 +249,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags)
     if (!event)
         return fail_call("cudaEventCreate", cudaErrorInvalidValue, "event is NULL");
     *event = new CUevent_st{flags};
-    events().insert(*event);
+    live_handles<cudaEvent_t>().insert(*event);
     return cudaSuccess;
 }
 
@@ -270,8 +261,8 @@ cudaError_t cudaEventCreate(cudaEvent_t* event)
 cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
     std::lock_guard lock(runtime().mutex);
-    if (!events().erase(event))
-        return fail_call("cudaEventDestroy", cudaErrorInvalidResourceHandle, "unknown event");
+    if (cudaError_t e = forget_handle("cudaEventDestroy", event, cudaErrorInvalidResourceHandle, "unknown event"))
+        return e;
     delete event;
     return cudaSuccess;
 }
@@ -282,7 +273,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
     std::lock_guard lock(runtime().mutex);
     if (cudaError_t e = sticky_error())
         return e;
-    if (!events().count(event) || !is_valid_stream(stream))
+    if (!live_handles<cudaEvent_t>().count(event) || !is_valid_stream(stream))
         return fail_call(api, cudaErrorInvalidResourceHandle, "unknown event or stream");
     cudaError_t error = cudaSuccess;
     Capture* capture = capture_for(api, stream, error);
@@ -299,7 +290,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
     event->capture_id = capture->id;
     if (flags & cudaEventRecordExternal)
         capture->nodes.push_back([event] {
-            if (!events().count(event))
+            if (!live_handles<cudaEvent_t>().count(event))
                 return;  // destroyed since
             event->recorded = true;
             event->time_ms = runtime().device_clock_ms;
@@ -330,7 +321,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end)
         return e;
     if (!ms)
         return fail_call("cudaEventElapsedTime", cudaErrorInvalidValue, "ms is NULL");
-    if (!events().count(start) || !events().count(end))
+    if (!live_handles<cudaEvent_t>().count(start) || !live_handles<cudaEvent_t>().count(end))
         return fail_call("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "unknown event");
     if ((start->flags | end->flags) & cudaEventDisableTiming)
         return fail_call("cudaEventElapsedTime", cudaErrorInvalidResourceHandle,

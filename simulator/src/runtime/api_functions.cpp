@@ -26,12 +26,9 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func)
         return e;
     if (!attr)
         return fail_call("cudaFuncGetAttributes", cudaErrorInvalidValue, "attr is NULL");
-    FunctionEntry* entry = nullptr;
-    cudaError_t error = cudaSuccess;
-    std::string why;
-    const ptx::Kernel* k = kernel_for(func, &entry, error, why);
+    const auto [k, entry, error] = kernel_for_call("cudaFuncGetAttributes", func);
     if (!k)
-        return fail_call("cudaFuncGetAttributes", error, why);
+        return error;
     std::memset(attr, 0, sizeof *attr);
     int regs = kernel_registers(*entry, *k);
     // ptxas allocates a kernel's static shared memory in 16-byte units (the H100 reports 1104 bytes
@@ -87,12 +84,9 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlock
     std::lock_guard lock(runtime().mutex);
     if (cudaError_t e = sticky_error())
         return e;
-    FunctionEntry* entry = nullptr;
-    cudaError_t error = cudaSuccess;
-    std::string why;
-    const ptx::Kernel* k = kernel_for(func, &entry, error, why);
+    const auto [k, entry, error] = kernel_for_call("cudaOccupancyMaxActiveBlocksPerMultiprocessor", func);
     if (!k)
-        return fail_call("cudaOccupancyMaxActiveBlocksPerMultiprocessor", error, why);
+        return error;
     if (!numBlocks || blockSize <= 0)
         return fail_call("cudaOccupancyMaxActiveBlocksPerMultiprocessor", cudaErrorInvalidValue, "bad arguments");
     // A configuration that could not launch has no resident blocks.

@@ -11,6 +11,7 @@
 
 #include "runtime/capture.hpp"
 #include "runtime/graph.hpp"
+#include "runtime/handles.hpp"
 #include "runtime/state.hpp"
 #include "runtime/streams.hpp"
 
@@ -26,24 +27,11 @@ struct CUgraphExec_st {
     std::vector<GraphNode> nodes;
 };
 
-namespace {
-std::set<cudaGraph_t>& graphs()
-{
-    static std::set<cudaGraph_t> g;
-    return g;
-}
-std::set<cudaGraphExec_t>& executables()
-{
-    static std::set<cudaGraphExec_t> e;
-    return e;
-}
-}  // namespace
-
 namespace cudasim {
 cudaGraph_t make_graph(std::vector<GraphNode> nodes)
 {
     cudaGraph_t graph = new CUgraph_st{std::move(nodes)};
-    graphs().insert(graph);
+    live_handles<cudaGraph_t>().insert(graph);
     return graph;
 }
 }  // namespace cudasim
@@ -64,8 +52,8 @@ cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags)
 cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
     std::lock_guard lock(runtime().mutex);
-    if (!graphs().erase(graph))
-        return fail_call("cudaGraphDestroy", cudaErrorInvalidValue, "unknown graph");
+    if (cudaError_t e = forget_handle("cudaGraphDestroy", graph, cudaErrorInvalidValue, "unknown graph"))
+        return e;
     delete graph;
     return cudaSuccess;
 }
@@ -78,7 +66,7 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
         return e;
     if (!pGraphExec)
         return fail_call(api, cudaErrorInvalidValue, "pGraphExec is NULL");
-    if (!graphs().count(graph))
+    if (!live_handles<cudaGraph_t>().count(graph))
         return fail_call(api, cudaErrorInvalidValue, "unknown graph");
     // Graphs launched from the device need dynamic parallelism; the other
     // flags concern allocation nodes, uploads and priorities, which do not
@@ -87,7 +75,7 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
         return fail_call(api, cudaErrorNotSupported,
                          "cudaGraphInstantiateFlagDeviceLaunch is not supported by the cudasim CPU simulator");
     *pGraphExec = new CUgraphExec_st{graph->nodes};
-    executables().insert(*pGraphExec);
+    live_handles<cudaGraphExec_t>().insert(*pGraphExec);
     return cudaSuccess;
 }
 
@@ -99,8 +87,9 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
     std::lock_guard lock(runtime().mutex);
-    if (!executables().erase(graphExec))
-        return fail_call("cudaGraphExecDestroy", cudaErrorInvalidValue, "unknown executable graph");
+    if (cudaError_t e =
+            forget_handle("cudaGraphExecDestroy", graphExec, cudaErrorInvalidValue, "unknown executable graph"))
+        return e;
     delete graphExec;
     return cudaSuccess;
 }
@@ -111,7 +100,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
     std::lock_guard lock(runtime().mutex);
     if (cudaError_t e = sticky_error())
         return e;
-    if (!executables().count(graphExec))
+    if (!live_handles<cudaGraphExec_t>().count(graphExec))
         return fail_call(api, cudaErrorInvalidValue, "unknown executable graph");
     if (!is_valid_stream(stream))
         return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream");

@@ -115,12 +115,9 @@ cudaError_t cudaLibraryGetGlobal(void** dptr, size_t* bytes, cudaLibrary_t handl
 cudaError_t cudaFuncGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize)
 {
     std::lock_guard lock(runtime().mutex);
-    FunctionEntry* entry = nullptr;
-    cudaError_t error = cudaSuccess;
-    std::string why;
-    const ptx::Kernel* k = kernel_for(func, &entry, error, why);
+    const auto [k, entry, error] = kernel_for_call("cudaFuncGetParamInfo", func);
     if (!k)
-        return fail_call("cudaFuncGetParamInfo", error, why);
+        return error;
     // Past the last parameter: the answer a program uses to count them.
     if (paramIndex >= k->params.size())
         return record_error(cudaErrorInvalidValue);

@@ -112,6 +112,16 @@ const ptx::Kernel* kernel_for(const void* host_function, FunctionEntry** entry, 
     return k;
 }
 
+KernelOfCall kernel_for_call(const char* api, const void* host_function)
+{
+    KernelOfCall found;
+    std::string why;
+    found.kernel = kernel_for(host_function, &found.entry, found.error, why);
+    if (!found.kernel)
+        fail_call(api, found.error, why);
+    return found;
+}
+
 uint8_t* symbol_storage(const void* host_variable, size_t* size, std::string* why)
 {
     auto fail = [why](const std::string& reason) -> uint8_t* {

@@ -113,6 +113,15 @@ void ensure_loaded(FatBinary& binary);
 const ptx::Kernel* kernel_for(const void* host_function, FunctionEntry** entry, cudaError_t& error,
                               std::string& message);
 
+// kernel_for for the runtime call `api`: the kernel and its entry, or a null kernel after the call
+// failed with the reason (its error in `error`). Call with runtime().mutex held.
+struct KernelOfCall {
+    const ptx::Kernel* kernel = nullptr;
+    FunctionEntry* entry = nullptr;
+    cudaError_t error = cudaSuccess;
+};
+KernelOfCall kernel_for_call(const char* api, const void* host_function);
+
 // Device storage of a __device__/__constant__ variable, or nullptr with
 // the reason in `why` (if given). Call with runtime().mutex held.
 uint8_t* symbol_storage(const void* host_variable, size_t* size, std::string* why = nullptr);

@@ -201,27 +201,18 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
         memory_.translate_range(in.space, a.lowest, a.highest, a.bits, total, b, offset, where, in.shared_symbol);
     if (direct && (d.kind == Operand::Kind::Reg || d.kind == Operand::Kind::Vec) && bytes > 0 && bytes <= 8) {
         load_direct(w, d, a.addr, static_cast<uint64_t>(offset), exec, bytes, ptx::is_signed(in.type));
-        listener.on_memory_access(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
-        if (race_check_ && where == ResolvedSpace::Shared)
-            check_shared_lanes(w, b, in, a.addr, exec, total, false);
-        else if (race_check_ && where == ResolvedSpace::Global && b.global_written)
-            check_global_reads(w, b, in, a.addr, exec, total);
-        if (init_check_ && where == ResolvedSpace::Global)
-            check_reads_written(w, b, in, a.addr, exec, total, a.lowest, a.highest);
-        if (ordering_ && where == ResolvedSpace::Global)
-            order_loads(w, b, in, a.addr, exec, total, a.lowest, a.highest);
-        return;
-    }
-    for (uint32_t m = exec; m; m &= m - 1) {
-        int l = std::countr_zero(m);
-        const uint8_t* p = direct ? reinterpret_cast<const uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
-                                  : memory_.resolve(in.space, a.addr[l], total, false, site(w, b, l, in), b, where);
-        if (d.kind == Operand::Kind::Vec) {
-            for (int i = 0; i < d.count; ++i)
-                if (d.vec[i] != Operand::kNoReg)
-                    w.reg(d.vec[i])[l] = read_value(p + i * bytes, bytes, in.type);
-        } else if (d.kind == Operand::Kind::Reg) {
-            w.reg(d.reg)[l] = read_value(p, bytes, in.type);
+    } else {
+        for (uint32_t m = exec; m; m &= m - 1) {
+            int l = std::countr_zero(m);
+            const uint8_t* p = direct ? reinterpret_cast<const uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
+                                      : memory_.resolve(in.space, a.addr[l], total, false, site(w, b, l, in), b, where);
+            if (d.kind == Operand::Kind::Vec) {
+                for (int i = 0; i < d.count; ++i)
+                    if (d.vec[i] != Operand::kNoReg)
+                        w.reg(d.vec[i])[l] = read_value(p + i * bytes, bytes, in.type);
+            } else if (d.kind == Operand::Kind::Reg) {
+                w.reg(d.reg)[l] = read_value(p, bytes, in.type);
+            }
         }
     }
     listener.on_memory_access(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});

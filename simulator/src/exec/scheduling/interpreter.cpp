@@ -37,6 +37,19 @@ constexpr uint64_t kBudgetChunk = 1 << 16;
 // most functions' frames).
 constexpr size_t kMaxCallDepth = 1024;
 
+// After a warp's lanes changed paths (a path popped, lanes exited): whether its run ends here, the
+// warp done, or resumed on a path parked past a barrier.
+bool run_ends_after_path_change(Warp& w)
+{
+    if (w.status == Warp::Status::Done)
+        return true;
+    if (w.active & w.arrived) {
+        w.status = Warp::Status::AtBarrier;
+        return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 // ---- control flow ----
@@ -237,12 +250,8 @@ void Interpreter::run_with(Warp& w, BlockState& b, Listener& listener)
     for (;;) {
         if (w.pc == w.rpc) {
             pop_path(w, b);
-            if (w.status == Warp::Status::Done)
+            if (run_ends_after_path_change(w))
                 return;
-            if (w.active & w.arrived) {  // resumed a path parked past a barrier
-                w.status = Warp::Status::AtBarrier;
-                return;
-            }
             continue;
         }
         const Instr& in = code[w.pc];
@@ -297,12 +306,8 @@ void Interpreter::run_with(Warp& w, BlockState& b, Listener& listener)
         case Executor::Exit:
             ++w.pc;
             exit_lanes(w, b, exec);
-            if (w.status == Warp::Status::Done)
+            if (run_ends_after_path_change(w))
                 return;
-            if (w.active & w.arrived) {  // resumed a path parked past a barrier
-                w.status = Warp::Status::AtBarrier;
-                return;
-            }
             continue;
         case Executor::Trap:
             if (exec)
