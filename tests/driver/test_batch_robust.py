@@ -23,9 +23,12 @@ from test_student_path import simulator_tree
 
 LESSON03 = "03_neighbored_reduction"
 FILE03 = "reduce_neighbored_less.cu"
-# What a grader may run: the endless kernel's cost, 2.5 times a correct grading of lesson 03 on a
-# loaded machine (6 s on two cores with two more busy processes beside it).
-TIMEOUT_S = 15
+# What a grader of the whole class may run: the endless kernel's cost, twice a correct grading of
+# lesson 03 on a loaded machine (10 s on two cores with the class without the endless kernel graded
+# beside it and two more busy processes).
+TIMEOUT_S = 20
+# The class without the endless kernel, graded beside it: a limit that no grading of it reaches.
+RESUMED_TIMEOUT_S = 120
 DRIVER_MEMORY_LIMIT = 500 << 20
 RESUMED = ("ada_correct", "ben_printf_flood", "cat_heap_overflow")  # the class that is killed and resumed
 
@@ -63,9 +66,9 @@ def make_class(folder: Path) -> None:
         (folder / student / LESSON03 / FILE03).write_text(text)
 
 
-def start_grading(submissions: Path, out: Path, work: Path, *extra: str) -> subprocess.Popen:
+def start_grading(submissions: Path, out: Path, work: Path, *extra: str, timeout: int = TIMEOUT_S) -> subprocess.Popen:
     command = [sys.executable, str(COURSE), "grade", "--submissions", str(submissions), "--lessons", "03", "--sim",
-               "--jobs", "2", "--seed", "20261126", "--timeout", str(TIMEOUT_S), "--out", str(out), "--work",
+               "--jobs", "2", "--seed", "20261126", "--timeout", str(timeout), "--out", str(out), "--work",
                str(work), *extra]
     env = {k: v for k, v in os.environ.items() if k not in ("COURSE_BUILD_DIR", "COURSE_PRESET")}
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -136,7 +139,7 @@ class ClassOfTroubles(unittest.TestCase):
             shutil.copytree(cls.submissions / student, submissions / student)
         cls.interrupted = cls.root / "interrupted"
         work = cls.root / "work_resumed"
-        process = start_grading(submissions, cls.interrupted, work)
+        process = start_grading(submissions, cls.interrupted, work, timeout=RESUMED_TIMEOUT_S)
         records = cls.interrupted / "records.jsonl"
         deadline = time.monotonic() + 300
         while process.poll() is None and time.monotonic() < deadline:
@@ -147,10 +150,10 @@ class ClassOfTroubles(unittest.TestCase):
         process.wait()
         cls.kept = records.read_text().count("\n") if records.exists() else 0
         cls.results_after_kill = (cls.interrupted / "results.csv").exists()
-        again = start_grading(submissions, cls.interrupted, work, "--resume", "--seed", "1")
+        again = start_grading(submissions, cls.interrupted, work, "--resume", "--seed", "1", timeout=RESUMED_TIMEOUT_S)
         cls.other_seed_output, _ = finish(again, 60)
         cls.other_seed_code = again.returncode
-        resumed = start_grading(submissions, cls.interrupted, work, "--resume")
+        resumed = start_grading(submissions, cls.interrupted, work, "--resume", timeout=RESUMED_TIMEOUT_S)
         cls.resumed_output, _ = finish(resumed, 600)
         cls.resumed_code = resumed.returncode
 
