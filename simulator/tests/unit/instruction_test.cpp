@@ -2,6 +2,8 @@
 // pin down in PTX than in CUDA C++.
 #include <doctest/doctest.h>
 
+#include <cuda_runtime_api.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -515,4 +517,95 @@ TEST_CASE(".ftz: f32 subnormal inputs and results are zeros of the same sign")
     CHECK(v[5] == 0u);
     CHECK(v[6] == 1u);
     CHECK(v[7] == 0u);
+}
+
+TEST_CASE("a whole warp's loads: lane after lane, backwards, one address, spread, and past the end")
+{
+    ptx::Module m = parse_ptx(R"(
+.visible .entry vectors(.param .u64 in, .param .u64 out, .param .u64 start, .param .u64 stride)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.param.u64 %rd3, [start];
+  ld.param.u64 %rd4, [stride];
+  mov.u32 %r1, %laneid;
+  cvt.u64.u32 %rd5, %r1;
+  mul.lo.s64 %rd6, %rd5, %rd4;
+  add.s64 %rd6, %rd6, %rd3;
+  add.s64 %rd7, %rd1, %rd6;
+  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd7];
+  mul.wide.u32 %rd8, %r1, 16;
+  add.s64 %rd9, %rd2, %rd8;
+  st.global.v4.u32 [%rd9], {%r2, %r3, %r4, %r5};
+  ret;
+}
+.visible .entry signed_halves(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .s32 %s<2>;
+  .reg .b64 %rd<7>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %laneid;
+  mul.wide.u32 %rd3, %r1, 2;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.s16 %s1, [%rd4];
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.u32 [%rd6], %s1;
+  ret;
+}
+)");
+    REQUIRE(m.kernels[0].error.empty());
+    REQUIRE(m.kernels[1].error.empty());
+    constexpr uint32_t kWords = 32 * 4 * 2;
+    DeviceBuffer in(kWords * 4);
+    DeviceBuffer out(32 * 16);
+    std::vector<uint32_t> words(kWords);
+    for (uint32_t i = 0; i < kWords; ++i)
+        words[i] = 1000 + i;
+    REQUIRE(cudaMemcpy(in.data, words.data(), kWords * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    struct Shape {
+        std::string name;
+        int64_t start, stride;
+    };
+    for (const Shape& s : {Shape{"lane after lane", 0, 16}, Shape{"backwards", 31 * 16, -16},
+                           Shape{"one address", 64, 0}, Shape{"spread", 16, 32}}) {
+        CAPTURE(s.name);
+        LaunchResult r =
+            run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1},
+                       {in.address(), out.address(), static_cast<uint64_t>(s.start), static_cast<uint64_t>(s.stride)});
+        INFO(r.message);
+        REQUIRE(r.error == cudaSuccess);
+        for (int lane = 0; lane < 32; ++lane)
+            for (int i = 0; i < 4; ++i) {
+                const auto first_word = static_cast<uint32_t>((s.start + lane * s.stride) / 4);
+                CHECK(out.as<uint32_t>()[lane * 4 + i] == 1000 + first_word + static_cast<uint32_t>(i));
+            }
+    }
+
+    // Lane after lane from 16 bytes before the end: the last lane reads past it.
+    LaunchResult past = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1},
+                                   {in.address(), out.address(), uint64_t{kWords * 4 - 31 * 16 - 8}, 16});
+    CHECK(past.error != cudaSuccess);  // misaligned by 8: the alignment is checked first
+    past = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1},
+                      {in.address(), out.address(), uint64_t{kWords * 4 - 31 * 16}, 16});
+    CHECK(past.error == cudaErrorIllegalAddress);
+    CHECK(past.message.find("Invalid __global__ read of size 16") != std::string::npos);
+    CHECK(past.message.find("thread (31,0,0)") != std::string::npos);
+    // Lane after lane, each 4 bytes off a 16-byte boundary.
+    LaunchResult misaligned = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {in.address(), out.address(), 4, 16});
+    CHECK(misaligned.error == cudaErrorMisalignedAddress);
+    CHECK(misaligned.message.find("thread (0,0,0)") != std::string::npos);
+
+    // Halves lane after lane, sign-extended.
+    std::vector<int16_t> halves(32);
+    for (int i = 0; i < 32; ++i)
+        halves[static_cast<size_t>(i)] = static_cast<int16_t>(i % 2 == 0 ? -i : i * 1000);
+    REQUIRE(cudaMemcpy(in.data, halves.data(), 64, cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(run_kernel(m.kernels[1], {1, 1, 1}, {32, 1, 1}, {in.address(), out.address()}).error == cudaSuccess);
+    for (int lane = 0; lane < 32; ++lane)
+        CHECK(out.as<int32_t>()[lane] == (lane % 2 == 0 ? -lane : lane * 1000));
 }

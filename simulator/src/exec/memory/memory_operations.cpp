@@ -79,21 +79,49 @@ void write_value(uint8_t* p, uint64_t v, int bytes)
 
 namespace {
 
-// Per-lane addresses of a memory operand, with the range summary the
-// whole-warp bounds check needs.
+// Per-lane addresses of a memory operand, with the range summary the whole-warp bounds check needs:
+// the lowest and highest address, and `bits`, whose low bits are zero where every lane's address is
+// aligned to them. `stride`: for a whole warp whose lane l reads first + l * stride (a coalesced
+// access, the common case), that stride, found from the lanes' steps before any minimum or
+// maximum is taken; 0 otherwise.
 struct LaneAddresses {
     Lanes addr;
     uint64_t lowest = ~0ull, highest = 0, bits = 0;
+    int64_t stride = 0;
 };
+
+// Strides up to this size in bytes count as a line: 31 of them cannot wrap around the address space.
+constexpr int64_t kMaxLineStride = int64_t{1} << 32;
 
 void compute_addresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& out)
 {
-    const uint64_t* base = a.reg == Operand::kNoReg ? nullptr : w.reg(a.reg);
-    uint64_t offset = static_cast<uint64_t>(a.imm);
+    const uint64_t offset = static_cast<uint64_t>(a.imm);
+    if (a.reg == Operand::kNoReg) {  // one address for every lane
+        std::fill(out.addr, out.addr + kWarpSize, offset);
+        out.lowest = out.highest = out.bits = offset;
+        return;
+    }
+    const uint64_t* base = w.reg(a.reg);
     for (int l = 0; l < kWarpSize; ++l)
-        out.addr[l] = (base ? base[l] : 0) + offset;
-    if (exec == 0xffffffffu) {  // branch-free form the compiler can vectorise
-        for (int l = 0; l < kWarpSize; ++l) {
+        out.addr[l] = base[l] + offset;
+    if (exec == 0xffffffffu) {
+        // The steps between lanes, from the register rather than from the addresses just written
+        // (reading those back at an offset would wait for the stores).
+        const uint64_t step = base[1] - base[0];
+        uint64_t off_line = 0;
+        for (int l = 1; l < kWarpSize; ++l)
+            off_line |= (base[l] - base[l - 1]) ^ step;
+        const uint64_t first = out.addr[0], last = out.addr[kWarpSize - 1];
+        const auto stride = static_cast<int64_t>(step);
+        if (off_line == 0 && stride > -kMaxLineStride && stride < kMaxLineStride &&
+            (stride > 0 ? last > first : last <= first)) {
+            out.lowest = std::min(first, last);
+            out.highest = std::max(first, last);
+            out.bits = first | step;  // every lane aligned where the first is and the stride keeps it
+            out.stride = stride;
+            return;
+        }
+        for (int l = 0; l < kWarpSize; ++l) {  // branch-free, for the compiler
             out.lowest = std::min(out.lowest, out.addr[l]);
             out.highest = std::max(out.highest, out.addr[l]);
             out.bits |= out.addr[l];
@@ -129,15 +157,38 @@ void store_shared_checked(const LaunchContext& launch, BlockState& b, const Warp
 }
 
 // A load whose lanes all lie in one allocation (`shift` turns an address into a host pointer):
-// the element size and signedness fixed, so that each lane is a plain move.
+// the element size and signedness fixed, so that each lane is a plain move. `packed`: a whole warp
+// whose lanes read one block of memory, lane after lane (each lane's parts side by side), copied
+// at once.
 template <int Bytes, bool Signed>
-void load_lanes(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift, uint32_t exec)
+void load_lanes(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift, uint32_t exec, bool packed)
 {
     using Element = std::conditional_t<
         Bytes == 1, uint8_t,
         std::conditional_t<Bytes == 2, uint16_t, std::conditional_t<Bytes == 4, uint32_t, uint64_t>>>;
     using SignedElement = std::make_signed_t<Element>;
+    const auto widen = [](Element x) {
+        if constexpr (Signed)
+            return static_cast<uint64_t>(static_cast<int64_t>(static_cast<SignedElement>(x)));
+        else
+            return static_cast<uint64_t>(x);
+    };
     const int parts = d.kind == Operand::Kind::Vec ? d.count : 1;
+    if (packed) {
+        constexpr int kMaxParts = 4;
+        Element block[kWarpSize * kMaxParts];
+        std::memcpy(block, reinterpret_cast<const void*>(addrs[0] + shift),
+                    static_cast<size_t>(kWarpSize * parts * Bytes));
+        for (int i = 0; i < parts; ++i) {
+            const uint32_t r = d.kind == Operand::Kind::Vec ? d.vec[i] : d.reg;
+            if (r == Operand::kNoReg)
+                continue;
+            uint64_t* out = w.reg(r);
+            for (int l = 0; l < kWarpSize; ++l)
+                out[l] = widen(block[l * parts + i]);
+        }
+        return;
+    }
     for (int i = 0; i < parts; ++i) {
         const uint32_t r = d.kind == Operand::Kind::Vec ? d.vec[i] : d.reg;
         if (r == Operand::kNoReg)
@@ -147,10 +198,7 @@ void load_lanes(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift
         const auto load_lane = [&](int l) {
             Element x;
             std::memcpy(&x, reinterpret_cast<const void*>(addrs[l] + at), Bytes);
-            if constexpr (Signed)
-                out[l] = static_cast<uint64_t>(static_cast<int64_t>(static_cast<SignedElement>(x)));
-            else
-                out[l] = x;
+            out[l] = widen(x);
         };
         if (exec == 0xffffffffu) {  // a whole warp: a counted loop, without the chain of lane bits
             for (int l = 0; l < kWarpSize; ++l)
@@ -162,24 +210,27 @@ void load_lanes(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift
     }
 }
 
-void load_direct(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift, uint32_t exec, int bytes,
+void load_direct(Warp& w, const Operand& d, const LaneAddresses& a, uint64_t shift, uint32_t exec, int bytes,
                  bool is_signed)
 {
+    const int parts = d.kind == Operand::Kind::Vec ? d.count : 1;
+    const bool packed = a.stride == static_cast<int64_t>(bytes) * parts && parts <= 4;
+    const uint64_t* addrs = a.addr;
     switch (bytes * (is_signed ? -1 : 1)) {
     case 1:
-        return load_lanes<1, false>(w, d, addrs, shift, exec);
+        return load_lanes<1, false>(w, d, addrs, shift, exec, packed);
     case -1:
-        return load_lanes<1, true>(w, d, addrs, shift, exec);
+        return load_lanes<1, true>(w, d, addrs, shift, exec, packed);
     case 2:
-        return load_lanes<2, false>(w, d, addrs, shift, exec);
+        return load_lanes<2, false>(w, d, addrs, shift, exec, packed);
     case -2:
-        return load_lanes<2, true>(w, d, addrs, shift, exec);
+        return load_lanes<2, true>(w, d, addrs, shift, exec, packed);
     case 4:
-        return load_lanes<4, false>(w, d, addrs, shift, exec);
+        return load_lanes<4, false>(w, d, addrs, shift, exec, packed);
     case -4:
-        return load_lanes<4, true>(w, d, addrs, shift, exec);
+        return load_lanes<4, true>(w, d, addrs, shift, exec, packed);
     default:  // 8 bytes: nothing to extend
-        return load_lanes<8, false>(w, d, addrs, shift, exec);
+        return load_lanes<8, false>(w, d, addrs, shift, exec, packed);
     }
 }
 
@@ -200,7 +251,7 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
     bool direct =
         memory_.translate_range(in.space, a.lowest, a.highest, a.bits, total, b, offset, where, in.shared_symbol);
     if (direct && (d.kind == Operand::Kind::Reg || d.kind == Operand::Kind::Vec) && bytes > 0 && bytes <= 8) {
-        load_direct(w, d, a.addr, static_cast<uint64_t>(offset), exec, bytes, ptx::is_signed(in.type));
+        load_direct(w, d, a, static_cast<uint64_t>(offset), exec, bytes, ptx::is_signed(in.type));
     } else {
         for (uint32_t m = exec; m; m &= m - 1) {
             int l = std::countr_zero(m);
