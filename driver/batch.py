@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import dataclasses
 import datetime
 import json
 import os
@@ -200,6 +201,22 @@ def clock(seconds: float) -> str:
     return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
 
 
+@dataclasses.dataclass
+class WorkTree:
+    """One job's build tree and the exercises folder it is configured for: configured once, then each
+    student's files are copied into that folder in turn (configuring anew for every student cost
+    more than building the student's code)."""
+    build: Path
+    exercises: Path
+    configured: bool = False
+
+    def take(self, composed: Path) -> None:
+        """A submission's composed exercises in place of the last one's. Every file is written anew,
+        so that the build sees each as changed whatever time the student's copy carries."""
+        shutil.rmtree(self.exercises, ignore_errors=True)
+        shutil.copytree(composed, self.exercises, copy_function=shutil.copyfile)
+
+
 class BatchGrader:
     def __init__(self, *, out: Path, work: Path, jobs: int, seed: int, timeout: float, thresholds_file: Path | None,
                  only: list[str] | None, arch: str | None, on_simulator: bool = False, memory_limit: int | None = None,
@@ -224,9 +241,9 @@ class BatchGrader:
         self.variables = building.preset_cache_variables(building.preset())
         if arch:
             self.variables["CMAKE_CUDA_ARCHITECTURES"] = arch
-        self.trees: queue.Queue[Path] = queue.Queue()
+        self.trees: queue.Queue[WorkTree] = queue.Queue()
         for i in range(jobs):
-            self.trees.put(work / f"tree{i}")
+            self.trees.put(WorkTree(work / f"tree{i}", work / f"tree{i}_exercises"))
         # A grader's timings must have its GPU alone: one grader per GPU at a time, each GPU taken from
         # this queue by the job that grades next (CUDA_VISIBLE_DEVICES, so the grader sees that card
         # only). The simulator's times are modelled, so its graders run side by side, one per job.
@@ -260,9 +277,9 @@ class BatchGrader:
             self.records.append(reports.outcome_record(submission, lesson, outcome, self.out))
         outcome.output = ""  # in its log file now: a class of hundreds is not held in memory
 
-    def configure(self, tree: Path, exercises: Path) -> tuple[bool, str]:
-        command = ["cmake", "-S", str(common.ROOT), "-B", str(tree), "-G", "Ninja",
-                   f"-DCOURSE_EXERCISES_DIR={exercises}", "-DCOURSE_WITH_SOLUTIONS=OFF"]
+    def configure(self, tree: WorkTree) -> tuple[bool, str]:
+        command = ["cmake", "-S", str(common.ROOT), "-B", str(tree.build), "-G", "Ninja",
+                   f"-DCOURSE_EXERCISES_DIR={tree.exercises}", "-DCOURSE_WITH_SOLUTIONS=OFF"]
         command += [f"-D{k}={v}" for k, v in self.variables.items()]
         try:
             result = common.run(command, capture_output=True, text=True, errors="replace", timeout=600)
@@ -319,12 +336,16 @@ class BatchGrader:
                     f"{chosen[0].folder}/)")
         tree = self.trees.get()
         try:
-            ok, log = self.configure(tree, submission.exercises)
-            (logs / "configure.log").write_text(log)
+            tree.take(submission.exercises)
+            ok, log = True, ""
+            if not tree.configured:
+                ok, log = self.configure(tree)
+                tree.configured = ok
+                (logs / "configure.log").write_text(log)
             built: list[lessons.Lesson] = []
             for lesson in todo:
                 if ok:
-                    lesson_ok, lesson_log = self.build_lesson(tree, lesson)
+                    lesson_ok, lesson_log = self.build_lesson(tree.build, lesson)
                     (logs / f"{lesson.target}_build.log").write_text(lesson_log)
                 else:
                     lesson_ok, lesson_log = False, log
@@ -332,26 +353,26 @@ class BatchGrader:
                     built.append(lesson)
                 else:
                     # Paths relative to the student's own folder: "03_x/file.cu(13): error: ..."
-                    reason = building.first_compile_errors(lesson_log).replace(f"{submission.exercises}/", "")
+                    reason = building.first_compile_errors(lesson_log).replace(f"{tree.exercises}/", "")
                     submission.outcomes[lesson.number] = verdict.Outcome("compile error", reason=reason,
                                                                          correctness="fail", output=lesson_log)
             for lesson in built:
                 grader = building.build_dir() / "lessons" / f"{lesson.target}_grader"
                 results = self.out / "results" / submission.name / f"{lesson.target}.json"
                 with self.one_gpu() as gpu:
-                    outcome = verdict.run_grader(grader, results, modules=tree / "modules" / "exercise",
+                    outcome = verdict.run_grader(grader, results, modules=tree.build / "modules" / "exercise",
                                                  seed=self.seed, thresholds=self.thresholds_file, timeout=self.timeout,
                                                  memory_limit=self.memory_limit, on_gpu=not self.on_simulator, gpu=gpu,
                                                  simulator_threads=self.cores_per_job if self.on_simulator else None)
                 outcome.gpu = gpu
                 # The simulator's pass runs on the CPU: meanwhile the GPU grades another student.
                 if outcome.verdict == "pass" and outcome.backend == "gpu" and simulator_pass.wanted(lesson):
-                    passed = self.run_simulator_pass(lesson, tree / "modules" / "exercise")
+                    passed = self.run_simulator_pass(lesson, tree.build / "modules" / "exercise")
                     outcome.apply_simulator_pass(passed.finding, passed.note, passed.error)
                 if outcome.verdict == "pass" and outcome.backend == "gpu":
                     with self.one_gpu() as gpu:
                         checked = sanitizer.run(grader, verdict.read_results(results),
-                                                modules=tree / "modules" / "exercise", seed=self.seed, gpu=gpu)
+                                                modules=tree.build / "modules" / "exercise", seed=self.seed, gpu=gpu)
                     outcome.apply_sanitizer(checked.finding, checked.note)
                 (logs / f"{lesson.target}.log").write_text(outcome.output)
                 submission.outcomes[lesson.number] = outcome

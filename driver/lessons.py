@@ -107,17 +107,22 @@ def starter_files(lesson: Lesson) -> dict[str, bytes] | None:
     pristine = common.ROOT / "starters" / lesson.folder
     if pristine.is_dir():
         return {str(p.relative_to(pristine)): p.read_bytes() for p in sorted(pristine.rglob("*")) if p.is_file()}
-    folder = f"exercises/{lesson.folder}"
-    if shutil.which("git"):
-        listed = common.run(["git", "ls-tree", "-r", "--name-only", "HEAD", "--", folder], capture_output=True,
-                            text=True)
-        names = [n for n in listed.stdout.splitlines() if n] if listed.returncode == 0 else []
-        if names:
-            files = {}
-            for name in names:
-                shown = common.run(["git", "show", f"HEAD:./{name}"], capture_output=True)
-                if shown.returncode != 0:
-                    return None
-                files[name.removeprefix(folder + "/")] = shown.stdout
-            return files
-    return None
+    committed = committed_files(f"exercises/{lesson.folder}")
+    return dict(committed) if committed else None
+
+
+@functools.cache
+def committed_files(folder: str) -> tuple[tuple[str, bytes], ...]:
+    """The files below `folder` in git's HEAD, by name relative to it; none without git or the folder.
+    Read once per process: a class's grading lays every lesson's starter under each student's files."""
+    if not shutil.which("git"):
+        return ()
+    listed = common.run(["git", "ls-tree", "-r", "--name-only", "HEAD", "--", folder], capture_output=True, text=True)
+    names = [n for n in listed.stdout.splitlines() if n] if listed.returncode == 0 else []
+    files = []
+    for name in names:
+        shown = common.run(["git", "show", f"HEAD:./{name}"], capture_output=True)
+        if shown.returncode != 0:
+            return ()
+        files.append((name.removeprefix(folder + "/"), shown.stdout))
+    return tuple(files)
