@@ -47,6 +47,13 @@ bool kernel_orders_blocks(const ptx::Kernel& kernel)
     });
 }
 
+OrderingCheck::OrderingCheck(const ptx::Kernel& kernel)
+    : has_fences_(std::any_of(kernel.code.begin(), kernel.code.end(), [](const ptx::Instr& in) {
+          return in.op == ptx::Op::Membar && !block_scope(in.order) && !(in.order & ptx::OrderProxy);
+      }))
+{
+}
+
 void OrderingCheck::record_write(uint64_t word, const OrderedWrite& write)
 {
     WriteShard& shard = writes_[shard_of(word)];
@@ -139,7 +146,7 @@ void before_flag_write(OrderingCheck& check, BlockOrdering& o, uint64_t block, u
 
 void after_flag_read(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint64_t word, uint8_t order)
 {
-    if (block_scope(order))
+    if (block_scope(order) || (!(order & ptx::OrderAcquire) && !check.has_fences()))
         return;
     const Observation observed{word, check.next_sequence(), thread, o.interval};
     if (!(order & ptx::OrderAcquire)) {

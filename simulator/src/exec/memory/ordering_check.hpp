@@ -69,6 +69,11 @@ bool kernel_orders_blocks(const ptx::Kernel& kernel);
 // One launch's shared state; the workers' blocks call it concurrently.
 class OrderingCheck {
 public:
+    explicit OrderingCheck(const ptx::Kernel& kernel);
+
+    // Whether the kernel has a fence that acquires (ordering::fence): without one, a relaxed flag
+    // read can never be acquired, and after_flag_read need not remember it.
+    bool has_fences() const { return has_fences_; }
     uint64_t next_sequence() { return sequence_.fetch_add(1, std::memory_order_seq_cst) + 1; }
 
     void record_write(uint64_t word, const OrderedWrite& write);
@@ -104,6 +109,7 @@ private:
     std::array<PublicationShard, kShards> publications_;
     std::array<std::atomic<uint32_t>, kPageSlots> pages_{};
     std::atomic<uint64_t> sequence_{0};
+    bool has_fences_;
 };
 
 // What a block's threads did towards ordering, reset at each block's start. A block that acquires

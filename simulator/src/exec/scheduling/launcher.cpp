@@ -149,7 +149,7 @@ LaunchResult execute_kernel(LaunchContext& launch)
     std::unordered_map<uint64_t, uint64_t> atomic_targets;
     std::unique_ptr<OrderingCheck> ordering;
     if (launch.race_check && blocks > 1 && kernel_orders_blocks(*launch.kernel)) {
-        ordering = std::make_unique<OrderingCheck>();
+        ordering = std::make_unique<OrderingCheck>(*launch.kernel);
         launch.ordering = ordering.get();
     }
     if (launch.grid_workspace != 0)
