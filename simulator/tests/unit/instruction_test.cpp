@@ -609,3 +609,63 @@ TEST_CASE("a whole warp's loads: lane after lane, backwards, one address, spread
     for (int lane = 0; lane < 32; ++lane)
         CHECK(out.as<int32_t>()[lane] == (lane % 2 == 0 ? -lane : lane * 1000));
 }
+
+TEST_CASE("lanes adding to one counter: each sees the sum of the lanes before it, in lane order")
+{
+    ptx::Module m = parse_ptx(R"(
+.visible .entry counters(.param .u64 counters, .param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [counters];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %laneid;
+  add.u32 %r2, %r1, 1;
+  atom.global.add.u32 %r3, [%rd1], %r2;
+  cvt.u64.u32 %rd3, %r1;
+  sub.s64 %rd4, 0, %rd3;
+  atom.global.add.s64 %rd5, [%rd1+8], %rd4;
+  setp.lt.u32 %p1, %r1, 20;
+  @%p1 red.global.add.u32 [%rd1+16], %r2;
+  mul.wide.u32 %rd6, %r1, 16;
+  add.s64 %rd7, %rd2, %rd6;
+  st.global.u32 [%rd7], %r3;
+  st.global.u64 [%rd7+8], %rd5;
+  ret;
+}
+)");
+    REQUIRE(m.kernels[0].error.empty());
+    DeviceBuffer counters(24);
+    DeviceBuffer out(32 * 16);
+    const uint32_t start32 = 0xffffff00u;  // wraps around part-way through the warp
+    const int64_t start64 = 5;
+    std::vector<unsigned char> initial(24, 0);
+    std::memcpy(initial.data(), &start32, 4);
+    std::memcpy(initial.data() + 8, &start64, 8);
+    REQUIRE(cudaMemcpy(counters.data, initial.data(), initial.size(), cudaMemcpyHostToDevice) == cudaSuccess);
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {counters.address(), out.address()});
+    INFO(r.message);
+    REQUIRE(r.error == cudaSuccess);
+    uint32_t seen32 = start32;
+    int64_t seen64 = start64;
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+        CAPTURE(lane);
+        uint32_t old32 = 0;
+        int64_t old64 = 0;
+        std::memcpy(&old32, out.as<unsigned char>() + lane * 16, 4);
+        std::memcpy(&old64, out.as<unsigned char>() + lane * 16 + 8, 8);
+        CHECK(old32 == seen32);
+        CHECK(old64 == seen64);
+        seen32 += lane + 1;
+        seen64 -= lane;
+    }
+    uint32_t total32 = 0, reduced = 0;
+    int64_t total64 = 0;
+    std::memcpy(&total32, counters.as<unsigned char>(), 4);
+    std::memcpy(&total64, counters.as<unsigned char>() + 8, 8);
+    std::memcpy(&reduced, counters.as<unsigned char>() + 16, 4);
+    CHECK(total32 == seen32);
+    CHECK(total64 == seen64);
+    CHECK(reduced == 20 * 21 / 2);  // the 20 lanes the predicate leaves on
+}

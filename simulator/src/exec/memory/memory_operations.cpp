@@ -530,6 +530,58 @@ uint64_t atomic_add_half(uint8_t* p, uint64_t operand, Type t)
 
 }  // namespace
 
+// Many lanes adding to one counter (atom.add or red.add of an integer type, every lane at one
+// address): the sum added in one update, each lane given the value it would have seen had the
+// lanes added in lane order, one after another (as a GPU's warp-aggregated atomic does). The
+// lanes' flag operations for the ordering check come before and after it, as each lane's would.
+bool Interpreter::add_to_one_address(Warp& w, BlockState& b, const Instr& in, uint32_t exec, const uint64_t* addrs,
+                                     const uint64_t* values, uint64_t* result, ResolvedSpace& where)
+{
+    if (in.mode != ptx::AtomAdd || std::has_single_bit(exec))
+        return false;
+    int bits = 0;
+    switch (in.type) {
+    case Type::S32:
+    case Type::U32:
+    case Type::B32:
+        bits = 32;
+        break;
+    case Type::S64:
+    case Type::U64:
+    case Type::B64:
+        bits = 64;
+        break;
+    default:
+        return false;
+    }
+    const int first = std::countr_zero(exec);
+    for (uint32_t m = exec; m; m &= m - 1)
+        if (addrs[std::countr_zero(m)] != addrs[first])
+            return false;
+    uint8_t* p =
+        memory_.resolve(in.space, addrs[first], static_cast<uint32_t>(bits / 8), true, site(w, b, first, in), b, where);
+    const bool ordered = ordering_ && where == ResolvedSpace::Global;
+    const auto thread = [&](int lane) { return w.index * kWarpSize + static_cast<uint32_t>(lane); };
+    uint64_t sum = 0;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        if (ordered)
+            ordering::before_flag_write(*ordering_, b.ordering, b.linear_index, thread(l), addrs[l] / 4, in.order);
+        sum += values[l];
+    }
+    const uint64_t keep = alu::width_mask(bits);
+    uint64_t seen = bits == 32 ? atomic_on_bits<uint32_t>(p, ptx::AtomAdd, sum & keep, 0)
+                               : atomic_on_bits<uint64_t>(p, ptx::AtomAdd, sum, 0);
+    for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        result[l] = seen & keep;
+        seen += values[l];
+        if (ordered)
+            ordering::after_flag_read(*ordering_, b.ordering, thread(l), addrs[l] / 4, in.order);
+    }
+    return true;
+}
+
 template <class Listener>
 void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec, Listener& listener)
 {
@@ -549,54 +601,59 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
     for (uint32_t m = exec; m; m &= m - 1) {
         int l = std::countr_zero(m);
         addrs[l] = (bp ? bp[l] : 0) + static_cast<uint64_t>(a.imm);
-        uint8_t* p =
-            memory_.resolve(in.space, addrs[l], static_cast<uint32_t>(bytes), true, site(w, b, l, in), b, where);
-        const bool ordered = ordering_ && where == ResolvedSpace::Global;
-        const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(l);
-        if (ordered)
-            ordering::before_flag_write(*ordering_, b.ordering, b.linear_index, thread, addrs[l] / 4, in.order);
-        uint64_t operand = v[l];
-        // CAS: the PTX operands are (compare, new).
-        uint64_t compare = c ? v[l] : 0;
-        if (c)
-            operand = c[l];
-        uint64_t old;
-        switch (in.type) {
-        case Type::F32:
-            old = atomic_on_bits<float>(p, in.mode, operand, compare);
-            break;
-        case Type::F64:
-            old = atomic_on_bits<double>(p, in.mode, operand, compare);
-            break;
-        case Type::S32:
-            old = atomic_on_bits<int32_t>(p, in.mode, operand, compare);
-            break;
-        case Type::S64:
-            old = atomic_on_bits<int64_t>(p, in.mode, operand, compare);
-            break;
-        case Type::U64:
-        case Type::B64:
-            old = atomic_on_bits<uint64_t>(p, in.mode, operand, compare);
-            break;
-        case Type::U32:
-        case Type::B32:
-            old = atomic_on_bits<uint32_t>(p, in.mode, operand, compare);
-            break;
-        case Type::F16:
-        case Type::BF16:
-        case Type::F16x2:
-        case Type::BF16x2:
-            if (in.mode != ptx::AtomAdd)
-                throw_unsupported(in, *launch_.kernel, "atomic operation on a 16-bit float type");
-            old = bytes == 2 ? atomic_add_half<uint16_t>(p, operand, in.type)
-                             : atomic_add_half<uint32_t>(p, operand, in.type);
-            break;
-        default:
-            throw_unsupported(in, *launch_.kernel, "atomic type");
+    }
+    if (!add_to_one_address(w, b, in, exec, addrs, v, result, where)) {
+        for (uint32_t m = exec; m; m &= m - 1) {
+            int l = std::countr_zero(m);
+            uint8_t* p =
+                memory_.resolve(in.space, addrs[l], static_cast<uint32_t>(bytes), true, site(w, b, l, in), b, where);
+            const bool ordered = ordering_ && where == ResolvedSpace::Global;
+            const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(l);
+            if (ordered)
+                ordering::before_flag_write(*ordering_, b.ordering, b.linear_index, thread, addrs[l] / 4, in.order);
+            uint64_t operand = v[l];
+            // CAS: the PTX operands are (compare, new).
+            uint64_t compare = c ? v[l] : 0;
+            if (c)
+                operand = c[l];
+            uint64_t old;
+            switch (in.type) {
+            case Type::F32:
+                old = atomic_on_bits<float>(p, in.mode, operand, compare);
+                break;
+            case Type::F64:
+                old = atomic_on_bits<double>(p, in.mode, operand, compare);
+                break;
+            case Type::S32:
+                old = atomic_on_bits<int32_t>(p, in.mode, operand, compare);
+                break;
+            case Type::S64:
+                old = atomic_on_bits<int64_t>(p, in.mode, operand, compare);
+                break;
+            case Type::U64:
+            case Type::B64:
+                old = atomic_on_bits<uint64_t>(p, in.mode, operand, compare);
+                break;
+            case Type::U32:
+            case Type::B32:
+                old = atomic_on_bits<uint32_t>(p, in.mode, operand, compare);
+                break;
+            case Type::F16:
+            case Type::BF16:
+            case Type::F16x2:
+            case Type::BF16x2:
+                if (in.mode != ptx::AtomAdd)
+                    throw_unsupported(in, *launch_.kernel, "atomic operation on a 16-bit float type");
+                old = bytes == 2 ? atomic_add_half<uint16_t>(p, operand, in.type)
+                                 : atomic_add_half<uint32_t>(p, operand, in.type);
+                break;
+            default:
+                throw_unsupported(in, *launch_.kernel, "atomic type");
+            }
+            result[l] = old;
+            if (ordered)
+                ordering::after_flag_read(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
         }
-        result[l] = old;
-        if (ordered)
-            ordering::after_flag_read(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
     }
     if (sliced_ && addrs[std::countr_zero(exec)] - launch_.grid_workspace < kGridWorkspaceBytes) {
         launch_.grid_arrivals += static_cast<uint64_t>(std::popcount(exec));  // grid.sync(): this block arrives

@@ -70,6 +70,8 @@ private:
     void store(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec, Listener& listener);
     template <class Listener>
     void atomic(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec, Listener& listener);
+    bool add_to_one_address(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec, const uint64_t* addrs,
+                            const uint64_t* values, uint64_t* result, ResolvedSpace& where);
     // In texture_fetch.cpp: tex.1d (tex1Dfetch).
     template <class Listener>
     void fetch_texture(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec, Listener& listener);
