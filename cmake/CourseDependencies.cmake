@@ -2,6 +2,9 @@
 # command that installs it, instead of a long CMake error about a missing *Config.cmake file.
 
 find_package(CUDAToolkit 12.0 REQUIRED)
+# Python, for the patches of the planted kernels, the driver's tests and the docs: found once here
+# for every folder below (each search runs the interpreter to ask its version).
+find_package(Python3 COMPONENTS Interpreter)
 
 set(_course_missing_packages "")
 macro(_course_find package debian_package)

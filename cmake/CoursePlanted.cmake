@@ -12,8 +12,8 @@
 # expectation.
 set(COURSE_RACE_MESSAGE "CUDA error.*race.*(read-after-write|write-after-read|write-after-write)|race: .* depends on the order in which the warps run")
 
-# Planted kernels and gaming attempts given as patches are applied by cmake/apply_patch.py.
-find_package(Python3 COMPONENTS Interpreter)
+# Planted kernels and gaming attempts given as patches are applied by cmake/apply_patch.py, with the
+# Python of CourseDependencies.cmake.
 
 # A GPU tree grades the planted kernels and gaming attempts on its GPU. A tree for machines without
 # one (preset "ci") leaves them out, modules and tests: they would only report skipped there, and
