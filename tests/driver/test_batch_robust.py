@@ -23,10 +23,10 @@ from test_student_path import simulator_tree
 
 LESSON03 = "03_neighbored_reduction"
 FILE03 = "reduce_neighbored_less.cu"
-# What a grader of the whole class may run: the endless kernel's cost, twice a correct grading of
-# lesson 03 on a loaded machine (10 s on two cores with the class without the endless kernel graded
-# beside it and two more busy processes).
-TIMEOUT_S = 20
+# What a grader of the whole class may run: the endless kernel's cost, three times a correct grading
+# of lesson 03 on a loaded machine (5 s on two cores with two busy processes beside the class, each
+# job's tree configured once).
+TIMEOUT_S = 15
 # The class without the endless kernel, graded beside it: a limit that no grading of it reaches.
 RESUMED_TIMEOUT_S = 120
 DRIVER_MEMORY_LIMIT = 500 << 20
