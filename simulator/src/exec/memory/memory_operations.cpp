@@ -537,23 +537,11 @@ uint64_t atomic_add_half(uint8_t* p, uint64_t operand, Type t)
 bool Interpreter::add_to_one_address(Warp& w, BlockState& b, const Instr& in, uint32_t exec, const uint64_t* addrs,
                                      const uint64_t* values, uint64_t* result, ResolvedSpace& where)
 {
-    if (in.mode != ptx::AtomAdd || std::has_single_bit(exec))
+    const bool integer =
+        !ptx::is_float(in.type) && !ptx::is_half_precision(in.type) && !ptx::is_packed_integer(in.type);
+    const int bits = 8 * ptx::type_bytes(in.type);
+    if (in.mode != ptx::AtomAdd || !integer || (bits != 32 && bits != 64) || std::has_single_bit(exec))
         return false;
-    int bits = 0;
-    switch (in.type) {
-    case Type::S32:
-    case Type::U32:
-    case Type::B32:
-        bits = 32;
-        break;
-    case Type::S64:
-    case Type::U64:
-    case Type::B64:
-        bits = 64;
-        break;
-    default:
-        return false;
-    }
     const int first = std::countr_zero(exec);
     for (uint32_t m = exec; m; m &= m - 1)
         if (addrs[std::countr_zero(m)] != addrs[first])
