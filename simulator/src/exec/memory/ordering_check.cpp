@@ -19,6 +19,13 @@ bool block_scope(uint8_t order)
     return (order & ptx::OrderBlockScope) != 0;
 }
 
+// Whether a fence (membar, fence.sc, fence.acq_rel) of this order releases and acquires across blocks:
+// one of .gpu or .sys scope, not a proxy fence.
+bool fence_orders_blocks(uint8_t order)
+{
+    return !block_scope(order) && !(order & ptx::OrderProxy);
+}
+
 std::string thread_name(const LaunchContext& launch, uint64_t block, uint32_t thread)
 {
     const Dim3& g = launch.grid;
@@ -49,7 +56,7 @@ bool kernel_orders_blocks(const ptx::Kernel& kernel)
 
 OrderingCheck::OrderingCheck(const ptx::Kernel& kernel)
     : has_fences_(std::any_of(kernel.code.begin(), kernel.code.end(), [](const ptx::Instr& in) {
-          return in.op == ptx::Op::Membar && !block_scope(in.order) && !(in.order & ptx::OrderProxy);
+          return in.op == ptx::Op::Membar && fence_orders_blocks(in.order);
       }))
 {
 }
@@ -117,7 +124,7 @@ namespace ordering {
 
 void fence(BlockOrdering& o, uint32_t thread, uint8_t order)
 {
-    if (block_scope(order) || (order & ptx::OrderProxy))
+    if (!fence_orders_blocks(order))
         return;
     ++o.releases[thread];
     o.release_interval[thread] = o.interval;
