@@ -86,9 +86,9 @@ inline void write_lanes(Warp& w, const Instr& in, uint32_t exec, F f)
     uint64_t values[kWarpSize];
     for (int l = 0; l < kWarpSize; ++l)
         values[l] = f(l);
-    for (uint32_t m = exec; m; m &= m - 1) {
-        const int l = std::countr_zero(m);
-        d[l] = values[l];
+    for (int l = 0; l < kWarpSize; ++l) {
+        const uint64_t keep = uint64_t{0} - ((exec >> l) & 1u);  // all ones for a lane of `exec`
+        d[l] = (values[l] & keep) | (d[l] & ~keep);
     }
 }
 

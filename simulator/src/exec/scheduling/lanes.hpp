@@ -65,9 +65,11 @@ inline void write_back(Warp& w, const Operand& o, const uint64_t* values, uint32
         std::copy(values, values + kWarpSize, d);
         return;
     }
-    for (uint32_t m = mask; m; m &= m - 1) {
-        int l = std::countr_zero(m);
-        d[l] = values[l];
+    // A blend of all 32 lanes, without a branch per lane: a divergent warp's lanes of `mask`
+    // follow no pattern a branch predictor learns.
+    for (int l = 0; l < kWarpSize; ++l) {
+        const uint64_t keep = uint64_t{0} - ((mask >> l) & 1u);  // all ones for a lane of `mask`
+        d[l] = (values[l] & keep) | (d[l] & ~keep);
     }
 }
 
