@@ -65,8 +65,9 @@ constexpr int kFewLanes = 4;
 
 // d = f(lane) for the lanes in `exec`: straight into the destination for a full warp (each lane
 // reads its sources before it writes, so a destination that is also a source is harmless); lane
-// by lane for a few lanes (one thread's serial code); else all 32 into a scratch copy, which the
-// compiler vectorises, and the lanes of `exec` from there.
+// by lane for a few lanes (one thread's serial code); else all 32 into a scratch copy, blended
+// into the destination over the lanes of `exec` (both loops vectorised, with no branch per lane
+// for a divergent warp's mask to mispredict).
 template <class F>
 inline void write_lanes(Warp& w, const Instr& in, uint32_t exec, F f)
 {
