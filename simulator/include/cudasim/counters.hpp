@@ -81,7 +81,7 @@ unsigned simulator_threads();
 // results under the same checks (bounds, races, initcheck, membermask) in about half to four fifths
 // of the time, but adds no modelled time (events around it measure nothing of it) and its
 // LaunchCounters say counted = false: for work that measures nothing, such as a grader's
-// correctness cases. A kernel that syncs its grid is always counted.
+// correctness cases, a kernel that syncs its grid included.
 void set_counting(bool on);
 bool counting();
 

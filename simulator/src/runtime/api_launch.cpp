@@ -182,9 +182,7 @@ void run_launch(const PreparedLaunch& prepared)
     launch.instruction_limit = instruction_limit();
     launch.epoch = next_launch_epoch();
     const bool syncs_grid = prepared.cooperative || kernel_syncs_grid(*k);
-    // A kernel that syncs its grid is counted whatever the switch says: its blocks' instruction
-    // counts tell a grid that makes progress from one that can never get past grid.sync().
-    launch.counting = runtime().counting || syncs_grid;
+    launch.counting = runtime().counting;
     static const bool race_check = checkEnabled("CUDASIM_RACECHECK");
     static const bool init_check = checkEnabled("CUDASIM_INITCHECK");
     launch.race_check = race_check;

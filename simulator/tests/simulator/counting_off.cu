@@ -1,6 +1,6 @@
 // Simulator-only: cudasim::set_counting(false). A launch not counted gives the same result, under
-// the same checks, with no counters and no modelled time; a kernel that syncs its grid is counted
-// whatever the switch says; turned on again, launches are counted as before.
+// the same checks, with no counters and no modelled time, a kernel that syncs its grid included (its
+// sum is the one printed); turned on again, launches are counted as before.
 #include <cstdio>
 
 #include <cooperative_groups.h>

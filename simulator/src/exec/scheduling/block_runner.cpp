@@ -184,6 +184,7 @@ void BlockRunner::run_shuffled(ScheduleRandom& random)
         Warp& w = *ready[chosen];
         interpreter_.start_slice(w, block_, 1 + random.below(64));
         interpreter_.run(w, block_);
+        interpreter_.end_slice();
         if (w.status != Warp::Status::Ready)
             ready.erase(ready.begin() + chosen);
     }
@@ -258,6 +259,7 @@ bool BlockRunner::advance()
             continue;
         interpreter_.start_slice(w, block_, random_ ? 1 + random_->below(64) : kCooperativeSlice);
         interpreter_.run(w, block_);
+        interpreter_.end_slice();
         any_ready = any_ready || w.status == Warp::Status::Ready;
     }
     return !any_ready && !release_barrier();

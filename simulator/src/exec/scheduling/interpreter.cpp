@@ -181,6 +181,14 @@ void Interpreter::start_slice(const Warp& w, const BlockState& b, uint64_t instr
         prepay(w, b, std::max(kBudgetChunk, instructions));
     prepaid_ -= instructions;
     budget_left_ = instructions;
+    slice_ = instructions;
+}
+
+void Interpreter::end_slice()
+{
+    run_in_slices_ += slice_ - budget_left_;
+    prepaid_ += budget_left_;
+    budget_left_ = 0;
 }
 
 void Interpreter::prepay(const Warp& w, const BlockState& b, uint64_t instructions)
@@ -265,9 +273,8 @@ void Interpreter::run_with(Warp& w, BlockState& b, Listener& listener)
         const Executor executor = executor_of(in.op);
         if (sliced_ && executor == Executor::Load && waits_at_grid_sync(w, in, exec)) {
             // The end of this warp's slice, before the poll: it stays Ready, at this instruction,
-            // and the rest of its slice goes back to the budget taken ahead.
-            prepaid_ += budget_left_ + 1;
-            budget_left_ = 0;
+            // which did not run (end_slice gives it back with the rest of the slice).
+            ++budget_left_;
             return;
         }
         listener.on_issue(w, b, in, w.active, exec);

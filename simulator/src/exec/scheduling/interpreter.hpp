@@ -40,6 +40,12 @@ public:
     // charged to the instruction budget.
     void shuffle_with(ScheduleRandom* random) { shuffle_ = random; }
     void start_slice(const Warp& w, const BlockState& b, uint64_t instructions);
+    // After run() of a slice: what it ran is added to instructions_run_in_slices(), and what it left
+    // unspent goes back to the budget taken ahead.
+    void end_slice();
+    // The instructions of the slices ended so far, counted or not: a round of a grid's blocks that
+    // runs none can never get past grid.sync() (exec/scheduling/launcher.cpp).
+    uint64_t instructions_run_in_slices() const { return run_in_slices_; }
 
     // The listener every warp has: the counters, with the atomic updates per address.
     CounterListener& counters() { return counters_; }
@@ -105,6 +111,8 @@ private:
     MemoryAccess memory_;
     uint64_t budget_left_ = 0;  // instructions until charge_budget, or until the slice ends
     uint64_t prepaid_ = 0;      // instructions taken from the launch's budget for slices not yet started
+    uint64_t slice_ = 0;        // the length of the slice under way
+    uint64_t run_in_slices_ = 0;
     ScheduleRandom* shuffle_ = nullptr;
     bool sliced_;  // warps run a slice at a time even in order (a kernel that syncs its grid)
     bool race_check_;

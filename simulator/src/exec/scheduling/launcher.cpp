@@ -78,10 +78,10 @@ LaunchResult execute_grid_synced(LaunchContext& launch)
             }
         }
     };
-    auto instructions = [&counts] {
+    auto instructions = [&runners] {
         uint64_t sum = 0;
-        for (const Counts& c : counts)
-            sum += c.warp_instructions;
+        for (const auto& runner : runners)
+            sum += runner->interpreter().instructions_run_in_slices();
         return sum;
     };
     uint64_t exited = 0;
