@@ -3,7 +3,20 @@
 
 find_package(CUDAToolkit 12.0 REQUIRED)
 # Python, for the patches of the planted kernels, the driver's tests and the docs: found once here
-# for every folder below (each search runs the interpreter to ask its version).
+# for every folder below (each search runs the interpreter to ask its version). Where `python3` on
+# PATH is a launcher (pyenv's shims start bash and pyenv at every call, and FindPython calls the
+# interpreter several times), FindPython is given the interpreter that the launcher starts.
+if(NOT DEFINED Python3_EXECUTABLE)
+  find_program(_course_python3_on_path NAMES python3 NO_CACHE)
+  if(_course_python3_on_path)
+    execute_process(COMMAND "${_course_python3_on_path}" -c "import sys; print(sys.executable)"
+                    OUTPUT_VARIABLE _course_python3 OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET
+                    RESULT_VARIABLE _course_python3_failed)
+    if(_course_python3_failed EQUAL 0 AND EXISTS "${_course_python3}")
+      set(Python3_EXECUTABLE "${_course_python3}" CACHE FILEPATH "The Python 3 interpreter")
+    endif()
+  endif()
+endif()
 find_package(Python3 COMPONENTS Interpreter)
 
 set(_course_missing_packages "")

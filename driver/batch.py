@@ -241,6 +241,11 @@ class BatchGrader:
         self.variables = building.preset_cache_variables(building.preset())
         if arch:
             self.variables["CMAKE_CUDA_ARCHITECTURES"] = arch
+        # The interpreter the course's own tree found: each job's tree is spared the search.
+        if (building.build_dir() / "CMakeCache.txt").exists():
+            python = building.cache_entries(building.build_dir()).get("Python3_EXECUTABLE")
+            if python:
+                self.variables.setdefault("Python3_EXECUTABLE", python)
         self.trees: queue.Queue[WorkTree] = queue.Queue()
         for i in range(jobs):
             self.trees.put(WorkTree(work / f"tree{i}", work / f"tree{i}_exercises"))
