@@ -8,6 +8,7 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import datetime
+import fcntl
 import json
 import os
 import queue
@@ -21,6 +22,7 @@ import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 from . import building, common, environment, lessons, reports, sanitizer, shards, simulator_pass, thresholds, verdict
 from .records import RecordLog
@@ -115,9 +117,10 @@ def exercises_root(folder: Path) -> Path:
     return current
 
 
-def prepare(submission: Submission, work: Path) -> None:
-    """The submission's files over a copy of the starters, so that every lesson builds."""
-    folder = work / "submissions" / submission.name
+def prepare(submission: Submission, staging: Path) -> None:
+    """The submission's files over a copy of the starters, so that every lesson builds: in
+    staging/<name>, a folder of this grading's own."""
+    folder = staging / submission.name
     if folder.exists():
         shutil.rmtree(folder)
     if submission.source.is_dir():
@@ -205,9 +208,11 @@ def clock(seconds: float) -> str:
 class WorkTree:
     """One job's build tree and the exercises folder it is configured for: configured once, then each
     student's files are copied into that folder in turn (configuring anew for every student cost
-    more than building the student's code)."""
+    more than building the student's code). `held`: the tree's lock file, open while this grading
+    holds the tree (take_trees)."""
     build: Path
     exercises: Path
+    held: IO[str]
     configured: bool = False
 
     def take(self, composed: Path) -> None:
@@ -215,6 +220,26 @@ class WorkTree:
         so that the build sees each as changed whatever time the student's copy carries."""
         shutil.rmtree(self.exercises, ignore_errors=True)
         shutil.copytree(composed, self.exercises, copy_function=shutil.copyfile)
+
+
+def take_trees(work: Path, count: int) -> list[WorkTree]:
+    """`count` build trees of `work` that no other grading holds: the first free ones of tree0,
+    tree1, ..., each held by an flock(2) on treeN.lock until the grading ends (the kernel releases it
+    however the process ends). Gradings that share a --work folder, at once or one after another,
+    so never build in one tree together, and a tree left by an earlier grading keeps its
+    configuration and its build."""
+    trees: list[WorkTree] = []
+    index = 0
+    while len(trees) < count:
+        held = open(work / f"tree{index}.lock", "a")  # held open until the grading ends
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            held.close()
+        else:
+            trees.append(WorkTree(work / f"tree{index}", work / f"tree{index}_exercises", held))
+        index += 1
+    return trees
 
 
 class BatchGrader:
@@ -232,7 +257,6 @@ class BatchGrader:
         self.quiet = quiet
         self.started = time.monotonic()
         self.out = out
-        self.work = work
         self.jobs = jobs
         self.seed = seed
         self.timeout = timeout
@@ -247,8 +271,11 @@ class BatchGrader:
             if python:
                 self.variables.setdefault("Python3_EXECUTABLE", python)
         self.trees: queue.Queue[WorkTree] = queue.Queue()
-        for i in range(jobs):
-            self.trees.put(WorkTree(work / f"tree{i}", work / f"tree{i}_exercises"))
+        self.taken = take_trees(work, jobs)
+        for tree in self.taken:
+            self.trees.put(tree)
+        # The submissions laid over the starters: beside this grading's first tree, its own too.
+        self.staging = self.taken[0].build.with_name(f"{self.taken[0].build.name}_submissions")
         # A grader's timings must have its GPU alone: one grader per GPU at a time, each GPU taken from
         # this queue by the job that grades next (CUDA_VISIBLE_DEVICES, so the grader sees that card
         # only). The simulator's times are modelled, so its graders run side by side, one per job.
@@ -257,6 +284,11 @@ class BatchGrader:
             self.gpus.put(gpu)
         self.print_lock = threading.Lock()
         self.cores_per_job = max(1, (os.cpu_count() or 2) // jobs)
+
+    def release_trees(self) -> None:
+        """The trees back to the other gradings of the --work folder."""
+        for tree in self.taken:
+            tree.held.close()
 
     def say(self, text: str) -> None:
         if self.quiet:
@@ -322,7 +354,7 @@ class BatchGrader:
         logs = self.out / "logs" / submission.name
         logs.mkdir(parents=True, exist_ok=True)
         if not submission.problem:
-            prepare(submission, self.work)
+            prepare(submission, self.staging)
         if submission.problem:
             for lesson in chosen:
                 submission.outcomes[lesson.number] = verdict.Outcome("error", reason=submission.problem)
@@ -503,9 +535,12 @@ def grade_class(folder: str, *, lesson_names: list[str] | None, out_text: str | 
                          only=[lesson.number for lesson in chosen], arch=arch, on_simulator=on_simulator,
                          memory_limit=memory_limit, simulator_graders=simulator_graders,
                          records=records, total=len(todo), quiet=quiet, gpus=gpus)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for future in [pool.submit(grader.grade, s, left) for s, left in todo]:
-            future.result()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            for future in [pool.submit(grader.grade, s, left) for s, left in todo]:
+                future.result()
+    finally:
+        grader.release_trees()
 
     # The reports, from the rows on disk: the same whether the grading ran at once or was resumed.
     latest = {(row["student"], row["lesson"]): row for row in records.read()}

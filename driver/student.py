@@ -267,7 +267,8 @@ def grade_arguments(parser: CommandParser) -> None:
                                                                     ".tar.gz/.tgz/.tar/.zip of one, per student")
     class_options.add_argument("--jobs", metavar="N", help="build trees used side by side, 1 to 64 (default 1)")
     class_options.add_argument("--out", metavar="DIR", help="the reports (default build/grading-results/<time>/)")
-    class_options.add_argument("--work", metavar="DIR", help="the build trees (default build/grading-<preset>/)")
+    class_options.add_argument("--work", metavar="DIR",
+                               help="the build trees (default build/grading-<preset>/); gradings at once may share it")
     class_options.add_argument("--timeout", metavar="S", help="seconds a grader may run (default 600)")
     class_options.add_argument("--lessons", metavar="NN,NN", dest="lesson_list", help="only these lessons")
     class_options.add_argument("--arch", metavar="CUDA_ARCHS", help="CMAKE_CUDA_ARCHITECTURES of the students' "

@@ -85,6 +85,13 @@ def build_dir() -> Path | None:
     return Path(value) if value and (Path(value) / "CMakeCache.txt").exists() else None
 
 
+def grading_work() -> Path:
+    """The --work folder of every test that grades a class: one for them all, so that a grading takes
+    the build trees an earlier one configured (each holds the trees it takes alone, however many
+    grade at once: driver/batch.py take_trees), and a second run only recompiles the students' files."""
+    return Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading-trees"
+
+
 def simulator_tree() -> Path | None:
     """The build tree CTest runs in, where it is a simulator tree (preset sim)."""
     tree = build_dir()

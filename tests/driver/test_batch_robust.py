@@ -18,7 +18,7 @@ import time
 import unittest
 from pathlib import Path
 
-from support import COURSE, load_driver, solved03
+from support import COURSE, grading_work, load_driver, solved03
 from test_student_path import simulator_tree
 
 LESSON03 = "03_neighbored_reduction"
@@ -114,10 +114,11 @@ class ClassOfTroubles(unittest.TestCase):
         make_class(cls.submissions)
         cls.whole = cls.root / "whole"
         # The class without the endless kernel is killed and resumed beside the whole class's
-        # grading, in build trees of its own (an exception there is raised again by the test).
+        # grading, in trees of the same work folder that it holds alone (an exception there is
+        # raised again by the test).
         with concurrent.futures.ThreadPoolExecutor(max_workers=1) as beside:
             cls.resumed = beside.submit(cls.grade_kill_and_resume)
-            process = start_grading(cls.submissions, cls.whole, cls.root / "work")
+            process = start_grading(cls.submissions, cls.whole, grading_work())
             cls.output, cls.peak = finish(process, 600)
             cls.code = process.returncode
 
@@ -129,7 +130,7 @@ class ClassOfTroubles(unittest.TestCase):
         for student in RESUMED:
             shutil.copytree(cls.submissions / student, submissions / student)
         cls.interrupted = cls.root / "interrupted"
-        work = cls.root / "work_resumed"
+        work = grading_work()
         process = start_grading(submissions, cls.interrupted, work, timeout=RESUMED_TIMEOUT_S)
         records = cls.interrupted / "records.jsonl"
         deadline = time.monotonic() + 300

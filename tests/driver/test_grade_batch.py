@@ -10,8 +10,9 @@
     borrower       includes the reference solution by its absolute path: refused by the build
     stranger       an extra file beside the exercise's: refused before anything is built
 
-Building needs the CUDA toolkit; the build trees live under COURSE_TEST_WORK so that a second run
-only recompiles the students' files. Without a GPU the class is graded on the CPU simulator.
+Building needs the CUDA toolkit; the build trees live under COURSE_TEST_WORK, shared by every test
+that grades a class (support.grading_work), so that a second grading only recompiles the students'
+files. Without a GPU the class is graded on the CPU simulator.
 """
 
 from __future__ import annotations
@@ -29,7 +30,17 @@ import unittest
 import zipfile
 from pathlib import Path
 
-from support import ROOT, build_dir, fixture_submission, grades_on_gpu, has_gpu, load_driver, mock_env, run_course
+from support import (
+    ROOT,
+    build_dir,
+    fixture_submission,
+    grades_on_gpu,
+    grading_work,
+    has_gpu,
+    load_driver,
+    mock_env,
+    run_course,
+)
 
 LESSON = "03_neighbored_reduction"
 STUDENT_FILE = "reduce_neighbored_less.cu"
@@ -165,10 +176,50 @@ class Preparing(unittest.TestCase):
             self.assertIn("cannot unpack mallory.zip", submission.problem)
 
 
+class TreesOfAWorkFolder(unittest.TestCase):
+    """Gradings that share a --work folder take trees no other grading holds, and a tree given back
+    is taken again (with what it was configured and built with)."""
+
+    def test_each_grading_its_own_trees(self):
+        driver = load_driver()
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp)
+            first = driver.batch.take_trees(work, 2)
+            second = driver.batch.take_trees(work, 2)
+            self.assertEqual([t.build.name for t in first], ["tree0", "tree1"])
+            self.assertEqual([t.build.name for t in second], ["tree2", "tree3"])
+            self.assertEqual(second[0].exercises, work / "tree2_exercises")
+            first[1].held.close()
+            again = driver.batch.take_trees(work, 2)
+            self.assertEqual([t.build.name for t in again], ["tree1", "tree4"])
+            for tree in first[:1] + second + again:
+                tree.held.close()
+
+    def test_a_tree_held_by_another_process(self):
+        driver = load_driver()
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp)
+            holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time\n"
+                                       "f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX)\n"
+                                       "print('held', flush=True); time.sleep(60)", str(work / "tree0.lock")],
+                                      stdout=subprocess.PIPE, text=True)
+            try:
+                self.assertEqual(holder.stdout.readline().strip(), "held")
+                taken = driver.batch.take_trees(work, 1)
+                self.assertEqual(taken[0].build.name, "tree1")
+                taken[0].held.close()
+            finally:
+                holder.kill()
+                holder.wait()
+            taken = driver.batch.take_trees(work, 1)  # released when its holder ended
+            self.assertEqual(taken[0].build.name, "tree0")
+            taken[0].held.close()
+
+
 @unittest.skipUnless(build_dir(), "needs the configured build tree (COURSE_BUILD_DIR, set by CTest)")
 class BatchRun(unittest.TestCase):
     def test_a_class(self):
-        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading"
+        work = grading_work()
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             students = make_class(tmp / "class")
@@ -341,7 +392,7 @@ class ClassInParts(unittest.TestCase):
     refused."""
 
     def test_parts_merge_into_the_whole_grading(self):
-        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading-parts"
+        work = grading_work()
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             made = make_class(tmp / "made")
@@ -432,7 +483,7 @@ class ClassFolder(unittest.TestCase):
     no GPU and neither --sim nor --gpu the class is graded on the simulator."""
 
     def test_every_entry_is_reported(self):
-        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading-folder"
+        work = grading_work()
         starter = (ROOT / "exercises" / LESSON / STUDENT_FILE).read_bytes()
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
@@ -479,7 +530,7 @@ class GamingClass(unittest.TestCase):
         sys.path.insert(0, str(ROOT / "tests" / "gaming"))
         from make_class import make_class
 
-        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / "grading-gaming"
+        work = grading_work()
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             expected = make_class(tmp / "class", each_kind_once=True)
@@ -516,7 +567,7 @@ class EveryLessonsChecks(unittest.TestCase):
         self.check_every_third_lesson(2)
 
     def check_every_third_lesson(self, first: int):
-        work = Path(os.environ.get("COURSE_TEST_WORK") or build_dir() / "driver-tests") / f"grading-checks-{first}"
+        work = grading_work()
         lessons = sorted(p.name for p in (ROOT / "solutions").iterdir() if p.is_dir())[first::3]
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)

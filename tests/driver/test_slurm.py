@@ -20,7 +20,7 @@ import time
 import unittest
 from pathlib import Path
 
-from support import COURSE, ROOT, build_dir, fixture_submission, run_course, simulator_tree
+from support import COURSE, ROOT, build_dir, fixture_submission, grading_work, run_course, simulator_tree
 
 LESSON = "03_neighbored_reduction"
 STUDENT_FILE = "reduce_neighbored_less.cu"
@@ -89,7 +89,7 @@ class SlurmCluster(unittest.TestCase):
         here = self.root / "at-once"
         at_once = subprocess.Popen(
             [sys.executable, str(COURSE), "grade", "--submissions", str(self.root / "class"), "--sim", "--lessons",
-             "03", "--seed", SEED, "--out", str(here), "--work", str(self.root / "work"), "--quiet"],
+             "03", "--seed", SEED, "--out", str(here), "--work", str(grading_work()), "--quiet"],
             env=dict(os.environ, **self.env), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             stdin=subprocess.DEVNULL)
         print(self.slurm("squeue", "-j", ids))
