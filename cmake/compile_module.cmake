@@ -26,6 +26,18 @@ endforeach()
 foreach(list IN ITEMS FLAGS ALLOWED DENIED EXEMPT HEADERS_ONLY)
   string(REPLACE "|" ";" ${list} "${${list}}")
 endforeach()
+# The folders as real paths, each with a trailing slash: resolved once here, not for every header
+# the source reaches (a kernel with cooperative groups reaches a thousand).
+foreach(list IN ITEMS ALLOWED DENIED EXEMPT HEADERS_ONLY)
+  set(real_folders "")
+  foreach(folder IN LISTS ${list})
+    if(NOT folder STREQUAL "")
+      file(REAL_PATH "${folder}" real_folder)
+      list(APPEND real_folders "${real_folder}/")
+    endif()
+  endforeach()
+  set(${list} "${real_folders}")
+endforeach()
 
 # Two runs of this script for one output at once (two test runs in one tree) must not read or
 # remove each other's files: each writes files of its own and moves them into place when it
@@ -39,16 +51,12 @@ function(_course_give_up message_text)
   message(FATAL_ERROR "${message_text}")
 endfunction()
 
+# Whether the real path `path` lies in one of `folders` (real paths with a trailing slash).
 function(_course_inside path folders out)
   set(${out} FALSE PARENT_SCOPE)
   foreach(folder IN LISTS folders)
-    if(folder STREQUAL "")
-      continue()
-    endif()
-    file(REAL_PATH "${folder}" real_folder)
-    string(LENGTH "${real_folder}/" length)
-    string(SUBSTRING "${path}/" 0 ${length} head)
-    if(head STREQUAL "${real_folder}/")
+    string(FIND "${path}/" "${folder}" at)
+    if(at EQUAL 0)
       set(${out} TRUE PARENT_SCOPE)
       return()
     endif()
