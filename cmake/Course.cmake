@@ -203,8 +203,12 @@ function(_course_add_student_code id lesson target_suffix source_folder modules_
     target_include_directories(${program} PRIVATE "${lesson_dir}")
     target_link_libraries(${program} PRIVATE course_build_flags)
     # Static: the judge starts it with no file descriptor to spare (RLIMIT_NOFILE), so it must
-    # need no shared library opened at start.
+    # need no shared library opened at start. The sanitizers' runtimes cannot be linked statically:
+    # in a sanitizer tree it is built without them (the options every target got from the top).
     target_link_options(${program} PRIVATE -static)
+    if(COURSE_SANITIZERS)
+      set_target_properties(${program} PROPERTIES COMPILE_OPTIONS "" LINK_OPTIONS "-static")
+    endif()
     set_target_properties(${program} PROPERTIES
       OUTPUT_NAME student_program
       RUNTIME_OUTPUT_DIRECTORY "${modules_root}/${lesson}")
