@@ -1,8 +1,8 @@
 """A student's edits never break the course: lesson 03 solved in more lines than the starter has,
 then made endless, then its file deleted, then replaced by a folder, graded and run as a student
 does (./course grade, ./course run) in a simulator build tree, with lesson 07 still building and
-grading beside it. The student's exercises are a copy (COURSE_EXERCISES_DIR), never the course's
-own exercises/."""
+grading beside it; and lesson 06 solved with a helper the compiler warns about. The student's
+exercises are a copy (COURSE_EXERCISES_DIR), never the course's own exercises/."""
 
 from __future__ import annotations
 
@@ -94,6 +94,23 @@ class StudentPath(unittest.TestCase):
         kept = list((Path(self.env["COURSE_STATE_DIR"]) / "backups").glob(f"*_{LESSON03}/{FILE03}"))
         self.assertEqual(len(kept), 1)
         self.assertTrue(kept[0].is_dir())
+
+    @unittest.skipUnless((ROOT / "solutions").is_dir(), "a student copy has no solutions/")
+    def test_a_warning_in_a_host_file_does_not_stop_the_build(self):
+        # Lesson 06 solved, with a helper left behind that nothing calls: the compiler warns (the
+        # simulator's preset treats the course's own warnings as errors), and the grade is PASS.
+        lesson = self.exercises / "06_occupancy"
+        for name in ("launch_config.cpp", "occupancy_calculator.cpp"):
+            (lesson / name).write_text((ROOT / "solutions" / "06_occupancy" / name).read_text())
+        calculator = lesson / "occupancy_calculator.cpp"
+        helper = "namespace {\nint left_behind(int threads)\n{\n    return threads / 32;\n}\n}  // namespace\n"
+        opening = "namespace lesson06 {\n"
+        calculator.write_text(calculator.read_text().replace(opening, opening + helper, 1))
+        self.assertIn("left_behind", calculator.read_text())
+        code, output = self.grade("06")
+        self.assertEqual(code, 0, output)
+        self.assertRegex(output, r"lesson 06 [^\n]*: PASS")
+        self.assertNotIn("COMPILE ERROR", output)
 
 
 if __name__ == "__main__":
