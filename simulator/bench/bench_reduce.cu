@@ -28,7 +28,7 @@ __global__ void reduceNeighbored(int* g_idata, int* g_odata, unsigned int n)
         g_odata[blockIdx.x] = idata[0];
 }
 
-__global__ void reduceShared(const int* in, int* out)
+__global__ void reduce_shared(const int* in, int* out)
 {
     extern __shared__ int cache[];
     const unsigned tid = threadIdx.x;
@@ -43,7 +43,7 @@ __global__ void reduceShared(const int* in, int* out)
         out[blockIdx.x] = cache[0];
 }
 
-__global__ void reduceShuffle(const int* in, int* total, int n)
+__global__ void reduce_shuffle(const int* in, int* total, int n)
 {
     int sum = 0;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
@@ -67,24 +67,24 @@ __global__ void histogram(const int* values, unsigned n, unsigned* bins)
 template <class Prepare, class Launch>
 void measure(const char* name, Prepare prepare, Launch launch)
 {
-    double bestSeconds = 1e30, bestCpuSeconds = 1e30;
+    double best_seconds = 1e30, best_cpu_seconds = 1e30;
     for (int run = 0; run < 3; ++run) {
         prepare();
         auto start = std::chrono::steady_clock::now();
-        std::clock_t cpuStart = std::clock();
+        std::clock_t cpu_start = std::clock();
         launch();
         cudaDeviceSynchronize();
         double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        double cpuSeconds = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
-        bestSeconds = std::min(bestSeconds, seconds);
-        bestCpuSeconds = std::min(bestCpuSeconds, cpuSeconds);
+        double cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+        best_seconds = std::min(best_seconds, seconds);
+        best_cpu_seconds = std::min(best_cpu_seconds, cpu_seconds);
     }
     cudasim::LaunchCounters c = cudasim::last_launch_counters();
     double instructions = static_cast<double>(c.counts.warp_instructions);
     std::printf(
         "%-16s %7.3f s wall %7.3f s cpu  %11.0f warp instructions  %6.1f M/s  %6.1f M/s per core (%u threads)\n", name,
-        bestSeconds, bestCpuSeconds, instructions, instructions / bestSeconds / 1e6,
-        instructions / bestCpuSeconds / 1e6, cudasim::simulator_threads());
+        best_seconds, best_cpu_seconds, instructions, instructions / best_seconds / 1e6,
+        instructions / best_cpu_seconds / 1e6, cudasim::simulator_threads());
 }
 
 int main()
@@ -105,18 +105,18 @@ int main()
         sum += v;
     std::printf("sum %lld (expected %u)\n", sum, n);
     upload();
-    auto clearTotal = [&] { cudaMemset(d_out, 0, sizeof(int)); };
-    measure("shuffle 2^24", clearTotal, [&] { reduceShuffle<<<1024, 256>>>(d_in, d_out, n); });
+    auto clear_total = [&] { cudaMemset(d_out, 0, sizeof(int)); };
+    measure("shuffle 2^24", clear_total, [&] { reduce_shuffle<<<1024, 256>>>(d_in, d_out, n); });
     int total = 0;
     cudaMemcpy(&total, d_out, sizeof(int), cudaMemcpyDeviceToHost);
     std::printf("sum %d (expected %u)\n", total, n);
     measure(
-        "shared 2^24", [] {}, [&] { reduceShared<<<grid, block, block * sizeof(int)>>>(d_in, d_out); });
+        "shared 2^24", [] {}, [&] { reduce_shared<<<grid, block, block * sizeof(int)>>>(d_in, d_out); });
     cudaMemcpy(partial.data(), d_out, grid * sizeof(int), cudaMemcpyDeviceToHost);
-    long long sharedSum = 0;
+    long long shared_sum = 0;
     for (int v : partial)
-        sharedSum += v;
-    std::printf("sum %lld (expected %u)\n", sharedSum, n);
+        shared_sum += v;
+    std::printf("sum %lld (expected %u)\n", shared_sum, n);
     // Values 0, 1, 2, ...: every bin of the histogram gets n / 256 of them.
     const unsigned values = 1u << 22;
     for (unsigned i = 0; i < values; ++i)
@@ -124,12 +124,12 @@ int main()
     upload();
     unsigned* d_bins;
     cudaMalloc(&d_bins, 256 * sizeof(unsigned));
-    auto clearBins = [&] { cudaMemset(d_bins, 0, 256 * sizeof(unsigned)); };
-    measure("atomics 2^22", clearBins, [&] { histogram<<<1024, 256>>>(d_in, values, d_bins); });
+    auto clear_bins = [&] { cudaMemset(d_bins, 0, 256 * sizeof(unsigned)); };
+    measure("atomics 2^22", clear_bins, [&] { histogram<<<1024, 256>>>(d_in, values, d_bins); });
     std::vector<unsigned> bins(256);
     cudaMemcpy(bins.data(), d_bins, 256 * sizeof(unsigned), cudaMemcpyDeviceToHost);
     const bool even = std::all_of(bins.begin(), bins.end(), [&](unsigned b) { return b == values / 256; });
     std::printf("bins %s (expected %u each)\n", even ? "even" : "uneven", values / 256);
-    return cudaGetLastError() == cudaSuccess && sum == n && total == static_cast<int>(n) && sharedSum == n && even ? 0
-                                                                                                                   : 1;
+    return cudaGetLastError() == cudaSuccess && sum == n && total == static_cast<int>(n) && shared_sum == n && even ? 0
+                                                                                                                    : 1;
 }

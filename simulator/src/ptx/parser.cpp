@@ -485,15 +485,15 @@ private:
                 continue;
             }
             if (t == ".reg") {
-                parseRegDeclaration(k);
+                parse_reg_declaration(k);
                 continue;
             }
             if (t == ".local" || t == ".shared") {
-                parseKernelVariable(k);
+                parse_kernel_variable(k);
                 continue;
             }
             if (t == ".param") {
-                parseCallParam(k);
+                parse_call_param(k);
                 continue;
             }
             if (t == ".pragma") {
@@ -514,13 +514,13 @@ private:
                 next();
                 continue;
             }
-            parseInstruction(k);
+            parse_instruction(k);
         }
     }
 
     // Every register holds 64 bits per lane whatever its declared type;
     // instructions say how to interpret them.
-    void parseRegDeclaration(Kernel& k)
+    void parse_reg_declaration(Kernel& k)
     {
         next();  // .reg
         while (at(Kind::Directive))
@@ -539,7 +539,7 @@ private:
         expect(";");
     }
 
-    void parseKernelVariable(Kernel& k)
+    void parse_kernel_variable(Kernel& k)
     {
         Declaration d = parse_declaration();
         uint64_t size = type_bytes(d.type) * d.count;
@@ -559,10 +559,10 @@ private:
     // registers, one per (parameter, byte offset) used, so aggregates such as
     // `.param .align 8 .b8 retval0[16]` work as long as each piece is written
     // and read with the same offset and width (which is what nvcc emits).
-    void parseCallParam(Kernel&)
+    void parse_call_param(Kernel&)
     {
         Declaration d = parse_declaration();
-        scope().callParams.insert(d.name);
+        scope().call_params.insert(d.name);
         expect(";");
     }
 
@@ -573,7 +573,7 @@ private:
         Scope& s = scope();
         if (auto a = s.param_aliases.find(name); a != s.param_aliases.end())
             return a->second;
-        if (s.callParams.count(name))
+        if (s.call_params.count(name))
             return s.id + ":" + name;
         return {};
     }
@@ -594,10 +594,10 @@ private:
         return kNoSharedSymbol;
     }
 
-    uint32_t shared_offset(Kernel& k, const std::string& name, bool& isDynamic)
+    uint32_t shared_offset(Kernel& k, const std::string& name, bool& is_dynamic)
     {
         const ModuleShared& s = module_shared_.at(name);
-        isDynamic = s.is_extern;
+        is_dynamic = s.is_extern;
         if (s.is_extern)
             return 0;
         auto it = shared_offsets_.find(name);
@@ -611,7 +611,7 @@ private:
     }
 
     // ---- instructions ----
-    void parseInstruction(Kernel& k)
+    void parse_instruction(Kernel& k)
     {
         Instr in;
         in.line = static_cast<uint32_t>(peek().line);
@@ -621,26 +621,26 @@ private:
             in.guard_neg = accept("!");
             in.guard = register_index(next());
         }
-        const Token& opTok = next();
-        if (opTok.kind != Kind::Ident)
-            kernel_fail("unexpected '" + std::string(opTok.text) + "'", opTok.line);
-        auto opIt = mnemonics().find(opTok.text);
-        if (opIt == mnemonics().end())
-            kernel_fail("unsupported PTX instruction '" + std::string(opTok.text) + "'", opTok.line);
-        in.op = opIt->second.op;
-        in.carry_in = opIt->second.carry_in;
-        std::string fullName(opTok.text);
+        const Token& op_tok = next();
+        if (op_tok.kind != Kind::Ident)
+            kernel_fail("unexpected '" + std::string(op_tok.text) + "'", op_tok.line);
+        auto op_it = mnemonics().find(op_tok.text);
+        if (op_it == mnemonics().end())
+            kernel_fail("unsupported PTX instruction '" + std::string(op_tok.text) + "'", op_tok.line);
+        in.op = op_it->second.op;
+        in.carry_in = op_it->second.carry_in;
+        std::string full_name(op_tok.text);
         std::vector<Type> types;
         while (at(Kind::Directive)) {
             std::string_view m = next().text;
-            fullName += m;
+            full_name += m;
             while (at_text(":") && peek(1).text == ":") {  // e.g. .shared::cta, .L2::128B
                 next();
                 next();
-                fullName += "::" + std::string(next().text);
+                full_name += "::" + std::string(next().text);
             }
             if (std::string problem = apply_modifier(in, m, types); !problem.empty())
-                kernel_fail(problem, opTok.line);
+                kernel_fail(problem, op_tok.line);
         }
         if (in.op == Op::Membar)  // membar, fence.sc and fence.acq_rel order both ways; a proxy fence neither
             in.order = (in.order & OrderProxy) ? OrderProxy : (in.order | OrderAcquire | OrderRelease);
@@ -664,16 +664,16 @@ private:
         }
         if (in.op == Op::Mul || in.op == Op::Mad)
             in.src_type = in.type;
-        if (in.op == Op::Cvta && fullName.find(".to") != std::string::npos)
+        if (in.op == Op::Cvta && full_name.find(".to") != std::string::npos)
             in.op = Op::CvtaTo;
-        if (in.op == Op::Bar && fullName.find(".warp") != std::string::npos)
+        if (in.op == Op::Bar && full_name.find(".warp") != std::string::npos)
             in.op = Op::WarpSync;
-        if (in.op == Op::Bar && fullName.find(".arrive") != std::string::npos)
-            kernel_fail("unsupported PTX instruction '" + fullName + "'", opTok.line);
-        if (in.op == Op::Bar && fullName.find(".red") != std::string::npos) {
-            in.mode = fullName.find(".popc") != std::string::npos  ? BarRedPopc
-                      : fullName.find(".and") != std::string::npos ? BarRedAnd
-                                                                   : BarRedOr;
+        if (in.op == Op::Bar && full_name.find(".arrive") != std::string::npos)
+            kernel_fail("unsupported PTX instruction '" + full_name + "'", op_tok.line);
+        if (in.op == Op::Bar && full_name.find(".red") != std::string::npos) {
+            in.mode = full_name.find(".popc") != std::string::npos  ? BarRedPopc
+                      : full_name.find(".and") != std::string::npos ? BarRedAnd
+                                                                    : BarRedOr;
         }
         if (in.op == Op::Call) {
             parse_call(k, in);
@@ -1063,7 +1063,7 @@ private:
     void emit_subroutines(Kernel& k)
     {
         const size_t resume = pos_;
-        const uint32_t kernelLocFile = loc_file_, kernelLocLine = loc_line_;
+        const uint32_t kernel_loc_file = loc_file_, kernel_loc_line = loc_line_;
         for (size_t i = 0; i < k.subroutines.size(); ++i) {
             const std::string name = k.subroutines[i].name;
             const FunctionDef& f = functions_.at(name);
@@ -1095,8 +1095,8 @@ private:
             s.end_local = k.local_bytes;
         }
         pos_ = resume;
-        loc_file_ = kernelLocFile;
-        loc_line_ = kernelLocLine;
+        loc_file_ = kernel_loc_file;
+        loc_line_ = kernel_loc_line;
         for (const PendingCall& call : pending_calls_) {
             SubroutineCall c;
             c.subroutine = call.subroutine;
@@ -1132,7 +1132,7 @@ private:
         std::unordered_map<std::string, int32_t> labels;
         std::unordered_map<std::string, uint32_t> local_offsets;
         std::unordered_map<std::string, std::string> param_aliases;
-        std::unordered_set<std::string> callParams;
+        std::unordered_set<std::string> call_params;
         std::vector<BranchFixup> branch_fixups;
         std::vector<size_t> returns;  // inlined `ret`s, jumping past the body
         std::string function;         // the device function whose body this is, empty for the kernel's

@@ -109,7 +109,7 @@ bool parse_number_bits(std::string_view text, uint64_t& bits, bool& is_float_bit
 namespace {
 
 // The memory-model modifiers of membar/fence, ld, st, atom and red; "no" where `m` is none of them.
-std::string applyOrderModifier(Instr& in, std::string_view m)
+std::string apply_order_modifier(Instr& in, std::string_view m)
 {
     const bool ordered =
         in.op == Op::Membar || in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;
@@ -184,7 +184,7 @@ std::string apply_modifier(Instr& in, std::string_view m, std::vector<Type>& typ
         in.carry_out = true;
         return {};
     }
-    if (std::string problem = applyOrderModifier(in, m); problem != "no")
+    if (std::string problem = apply_order_modifier(in, m); problem != "no")
         return problem;
     switch (in.op) {
     case Op::Tex:

@@ -46,7 +46,7 @@ cudaError_t capture_status(const char* api, cudaStream_t stream, cudaStreamCaptu
         return fail_call(api, cudaErrorInvalidValue, "the status pointer is NULL");
     if (!is_valid_stream(stream))
         return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream");
-    if (cudaError_t e = checkLegacyStream(api, stream, false))
+    if (cudaError_t e = check_legacy_stream(api, stream, false))
         return e;
     *capture = active_capture(stream);
     *status = !*capture                   ? cudaStreamCaptureStatusNone
@@ -74,7 +74,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
         return fail_call(api, cudaErrorInvalidValue, "unknown cudaStreamCaptureMode");
     if (active_capture(stream))
         return fail_call(api, cudaErrorIllegalState, "the stream is already capturing");
-    beginCapture(stream, mode);
+    begin_capture(stream, mode);
     return cudaSuccess;
 }
 
@@ -98,7 +98,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph)
     if (ended->invalidated()) {
         *pGraph = nullptr;
         return fail_call(api, cudaErrorStreamCaptureInvalidated,
-                         "the capture was invalidated by " + ended->invalidatedBy + "; no graph is returned");
+                         "the capture was invalidated by " + ended->invalidated_by + "; no graph is returned");
     }
     *pGraph = make_graph(std::move(ended->nodes));
     return cudaSuccess;

@@ -36,7 +36,7 @@ namespace {
 // The capture the event was last recorded in, if that capture is still going on.
 Capture* captured_in(cudaEvent_t event)
 {
-    return event->capture_id ? captureWithId(event->capture_id) : nullptr;
+    return event->capture_id ? capture_with_id(event->capture_id) : nullptr;
 }
 
 cudaError_t wait_for_stream(const char* api, cudaStream_t stream)
@@ -46,7 +46,7 @@ cudaError_t wait_for_stream(const char* api, cudaStream_t stream)
         return e;
     if (!is_valid_stream(stream))
         return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream");
-    if (cudaError_t e = checkStreamWait(api, stream))
+    if (cudaError_t e = check_stream_wait(api, stream))
         return e;
     return synchronize_with_device();
 }

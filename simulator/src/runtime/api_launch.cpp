@@ -36,7 +36,7 @@ using namespace device_model;
 constexpr uint64_t kDefaultInstructionLimit = 5'000'000'000ull;
 
 // A check that is on unless its variable says 0, off, false or no.
-bool checkEnabled(const char* variable)
+bool check_enabled(const char* variable)
 {
     const char* env = std::getenv(variable);
     if (!env)
@@ -52,7 +52,7 @@ uint64_t instruction_limit()
     return kDefaultInstructionLimit;
 }
 
-void printCounters(const LaunchCounters& c)
+void print_counters(const LaunchCounters& c)
 {
     const Counts& n = c.counts;
     std::fprintf(
@@ -83,8 +83,8 @@ void printCounters(const LaunchCounters& c)
         c.dram_milliseconds, c.atomic_milliseconds);
 }
 
-cudaError_t validateConfiguration(const ptx::Kernel& k, FunctionEntry& f, dim3 grid, dim3 block, size_t dynamic_smem,
-                                  std::string& why)
+cudaError_t validate_configuration(const ptx::Kernel& k, FunctionEntry& f, dim3 grid, dim3 block, size_t dynamic_smem,
+                                   std::string& why)
 {
     uint64_t threads = uint64_t{block.x} * block.y * block.z;
     if (threads == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0) {
@@ -142,7 +142,7 @@ cudaError_t launch_kernel(const void* host_function, dim3 grid, dim3 block, void
     const ptx::Kernel* k = kernel_for(host_function, &entry, error, why);
     if (!k)
         return fail_stream_call(capture, "kernel launch", error, why);
-    if (cudaError_t e = validateConfiguration(*k, *entry, grid, block, dynamic_smem, why))
+    if (cudaError_t e = validate_configuration(*k, *entry, grid, block, dynamic_smem, why))
         return fail_stream_call(capture, ("launch of " + demangle(k->name)).c_str(), e, why);
     if (cooperative) {
         // Every block of a cooperative grid must be resident at once.
@@ -183,8 +183,8 @@ void run_launch(const PreparedLaunch& prepared)
     launch.epoch = next_launch_epoch();
     const bool syncs_grid = prepared.cooperative || kernel_syncs_grid(*k);
     launch.counting = runtime().counting;
-    static const bool race_check = checkEnabled("CUDASIM_RACECHECK");
-    static const bool init_check = checkEnabled("CUDASIM_INITCHECK");
+    static const bool race_check = check_enabled("CUDASIM_RACECHECK");
+    static const bool init_check = check_enabled("CUDASIM_INITCHECK");
     launch.race_check = race_check;
     launch.init_check = init_check;
     launch.schedule = schedule();
@@ -193,11 +193,11 @@ void run_launch(const PreparedLaunch& prepared)
         runtime().heap = std::make_unique<DeviceHeap>(runtime().malloc_heap_bytes);
     launch.heap = runtime().heap.get();
     // CUDASIM_TRACE: the first launch of a matching kernel records one warp's active lanes.
-    static const std::optional<WarpTraceRequest> traceRequest = warp_trace_request();
+    static const std::optional<WarpTraceRequest> trace_request = warp_trace_request();
     static bool traced = false;
     std::optional<WarpTrace> trace;
-    if (traceRequest && !traced && demangle(k->name).find(traceRequest->kernel) != std::string::npos) {
-        trace.emplace(*traceRequest, demangle(k->name), prepared.entry->binary->ptx);
+    if (trace_request && !traced && demangle(k->name).find(trace_request->kernel) != std::string::npos) {
+        trace.emplace(*trace_request, demangle(k->name), prepared.entry->binary->ptx);
         launch.trace = &*trace;
         traced = true;
     }
@@ -206,13 +206,13 @@ void run_launch(const PreparedLaunch& prepared)
     // as long as the device holds the whole grid at once.
     void* workspace = nullptr;
     const uint64_t threads = launch.block.count();
-    const int residentPerSm = blocks_per_sm(kernel_registers(*prepared.entry, *k), static_cast<int>(threads),
-                                            k->static_smem + prepared.dynamic_smem);
+    const int resident_per_sm = blocks_per_sm(kernel_registers(*prepared.entry, *k), static_cast<int>(threads),
+                                              k->static_smem + prepared.dynamic_smem);
     if (syncs_grid) {
         workspace = DeviceMemory::instance().allocate(kGridWorkspaceBytes);
         DeviceMemory::instance().fill(workspace, 0, kGridWorkspaceBytes);
         launch.grid_workspace = reinterpret_cast<uint64_t>(workspace);
-        launch.resident_blocks = uint64_t(residentPerSm) * kMultiprocessors;
+        launch.resident_blocks = uint64_t(resident_per_sm) * kMultiprocessors;
     }
     LaunchResult result = execute_kernel(launch);
     if (workspace)
@@ -242,7 +242,7 @@ void run_launch(const PreparedLaunch& prepared)
     c.atomics_on_hottest_address = result.atomics_on_hottest_address;
     c.counted = launch.counting;
     if (launch.counting)
-        model_kernel(c, {launch.grid.count(), static_cast<int>((threads + 31) / 32), residentPerSm});
+        model_kernel(c, {launch.grid.count(), static_cast<int>((threads + 31) / 32), resident_per_sm});
     runtime().device_clock_ms += c.modelled_milliseconds;
     ++runtime().launches;
     runtime().recent_launches.push_back(c);
@@ -250,7 +250,7 @@ void run_launch(const PreparedLaunch& prepared)
         runtime().recent_launches.pop_front();
     const char* show = std::getenv("CUDASIM_COUNTERS");
     if (show && *show && std::strcmp(show, "0") != 0)
-        printCounters(c);
+        print_counters(c);
 
     if (result.error != cudaSuccess) {
         std::fprintf(stderr, "cudasim: %s: %s\n", cudaGetErrorName(result.error), result.message.c_str());

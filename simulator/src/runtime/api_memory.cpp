@@ -273,7 +273,7 @@ const char* not_managed_range(const void* devPtr, size_t count)
 }
 
 // Why a location is not this machine's one device or the host, or nullptr.
-const char* badLocation(const cudaMemLocation& location, cudaError_t& error)
+const char* bad_location(const cudaMemLocation& location, cudaError_t& error)
 {
     error = cudaErrorInvalidValue;
     if (location.type == cudaMemLocationTypeDevice) {
@@ -307,7 +307,7 @@ cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise adv
         // An H200 answers a device that is not there with cudaErrorInvalidValue here, where
         // cudaMemPrefetchAsync says cudaErrorInvalidDevice.
         cudaError_t error = cudaSuccess;
-        if (const char* why = badLocation(location, error))
+        if (const char* why = bad_location(location, error))
             return fail_call("cudaMemAdvise", cudaErrorInvalidValue, why);
         return cudaSuccess;
     }
@@ -327,7 +327,7 @@ cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocati
     if (const char* why = not_managed_range(devPtr, count))
         return fail_call("cudaMemPrefetchAsync", cudaErrorInvalidValue, why);
     cudaError_t error = cudaSuccess;
-    if (const char* why = badLocation(location, error))
+    if (const char* why = bad_location(location, error))
         return fail_call("cudaMemPrefetchAsync", error, why);
     if (flags != 0)
         return fail_call("cudaMemPrefetchAsync", cudaErrorInvalidValue, "flags must be 0");
@@ -457,15 +457,15 @@ cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol)
     return cudaSuccess;
 }
 
-cudaError_t cudaMemGetInfo(size_t* freeBytes, size_t* totalBytes)
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes)
 {
     std::lock_guard lock(runtime().mutex);
     if (cudaError_t e = sticky_error())
         return e;
-    if (freeBytes)
-        *freeBytes = free_device_bytes();
-    if (totalBytes)
-        *totalBytes = device_model::kGlobalMemoryBytes;
+    if (free_bytes)
+        *free_bytes = free_device_bytes();
+    if (total_bytes)
+        *total_bytes = device_model::kGlobalMemoryBytes;
     return cudaSuccess;
 }
 

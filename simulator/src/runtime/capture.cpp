@@ -25,7 +25,7 @@ thread_local cudaStreamCaptureMode thread_mode = cudaStreamCaptureModeGlobal;
 // The captures that forbid the calling thread potentially unsafe calls:
 // its own captures not begun in relaxed mode, and, while the thread is in
 // global mode, other threads' captures begun in global mode.
-std::vector<Capture*> capturesForbiddingUnsafeCalls()
+std::vector<Capture*> captures_forbidding_unsafe_calls()
 {
     std::vector<Capture*> result;
     if (thread_mode == cudaStreamCaptureModeRelaxed)
@@ -33,9 +33,9 @@ std::vector<Capture*> capturesForbiddingUnsafeCalls()
     std::thread::id self = std::this_thread::get_id();
     for (auto& [stream, capture] : captures()) {
         bool own = capture->thread == self && capture->mode != cudaStreamCaptureModeRelaxed;
-        bool othersGlobal = thread_mode == cudaStreamCaptureModeGlobal && capture->thread != self &&
-                            capture->mode == cudaStreamCaptureModeGlobal;
-        if (own || othersGlobal)
+        bool others_global = thread_mode == cudaStreamCaptureModeGlobal && capture->thread != self &&
+                             capture->mode == cudaStreamCaptureModeGlobal;
+        if (own || others_global)
             result.push_back(capture.get());
     }
     return result;
@@ -46,10 +46,10 @@ std::vector<Capture*> capturesForbiddingUnsafeCalls()
 void invalidate_capture(Capture& capture, const char* api)
 {
     if (!capture.invalidated())
-        capture.invalidatedBy = api;
+        capture.invalidated_by = api;
 }
 
-Capture& beginCapture(cudaStream_t stream, cudaStreamCaptureMode mode)
+Capture& begin_capture(cudaStream_t stream, cudaStreamCaptureMode mode)
 {
     auto capture = std::make_unique<Capture>();
     capture->stream = stream;
@@ -87,7 +87,7 @@ Capture* active_capture(cudaStream_t stream)
     return it == captures().end() ? nullptr : it->second.get();
 }
 
-Capture* captureWithId(unsigned long long id)
+Capture* capture_with_id(unsigned long long id)
 {
     for (auto& [stream, capture] : captures())
         if (capture->id == id)
@@ -102,11 +102,11 @@ Capture* capture_for(const char* api, cudaStream_t stream, cudaError_t& error)
         if (!capture->invalidated())
             return capture;
         error = fail_call(api, cudaErrorStreamCaptureInvalidated,
-                          "the stream's capture was invalidated by " + capture->invalidatedBy +
+                          "the stream's capture was invalidated by " + capture->invalidated_by +
                               "; end it with cudaStreamEndCapture");
         return nullptr;
     }
-    error = checkLegacyStream(api, stream);
+    error = check_legacy_stream(api, stream);
     return nullptr;
 }
 
@@ -130,7 +130,7 @@ cudaError_t fail_stream_call(Capture* capture, const char* api, cudaError_t e, c
     return fail_call(api, e, why + "; the capture is invalidated");
 }
 
-cudaError_t checkLegacyStream(const char* api, cudaStream_t stream, bool invalidates)
+cudaError_t check_legacy_stream(const char* api, cudaStream_t stream, bool invalidates)
 {
     if (!is_legacy_stream(stream))
         return cudaSuccess;
@@ -150,20 +150,20 @@ cudaError_t checkLegacyStream(const char* api, cudaStream_t stream, bool invalid
                          (invalidates ? "; the capture is invalidated" : ""));
 }
 
-cudaError_t checkStreamWait(const char* api, cudaStream_t stream)
+cudaError_t check_stream_wait(const char* api, cudaStream_t stream)
 {
     if (Capture* capture = active_capture(stream))
         return fail_stream_call(
             capture, api, cudaErrorStreamCaptureUnsupported,
             "the stream is capturing: its work is recorded, not run, so there is nothing to wait for");
-    if (cudaError_t e = checkLegacyStream(api, stream))
+    if (cudaError_t e = check_legacy_stream(api, stream))
         return e;
     return check_unsafe_call(api);
 }
 
 cudaError_t check_unsafe_call(const char* api)
 {
-    std::vector<Capture*> forbidding = capturesForbiddingUnsafeCalls();
+    std::vector<Capture*> forbidding = captures_forbidding_unsafe_calls();
     if (forbidding.empty())
         return cudaSuccess;
     for (Capture* capture : forbidding)

@@ -22,11 +22,11 @@ struct Capture {
     std::thread::id thread;     // the thread that began it
     unsigned long long id = 0;  // unique in the process (cudaStreamGetCaptureInfo)
     std::vector<GraphNode> nodes;
-    std::string invalidatedBy;  // the call that invalidated it; empty while valid
-    bool invalidated() const { return !invalidatedBy.empty(); }
+    std::string invalidated_by;  // the call that invalidated it; empty while valid
+    bool invalidated() const { return !invalidated_by.empty(); }
 };
 
-Capture& beginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
+Capture& begin_capture(cudaStream_t stream, cudaStreamCaptureMode mode);
 // Takes the capture off its stream.
 std::unique_ptr<Capture> end_capture(cudaStream_t stream);
 // Drops the capture of a destroyed stream, or every capture (cudaDeviceReset).
@@ -35,7 +35,7 @@ void discard_all_captures();
 
 // The capture of `stream` (valid or invalidated), or nullptr.
 Capture* active_capture(cudaStream_t stream);
-Capture* captureWithId(unsigned long long id);
+Capture* capture_with_id(unsigned long long id);
 
 // For work submitted to `stream`: the capture to record it into, or nullptr
 // to run it now. Fails (`error` set, nullptr returned) if the stream's
@@ -59,12 +59,12 @@ cudaError_t fail_stream_call(Capture* capture, const char* api, cudaError_t e, c
 
 // cudaErrorStreamCaptureImplicit if `stream` is the legacy stream while a
 // blocking stream captures; invalidates those captures if `invalidates`.
-cudaError_t checkLegacyStream(const char* api, cudaStream_t stream, bool invalidates = true);
+cudaError_t check_legacy_stream(const char* api, cudaStream_t stream, bool invalidates = true);
 
 // For cudaStreamSynchronize/cudaStreamQuery: a capturing stream has nothing
 // to wait for (cudaErrorStreamCaptureUnsupported), the legacy stream may be
 // blocked, and waiting for any other stream is a potentially unsafe call.
-cudaError_t checkStreamWait(const char* api, cudaStream_t stream);
+cudaError_t check_stream_wait(const char* api, cudaStream_t stream);
 
 // Calls CUDA counts as potentially unsafe during capture (cudaMalloc,
 // cudaFree, waiting for the device from the host): refused with

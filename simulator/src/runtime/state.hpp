@@ -42,11 +42,11 @@ struct FunctionEntry {
 // The dynamic shared memory a launch of the kernel may ask for: what cudaFuncSetAttribute set, or
 // by default what is left of the 48 KB per block after the kernel's static shared memory (as the
 // runtime reports in cudaFuncAttributes::maxDynamicSharedSizeBytes).
-inline int max_dynamic_shared_bytes(const FunctionEntry& function, size_t staticSharedBytes)
+inline int max_dynamic_shared_bytes(const FunctionEntry& function, size_t static_shared_bytes)
 {
     if (function.max_dynamic_shared_bytes >= 0)
         return function.max_dynamic_shared_bytes;
-    return 48 * 1024 - static_cast<int>(staticSharedBytes);
+    return 48 * 1024 - static_cast<int>(static_shared_bytes);
 }
 
 struct VariableEntry {

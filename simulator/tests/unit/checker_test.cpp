@@ -69,7 +69,7 @@ TEST_CASE("use after free and host pointers")
 TEST_CASE("shared out-of-bounds, divergent barrier and runaway kernel")
 {
     ptx::Module m = parse_ptx(R"(
-.visible .entry sharedOob()
+.visible .entry shared_oob()
 {
   .reg .b32 %r<3>;
   .shared .align 4 .b8 buf[64];
@@ -78,7 +78,7 @@ TEST_CASE("shared out-of-bounds, divergent barrier and runaway kernel")
   st.shared.u32 [%r2], %r1;
   ret;
 }
-.visible .entry halfBarrier()
+.visible .entry half_barrier()
 {
   .reg .pred %p<2>;
   .reg .b32 %r<2>;

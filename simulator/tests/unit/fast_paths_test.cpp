@@ -183,7 +183,7 @@ TEST_CASE("fast paths: mov, integer cvt and setp")
             check_binary(Op::Setp, t, mode, random, {0, 1, -1, 0x80000000});
 }
 
-TEST_CASE("fast paths: the forms they leave to executeArithmetic")
+TEST_CASE("fast paths: the forms they leave to execute_arithmetic")
 {
     ptx::Instr saturated = instruction(Op::Add, Type::S32, 0, {{}, {}});
     saturated.sat = true;

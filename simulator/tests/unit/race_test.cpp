@@ -21,7 +21,7 @@ bool contains(const std::string& text, const std::string& part)
 }
 
 const char* kRaces = R"(
-.visible .entry atomicThenWrite()
+.visible .entry atomic_then_write()
 {
   .reg .b32 %r<5>;
   .shared .align 4 .b8 counter[4];
@@ -30,7 +30,7 @@ const char* kRaces = R"(
   st.shared.u32 [%r1], %r2;
   ret;
 }
-.visible .entry atomicsThenBarrier()
+.visible .entry atomics_then_barrier()
 {
   .reg .pred %p<2>;
   .reg .b32 %r<5>;
@@ -44,7 +44,7 @@ const char* kRaces = R"(
   @%p1 ld.shared.u32 %r3, [%r1];
   ret;
 }
-.visible .entry partialWarpSync(.param .u32 reader, .param .u32 everyLane)
+.visible .entry partial_warp_sync(.param .u32 reader, .param .u32 every_lane)
 {
   .reg .pred %p<4>;
   .reg .b32 %r<6>;
@@ -52,7 +52,7 @@ const char* kRaces = R"(
   mov.u32 %r1, %tid.x;
   mov.u32 %r4, word;
   ld.param.u32 %r2, [reader];
-  ld.param.u32 %r5, [everyLane];
+  ld.param.u32 %r5, [every_lane];
   setp.eq.u32 %p1, %r1, 0;
   @%p1 st.shared.u32 [%r4], 7;
   setp.lt.u32 %p3, %r1, 16;
@@ -62,20 +62,20 @@ const char* kRaces = R"(
   @%p2 ld.shared.u32 %r3, [%r4];
   ret;
 }
-.visible .entry storeOneWord(.param .u32 byThread)
+.visible .entry store_one_word(.param .u32 by_thread)
 {
   .reg .pred %p<2>;
   .reg .b32 %r<6>;
   .shared .align 4 .b8 word[4];
   mov.u32 %r1, %tid.x;
   mov.u32 %r4, word;
-  ld.param.u32 %r2, [byThread];
+  ld.param.u32 %r2, [by_thread];
   setp.ne.u32 %p1, %r2, 0;
   @%p1 st.shared.u32 [%r4], %r1;
   @!%p1 st.shared.u32 [%r4], 5;
   ret;
 }
-.visible .entry compareAndSwapLoop()
+.visible .entry compare_and_swap_loop()
 {
   .reg .pred %p<2>;
   .reg .b32 %r<6>;
@@ -101,7 +101,7 @@ TEST_CASE("race check: an atomic and a plain store race; atomics with atomics or
     INFO(racing.message);
     CHECK(racing.error == cudaErrorLaunchFailure);
     CHECK(contains(racing.message,
-                   "shared-memory race (write-after-write) at __shared__ 0x0 in kernel atomicThenWrite, "
+                   "shared-memory race (write-after-write) at __shared__ 0x0 in kernel atomic_then_write, "
                    "block (0,0,0): thread (31,0,0) (warp 0, lane 31) writes (atomically) at PTX line 10, "
                    "thread (0,0,0) (warp 0, lane 0) writes at PTX line 11, lanes of one warp"));
     LaunchResult ordered = run_kernel(m.kernels[1], {2, 1, 1}, {96, 1, 1}, {});
@@ -136,7 +136,7 @@ TEST_CASE("membermask check: a lane that executes bar.warp.sync must be in its m
     CHECK(every_lane.error == cudaErrorLaunchFailure);
     CHECK(contains(every_lane.message,
                    "Invalid membermask: __syncwarp() with membermask 0x0000ffff executed by lane 16, "
-                   "which the mask leaves out, in kernel partialWarpSync, block (0,0,0), thread "
+                   "which the mask leaves out, in kernel partial_warp_sync, block (0,0,0), thread "
                    "(16,0,0), PTX line 41"));
 }
 
@@ -146,7 +146,7 @@ TEST_CASE("race check: stores of different values to one word race, of the same 
     LaunchResult different = run_kernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {1});
     INFO(different.message);
     CHECK(different.error == cudaErrorLaunchFailure);
-    CHECK(contains(different.message, "(write-after-write) at __shared__ 0x0 in kernel storeOneWord, block (0,0,0): "
+    CHECK(contains(different.message, "(write-after-write) at __shared__ 0x0 in kernel store_one_word, block (0,0,0): "
                                       "thread (0,0,0) (warp 0, lane 0) writes at PTX line 55, "
                                       "thread (1,0,0) (warp 0, lane 1) writes at PTX line 55"));
     LaunchResult same = run_kernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {0});

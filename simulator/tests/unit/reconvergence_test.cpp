@@ -125,7 +125,7 @@ EXIT:
 
 TEST_CASE("threads that returned count as arrived at a later barrier")
 {
-    ptx::Module m = parse_ptx(kernel("exitThenBarrier", R"(
+    ptx::Module m = parse_ptx(kernel("exit_then_barrier", R"(
   setp.ge.u32 %p1, %r1, 40;
   @%p1 bra EXIT;
   bar.sync 0;
@@ -146,7 +146,7 @@ EXIT:
 
 TEST_CASE("__syncthreads on both sides of an if/else acts as one barrier")
 {
-    ptx::Module m = parse_ptx(kernel("bothSides", R"(
+    ptx::Module m = parse_ptx(kernel("both_sides", R"(
   and.b32 %r2, %r1, 1;
   setp.eq.s32 %p1, %r2, 0;
   @%p1 bra EVEN;

@@ -337,9 +337,9 @@ uint64_t bit_field_extract(uint64_t a, uint64_t pos, uint64_t len, Type t)
                 : (x >> pos) & alu::width_mask(static_cast<int>(std::min<uint64_t>(len, 64)));
         if (ptx::is_signed(t)) {
             uint64_t top = std::min<uint64_t>(pos + len - 1, static_cast<uint64_t>(bits - 1));
-            bool signBit = (x >> top) & 1;
+            bool sign_bit = (x >> top) & 1;
             uint64_t l = std::min<uint64_t>(len, static_cast<uint64_t>(bits));
-            if (signBit)
+            if (sign_bit)
                 r |= ~alu::width_mask(static_cast<int>(l));
         }
     } else if (ptx::is_signed(t)) {
@@ -355,8 +355,8 @@ uint64_t bit_field_insert(uint64_t a, uint64_t b, uint64_t pos, uint64_t len, Ty
     len &= 0xff;
     if (len == 0 || pos >= static_cast<uint64_t>(bits))
         return b & alu::width_mask(bits);
-    uint64_t fieldMask = alu::width_mask(static_cast<int>(std::min<uint64_t>(len, 64))) << pos;
-    return ((b & ~fieldMask) | ((a << pos) & fieldMask)) & alu::width_mask(bits);
+    uint64_t field_mask = alu::width_mask(static_cast<int>(std::min<uint64_t>(len, 64))) << pos;
+    return ((b & ~field_mask) | ((a << pos) & field_mask)) & alu::width_mask(bits);
 }
 
 uint64_t permute(uint64_t a, uint64_t b, uint64_t selector)
@@ -436,7 +436,7 @@ void min_max_with_modes(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, c
 
 // Compares all lanes with the mode chosen once, outside the lane loop.
 template <class T, class Cmp>
-void compareLanes(const uint64_t* a, const uint64_t* b, uint64_t* r, Cmp cmp)
+void compare_lanes(const uint64_t* a, const uint64_t* b, uint64_t* r, Cmp cmp)
 {
     for (int l = 0; l < kWarpSize; ++l) {
         T x, y;
@@ -455,29 +455,29 @@ void compareLanes(const uint64_t* a, const uint64_t* b, uint64_t* r, Cmp cmp)
 }
 
 template <class T>
-void compareTyped(const uint64_t* a, const uint64_t* b, uint64_t* r, uint8_t mode)
+void compare_typed(const uint64_t* a, const uint64_t* b, uint64_t* r, uint8_t mode)
 {
     switch (mode) {
     case ptx::CmpEq:
-        compareLanes<T>(a, b, r, [](T x, T y) { return x == y; });
+        compare_lanes<T>(a, b, r, [](T x, T y) { return x == y; });
         return;
     case ptx::CmpNe:
-        compareLanes<T>(a, b, r, [](T x, T y) { return x != y && x == x && y == y; });
+        compare_lanes<T>(a, b, r, [](T x, T y) { return x != y && x == x && y == y; });
         return;
     case ptx::CmpLt:
-        compareLanes<T>(a, b, r, [](T x, T y) { return x < y; });
+        compare_lanes<T>(a, b, r, [](T x, T y) { return x < y; });
         return;
     case ptx::CmpLe:
-        compareLanes<T>(a, b, r, [](T x, T y) { return x <= y; });
+        compare_lanes<T>(a, b, r, [](T x, T y) { return x <= y; });
         return;
     case ptx::CmpGt:
-        compareLanes<T>(a, b, r, [](T x, T y) { return x > y; });
+        compare_lanes<T>(a, b, r, [](T x, T y) { return x > y; });
         return;
     case ptx::CmpGe:
-        compareLanes<T>(a, b, r, [](T x, T y) { return x >= y; });
+        compare_lanes<T>(a, b, r, [](T x, T y) { return x >= y; });
         return;
     default:
-        compareLanes<T>(a, b, r, [mode](T x, T y) { return alu::compare_float(x, y, mode); });
+        compare_lanes<T>(a, b, r, [mode](T x, T y) { return alu::compare_float(x, y, mode); });
         return;
     }
 }
@@ -496,7 +496,7 @@ void compare_operands(Warp& w, const Instr& in, Type t, uint64_t clk, uint64_t* 
             fa[l] = alu::bits(alu::narrow_float(a[l], t));
             fb[l] = alu::bits(alu::narrow_float(b[l], t));
         }
-        compareTyped<float>(fa, fb, d, in.mode);
+        compare_typed<float>(fa, fb, d, in.mode);
         break;
     }
     case Type::F32:
@@ -506,33 +506,33 @@ void compare_operands(Warp& w, const Instr& in, Type t, uint64_t clk, uint64_t* 
                 fa[l] = alu::flushed_bits(a[l], true);
                 fb[l] = alu::flushed_bits(b[l], true);
             }
-            compareTyped<float>(fa, fb, d, in.mode);
+            compare_typed<float>(fa, fb, d, in.mode);
             break;
         }
-        compareTyped<float>(a, b, d, in.mode);
+        compare_typed<float>(a, b, d, in.mode);
         break;
     case Type::F64:
-        compareTyped<double>(a, b, d, in.mode);
+        compare_typed<double>(a, b, d, in.mode);
         break;
     case Type::S16:
-        compareTyped<int16_t>(a, b, d, in.mode);
+        compare_typed<int16_t>(a, b, d, in.mode);
         break;
     case Type::U16:
     case Type::B16:
-        compareTyped<uint16_t>(a, b, d, in.mode);
+        compare_typed<uint16_t>(a, b, d, in.mode);
         break;
     case Type::S32:
-        compareTyped<int32_t>(a, b, d, in.mode);
+        compare_typed<int32_t>(a, b, d, in.mode);
         break;
     case Type::U32:
     case Type::B32:
-        compareTyped<uint32_t>(a, b, d, in.mode);
+        compare_typed<uint32_t>(a, b, d, in.mode);
         break;
     case Type::S64:
-        compareTyped<int64_t>(a, b, d, in.mode);
+        compare_typed<int64_t>(a, b, d, in.mode);
         break;
     default:
-        compareTyped<uint64_t>(a, b, d, in.mode);
+        compare_typed<uint64_t>(a, b, d, in.mode);
         break;
     }
 }

@@ -338,7 +338,7 @@ FastPath ternary_of(const Instr& in)
 }
 
 template <class T>
-FastPath compareOf(const Instr& in)
+FastPath compare_of(const Instr& in)
 {
     switch (in.mode) {
     case ptx::CmpEq:
@@ -362,15 +362,15 @@ FastPath setp_of(const Instr& in)
 {
     switch (in.type) {
     case Type::S32:
-        return compareOf<int32_t>(in);
+        return compare_of<int32_t>(in);
     case Type::U32:
     case Type::B32:
-        return compareOf<uint32_t>(in);
+        return compare_of<uint32_t>(in);
     case Type::S64:
-        return compareOf<int64_t>(in);
+        return compare_of<int64_t>(in);
     case Type::U64:
     case Type::B64:
-        return compareOf<uint64_t>(in);
+        return compare_of<uint64_t>(in);
     default:
         return nullptr;
     }

@@ -31,7 +31,7 @@ public:
         ++counts_.warp_instructions;
         counts_.issue_slots += issue_cost(in);
         if (w.round_open)
-            followRound(w, in);
+            follow_round(w, in);
         counts_.thread_instructions += static_cast<uint64_t>(std::popcount(exec));
     }
     void on_branch(const Warp&, const ptx::Instr&, bool divergent)
@@ -84,7 +84,7 @@ private:
     // issue before the value arrives), or at the end of a basic block (a branch, barrier or exit)
     // after some instruction used one. Loads in between join the round. A value computed from one
     // in flight is in flight too.
-    static void followRound(Warp& w, const ptx::Instr& in)
+    static void follow_round(Warp& w, const ptx::Instr& in)
     {
         const bool reads = reads_load_in_flight(w, in);
         switch (executor_of(in.op)) {
@@ -94,7 +94,7 @@ private:
             if (reads)
                 w.end_round();
             else if (writes_first_operand(in))
-                markDestination(w, in, 0);  // a global load marks it again (start_round)
+                mark_destination(w, in, 0);  // a global load marks it again (start_round)
             return;
         case Executor::Branch:
         case Executor::Barrier:
@@ -104,7 +104,7 @@ private:
             return;
         case Executor::Arithmetic:
         case Executor::WarpOperation:
-            markDestination(w, in, reads ? w.round : 0);
+            mark_destination(w, in, reads ? w.round : 0);
             break;
         default:
             break;
@@ -125,7 +125,7 @@ private:
         }
     }
     // The destination registers of `in` (and a `|p` partner) belong to round `round`, 0 for none.
-    static void markDestination(Warp& w, const ptx::Instr& in, uint32_t round)
+    static void mark_destination(Warp& w, const ptx::Instr& in, uint32_t round)
     {
         for (int i = 0; i < (in.has_pair_dest ? 2 : 1); ++i) {
             const ptx::Operand& o = in.ops[i];

@@ -81,10 +81,10 @@ void Interpreter::retire_lanes_waiting_at_exit(Warp& w, const Instr* code)
     uint32_t above = w.active;
     for (size_t i = w.stack.size(); i-- > 0;) {
         const SimtEntry& e = w.stack[i];
-        uint32_t waitingHere = e.mask & ~above & ~w.exited;
+        uint32_t waiting_here = e.mask & ~above & ~w.exited;
         const Instr& next = code[e.pc];
-        if (waitingHere && (next.op == Op::Ret || next.op == Op::Exit) && next.guard == Operand::kNoReg)
-            w.exited |= waitingHere;
+        if (waiting_here && (next.op == Op::Ret || next.op == Op::Exit) && next.guard == Operand::kNoReg)
+            w.exited |= waiting_here;
         above |= e.mask;
     }
 }
@@ -103,8 +103,8 @@ void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken)
         w.pc = in.target;
         return;
     }
-    uint32_t notTaken = w.active & ~taken;
-    if (notTaken == 0) {
+    uint32_t not_taken = w.active & ~taken;
+    if (not_taken == 0) {
         w.pc = in.target;
     } else if (taken == 0) {
         ++w.pc;
@@ -114,12 +114,12 @@ void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken)
             w.stack.push_back({join, w.rpc, w.active});
         if (shuffle_ && (shuffle_->next() & 1)) {  // a seeded schedule may run the not-taken lanes first
             w.stack.push_back({in.target, join, taken});
-            w.active = notTaken;
+            w.active = not_taken;
             w.rpc = join;
             ++w.pc;
             return;
         }
-        w.stack.push_back({w.pc + 1, join, notTaken});
+        w.stack.push_back({w.pc + 1, join, not_taken});
         w.active = taken;
         w.rpc = join;
         w.pc = in.target;
@@ -164,7 +164,7 @@ bool Interpreter::charge_budget(const Warp& w, const BlockState& b, const Instr&
         budget_left_ = 0;
         return true;
     }
-    uint64_t used = launch_.instructionsUsed.fetch_add(kBudgetChunk);
+    uint64_t used = launch_.instructions_used.fetch_add(kBudgetChunk);
     if (used >= launch_.instruction_limit)
         budget_exceeded(w, b, in);
     if (launch_.stop.load(std::memory_order_relaxed))
@@ -193,7 +193,7 @@ void Interpreter::end_slice()
 
 void Interpreter::prepay(const Warp& w, const BlockState& b, uint64_t instructions)
 {
-    uint64_t used = launch_.instructionsUsed.fetch_add(instructions);
+    uint64_t used = launch_.instructions_used.fetch_add(instructions);
     if (used >= launch_.instruction_limit)
         budget_exceeded(w, b, launch_.kernel->code[static_cast<size_t>(w.pc)]);
     if (launch_.stop.load(std::memory_order_relaxed))

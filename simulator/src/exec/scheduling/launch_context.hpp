@@ -39,7 +39,7 @@ struct LaunchContext {
     uint64_t instruction_limit = 0;  // warp instructions per launch
     // Written by every worker thread: a cache line of their own, away from the fields above that
     // every instruction reads.
-    alignas(64) std::atomic<uint64_t> instructionsUsed{0};
+    alignas(64) std::atomic<uint64_t> instructions_used{0};
     std::atomic<bool> stop{false};
     alignas(64) WarpTrace* trace = nullptr;  // CUDASIM_TRACE: one warp's active lanes, or none
     uint64_t epoch = 0;                      // this launch's number, for the sectors it touches (timing model)
