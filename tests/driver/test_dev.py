@@ -67,7 +67,7 @@ class DevCheck(unittest.TestCase):
                 planted = root / "tests" / "planted" / "05_global_reduction" / "no_tail.patch"
                 planted.write_text(re.sub(r"^expect: .*\n", "", planted.read_text(), flags=re.M))
                 for planted_file in (root / "tests" / "planted" / "09_one_launch_reduction").iterdir():
-                    if planted_file.name not in ("missing_fence.patch", "cooperative_grid_too_large.cu"):
+                    if planted_file.name not in ("missing_fence.patch", "cooperative_grid_too_large.patch"):
                         planted_file.unlink()
                 expected += [r"lesson 04: solutions/04_interleaved_reduction/ holds .*helpers\.cuh.*the same files",
                              r"lesson 09: 09_one_launch_reduction/reduce_once\.cu: the starter declares extern \"C\" "

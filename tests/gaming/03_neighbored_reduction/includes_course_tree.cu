@@ -3,7 +3,7 @@
 // the test). The module build refuses it.
 //
 // replaces: reduce_neighbored_less.cu
-// expect: refused: .* includes .*/tests/planted/03_neighbored_reduction/divides_every_step.cu
+// expect: refused: .* includes .*/tests/planted/03_neighbored_reduction/accepted_shifted_index.cu
 // refused by the build
 
-#include "@COURSE_ROOT@/tests/planted/03_neighbored_reduction/divides_every_step.cu"
+#include "@COURSE_ROOT@/tests/planted/03_neighbored_reduction/accepted_shifted_index.cu"
