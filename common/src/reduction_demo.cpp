@@ -31,12 +31,7 @@ constexpr int kInputMax = 255;
 
 DemoSpec spec_of(const BlockReductionDemo& demo)
 {
-    DemoSpec spec;
-    spec.program = demo.program;
-    spec.description = demo.title;
-    for (const auto& kernel : demo.kernels)
-        spec.kernels.push_back(kernel.name);
-    return spec;
+    return {.program = demo.program, .description = demo.title, .kernels = names_of(demo.kernels)};
 }
 
 std::string row_name(const BlockReduceKernel& kernel, const std::string& student_folder)

@@ -136,11 +136,10 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
 
 int main(int argc, char** argv)
 {
-    course::DemoSpec spec;
-    spec.program = COURSE_PROGRAM;
-    spec.description = "warp layout of a 3-D block; counting with one atomic per thread or per warp (lesson 01)";
-    spec.default_block = 256;
-    for (const auto& kernel : lesson01::count_kernels())
-        spec.kernels.push_back(kernel.name);
+    const course::DemoSpec spec{
+        .program = COURSE_PROGRAM,
+        .description = "warp layout of a 3-D block; counting with one atomic per thread or per warp (lesson 01)",
+        .default_block = 256,
+        .kernels = course::names_of(lesson01::count_kernels())};
     return course::run_demo(spec, sizeof(int), argc, argv, run);
 }

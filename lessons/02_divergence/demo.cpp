@@ -109,15 +109,12 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
 
 int main(int argc, char** argv)
 {
-    course::DemoSpec spec;
-    spec.program = COURSE_PROGRAM;
-    spec.description = "divergent branches with tiny and heavy bodies, and their warp-uniform rewrites (lesson 02)";
-    spec.default_n = course::size_for_backend(std::size_t{1} << 24, std::size_t{1} << 18);  // 7 kernels, heavy paths
-    spec.default_block = 256;
-    for (const auto& kernel : lesson02::tiny_kernels())
-        spec.kernels.push_back(kernel.name);
-    for (const auto& kernel : lesson02::map_kernels())
-        spec.kernels.push_back(kernel.name);
+    const course::DemoSpec spec{
+        .program = COURSE_PROGRAM,
+        .description = "divergent branches with tiny and heavy bodies, and their warp-uniform rewrites (lesson 02)",
+        .default_n = course::size_for_backend(std::size_t{1} << 24, std::size_t{1} << 18),  // 7 kernels, heavy paths
+        .default_block = 256,
+        .kernels = course::names_of(lesson02::tiny_kernels(), lesson02::map_kernels())};
     // The input, the output and the tiny kernels' float output.
     return course::run_demo(spec, 3.0 * sizeof(int), argc, argv, run);
 }

@@ -57,15 +57,9 @@ std::vector<int> make_input(std::size_t n, std::uint64_t seed, Pattern pattern)
 
 const char* pattern_text(Pattern pattern)
 {
-    switch (pattern) {
-    case Pattern::all_even:
-        return "all values even";
-    case Pattern::all_odd:
-        return "all values odd";
-    case Pattern::random:
-        break;
-    }
-    return "random values";
+    if (pattern == Pattern::random)
+        return "random values";
+    return pattern == Pattern::all_even ? "all values even" : "all values odd";
 }
 
 class MapBench {

@@ -48,15 +48,13 @@ struct Row {
 
 course::DemoSpec spec()
 {
-    course::DemoSpec spec;
-    spec.program = COURSE_PROGRAM;
-    spec.description = "two-phase global reduction: kernel configurations, your reduce_sum, CUB, copy (lesson 05)";
-    spec.default_n = course::size_for_backend(std::size_t{1} << 28, std::size_t{1} << 20);
-    spec.default_block = kAllBlocks;
-    spec.allowed_blocks = {kAllBlocks, 128, 256, 512, 1024};
-    spec.allowed_blocks_text = "128, 256, 512 or 1024 for the sweep's block size (0, the default: all four)";
-    spec.kernels = {"sweep", "reduce_sum", "cub", "copy"};
-    return spec;
+    return {.program = COURSE_PROGRAM,
+            .description = "two-phase global reduction: kernel configurations, your reduce_sum, CUB, copy (lesson 05)",
+            .default_n = course::size_for_backend(std::size_t{1} << 28, std::size_t{1} << 20),
+            .default_block = kAllBlocks,
+            .allowed_blocks = {kAllBlocks, 128, 256, 512, 1024},
+            .allowed_blocks_text = "128, 256, 512 or 1024 for the sweep's block size (0, the default: all four)",
+            .kernels = {"sweep", "reduce_sum", "cub", "copy"}};
 }
 
 int run(const course::DemoOptions& options, const course::DeviceInfo& device)

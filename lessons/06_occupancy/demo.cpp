@@ -250,14 +250,13 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& info)
 
 int main(int argc, char** argv)
 {
-    course::DemoSpec spec;
-    spec.program = COURSE_PROGRAM;
-    spec.description = "occupancy against bandwidth for a memory-bound kernel (lesson 06)";
-    spec.default_n = course::size_for_backend(std::size_t{1} << 26, std::size_t{1} << 20);
-    spec.default_block = 0;
-    spec.allowed_blocks = {0, 32, 64, 128, 256, 512, 1024};
-    spec.allowed_blocks_text = "0 (every block size) or a power of two from 32 to 1024";
-    spec.kernels = {"scaled_add", "scaled_add_wide"};
+    const course::DemoSpec spec{.program = COURSE_PROGRAM,
+                                .description = "occupancy against bandwidth for a memory-bound kernel (lesson 06)",
+                                .default_n = course::size_for_backend(std::size_t{1} << 26, std::size_t{1} << 20),
+                                .default_block = 0,
+                                .allowed_blocks = {0, 32, 64, 128, 256, 512, 1024},
+                                .allowed_blocks_text = "0 (every block size) or a power of two from 32 to 1024",
+                                .kernels = {"scaled_add", "scaled_add_wide"}};
     // x, y, z and the expected z, plus the 256 MiB of the latency probe.
     return course::run_demo(spec, 4 * sizeof(int), argc, argv, run, std::uint64_t{1} << 24);
 }

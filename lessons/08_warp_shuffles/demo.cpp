@@ -57,15 +57,13 @@ struct Row {
 
 course::DemoSpec spec()
 {
-    course::DemoSpec spec;
-    spec.program = COURSE_PROGRAM;
-    spec.description = "warps talk to each other: shuffles, cooperative groups, vector loads (lesson 08)";
-    spec.default_n = course::size_for_backend(std::uint64_t{1} << 28, std::uint64_t{1} << 20);
-    spec.default_block = 256;
-    spec.allowed_blocks_text = "a power of two from 32 to 1024 (the grader also tries every multiple of 32)";
-    spec.kernels = {"copy",      "shared-tree",     "shuffle",     "shared-tree-int4",  "shuffle-int4", "shuffle-wave",
-                    "cg-reduce", "reduce-add-sync", "shuffle_sum", "shuffle_sum_float", kMisaligned};
-    return spec;
+    return {.program = COURSE_PROGRAM,
+            .description = "warps talk to each other: shuffles, cooperative groups, vector loads (lesson 08)",
+            .default_n = course::size_for_backend(std::uint64_t{1} << 28, std::uint64_t{1} << 20),
+            .default_block = 256,
+            .allowed_blocks_text = "a power of two from 32 to 1024 (the grader also tries every multiple of 32)",
+            .kernels = {"copy", "shared-tree", "shuffle", "shared-tree-int4", "shuffle-int4", "shuffle-wave",
+                        "cg-reduce", "reduce-add-sync", "shuffle_sum", "shuffle_sum_float", kMisaligned}};
 }
 
 /// Adds 64-bit (or int) partials as the device would, wrapping instead of overflowing.
@@ -210,57 +208,47 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
         std::string label;
         LadderKernel kernel;
         GridChoice grid;
+        const char* loads;  // the table's columns for the loads and the block stage
+        const char* stage;
     };
     const std::vector<Step> steps = {
         {"shuffle",
          "warp shuffles + one slot per warp",
          {BlockStage::shuffles, Loads::scalar},
-         GridChoice::one_element_per_thread},
+         GridChoice::one_element_per_thread,
+         "1 int",
+         "shuffles"},
         {"shared-tree-int4",
          "shared-memory tree, int4 loads",
          {BlockStage::shared_tree, Loads::vectors},
-         GridChoice::one_vector_per_thread},
+         GridChoice::one_vector_per_thread,
+         "1 int4",
+         "tree"},
         {"shuffle-int4",
          "warp shuffles, int4 loads",
          {BlockStage::shuffles, Loads::vectors},
-         GridChoice::one_vector_per_thread},
+         GridChoice::one_vector_per_thread,
+         "1 int4",
+         "shuffles"},
         {"shuffle-wave",
          "warp shuffles, int4 loads, one wave",
          {BlockStage::shuffles, Loads::vectors},
-         GridChoice::one_wave},
+         GridChoice::one_wave,
+         "int4 loop",
+         "shuffles"},
         {"cg-reduce",
          "cg::reduce over thread_block_tile<32>",
          {BlockStage::cooperative, Loads::vectors},
-         GridChoice::one_wave},
+         GridChoice::one_wave,
+         "int4 loop",
+         "cg::reduce"},
         {"reduce-add-sync",
          device.cc_major >= 8 && !course::kOnSimulator ? "__reduce_add_sync (redux.sync)"
                                                        : "__reduce_add_sync (shuffles below sm_80)",
          {BlockStage::reduce_add_sync, Loads::vectors},
-         GridChoice::one_wave},
-    };
-    const auto stage_text = [](BlockStage stage) {
-        switch (stage) {
-        case BlockStage::shared_tree:
-            return "tree";
-        case BlockStage::shuffles:
-            return "shuffles";
-        case BlockStage::cooperative:
-            return "cg::reduce";
-        case BlockStage::reduce_add_sync:
-            return "redux";
-        }
-        return "";
-    };
-    const auto loads_text = [](GridChoice grid) {
-        switch (grid) {
-        case GridChoice::one_element_per_thread:
-            return "1 int";
-        case GridChoice::one_vector_per_thread:
-            return "1 int4";
-        case GridChoice::one_wave:
-            return "int4 loop";
-        }
-        return "";
+         GridChoice::one_wave,
+         "int4 loop",
+         "redux"},
     };
     const auto check_long_partials = [&](const std::function<void(cudaStream_t)>& run, unsigned grid) {
         partials.fill_bytes(course::kPoisonByte);
@@ -278,8 +266,7 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
         std::function<void(cudaStream_t)> launch = [&, kernel, grid](cudaStream_t s) {
             lesson08::launch_ladder(kernel, data.data(), n, partials.data(), grid, block, s);
         };
-        rows.push_back({step.name, step.label, loads_text(step.grid), stage_text(step.kernel.stage),
-                        [grid] { return grid; }, launch,
+        rows.push_back({step.name, step.label, step.loads, step.stage, [grid] { return grid; }, launch,
                         [&, launch, grid] { return check_long_partials(launch, grid); }});
     }
     const std::string code = course::student_code_label(lesson08::kLesson);

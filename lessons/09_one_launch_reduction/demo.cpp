@@ -48,16 +48,14 @@ struct Row {
 
 course::DemoSpec spec()
 {
-    course::DemoSpec spec;
-    spec.program = COURSE_PROGRAM;
-    spec.description = "one launch against two: CUB, lesson 05's reference, your reduce_once, the lesson's designs "
-                       "(lesson 09)";
-    spec.default_n = course::size_for_backend(std::size_t{1} << 20, std::size_t{1} << 16);
-    spec.default_block = 256;
-    spec.allowed_blocks = {256};
-    spec.allowed_blocks_text = "256 (the lesson's designs; reduce_once's block is the one your module states)";
-    spec.kernels = {"cub", "two_launches", "reduce_once", "designs"};
-    return spec;
+    return {.program = COURSE_PROGRAM,
+            .description = "one launch against two: CUB, lesson 05's reference, your reduce_once, the lesson's designs "
+                           "(lesson 09)",
+            .default_n = course::size_for_backend(std::size_t{1} << 20, std::size_t{1} << 16),
+            .default_block = 256,
+            .allowed_blocks = {256},
+            .allowed_blocks_text = "256 (the lesson's designs; reduce_once's block is the one your module states)",
+            .kernels = {"cub", "two_launches", "reduce_once", "designs"}};
 }
 
 /// Calls queued back to back: enough to hide the host's enqueueing, at least 10.

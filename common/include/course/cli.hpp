@@ -37,6 +37,19 @@ struct DemoSpec {
     int default_reps = static_cast<int>(size_for_backend(21, 1));
 };
 
+/// The names of the entries of one or more kernel tables (anything with a `name` member), in order:
+/// a demo's DemoSpec::kernels from the tables it runs.
+template <class... Tables>
+[[nodiscard]] std::vector<std::string> names_of(const Tables&... tables)
+{
+    std::vector<std::string> names;
+    (..., [&] {
+        for (const auto& entry : tables)
+            names.push_back(entry.name);
+    }());
+    return names;
+}
+
 /// A valid command line.
 struct DemoOptions {
     std::uint64_t n = 0;
