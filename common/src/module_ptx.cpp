@@ -6,9 +6,9 @@
 #include <cctype>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,23 +17,130 @@
 namespace course {
 namespace {
 
+bool is_name_character(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
+}
+
+// A PTX declaration read word by word: directives (".visible", ".global", ".u64") and, where the
+// grammar expects one, the identifier that follows them.
+class Declaration {
+public:
+    explicit Declaration(std::string_view line) : rest_(line) { skip_blanks(); }
+
+    // Consumes `directive` and the blanks after it when the next word is exactly that directive.
+    bool take(std::string_view directive)
+    {
+        if (!rest_.starts_with(directive) || rest_.size() == directive.size() ||
+            (rest_[directive.size()] != ' ' && rest_[directive.size()] != '\t'))
+            return false;
+        rest_.remove_prefix(directive.size());
+        return skip_blanks();
+    }
+
+    // Consumes any number of the linkage directives in `linkages`.
+    void take_any_of(std::initializer_list<std::string_view> linkages)
+    {
+        for (bool taken = true; taken;) {
+            taken = false;
+            for (const std::string_view linkage : linkages)
+                taken = taken || take(linkage);
+        }
+    }
+
+    // Consumes `.attribute(...)` and the blanks after it, if it comes next.
+    void take_attribute()
+    {
+        const std::size_t close = rest_.find(')');
+        if (rest_.starts_with(".attribute(") && close != std::string_view::npos) {
+            rest_.remove_prefix(close + 1);
+            skip_blanks();
+        }
+    }
+
+    // Consumes `.align N` if it comes next.
+    void take_alignment()
+    {
+        if (!rest_.starts_with(".align") || rest_.size() < 7 || (rest_[6] != ' ' && rest_[6] != '\t'))
+            return;
+        const std::string_view saved = rest_;
+        rest_.remove_prefix(6);
+        skip_blanks();
+        const std::size_t digits = count_while([](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+        rest_.remove_prefix(digits);
+        if (digits == 0 || !skip_blanks())
+            rest_ = saved;
+    }
+
+    // Consumes a directive made of a dot and word characters (a type, ".v2"), with the blanks after it.
+    bool take_word_directive()
+    {
+        if (!rest_.starts_with('.'))
+            return false;
+        const std::string_view saved = rest_;
+        rest_.remove_prefix(1);
+        const std::size_t length =
+            count_while([](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
+        rest_.remove_prefix(length);
+        if (length > 0 && skip_blanks())
+            return true;
+        rest_ = saved;
+        return false;
+    }
+
+    // The identifier that comes next (empty if none).
+    std::string_view name() const { return rest_.substr(0, count_while(is_name_character)); }
+
+private:
+    template <class Predicate>
+    std::size_t count_while(Predicate keep) const
+    {
+        std::size_t length = 0;
+        while (length < rest_.size() && keep(rest_[length]))
+            ++length;
+        return length;
+    }
+
+    // Skips spaces and tabs; whether there were any.
+    bool skip_blanks()
+    {
+        const std::size_t blanks = count_while([](char c) { return c == ' ' || c == '\t'; });
+        rest_.remove_prefix(blanks);
+        return blanks > 0;
+    }
+
+    std::string_view rest_;
+};
+
+// A kernel: ".visible .entry reduce_sum(", ".entry _Z3fooPi(". Its name, or empty.
+std::string_view entry_name(std::string_view line)
+{
+    Declaration d(line);
+    d.take_any_of({".visible", ".weak", ".extern"});
+    return d.take(".entry") ? d.name() : std::string_view{};
+}
+
 // A module-scope variable in the global state space, with its optional linkage, attributes and
 // alignment: ".visible .global .align 8 .u64 g_last_n;", ".global .attribute(.managed) .b8 x[4];".
-const std::regex
-    kGlobalVariable(R"(^[ \t]*(?:\.(?:visible|weak|extern|common)[ \t]+)*\.global[ \t]+(?:\.attribute\([^)]*\)[ \t]+)?)"
-                    R"((?:\.align[ \t]+\d+[ \t]+)?(?:\.v\d[ \t]+)?\.\w+[ \t]+([\w$]+))");
-// A kernel: ".visible .entry reduce_sum(", ".entry _Z3fooPi(".
-const std::regex kEntry(R"(^[ \t]*(?:\.(?:visible|weak|extern)[ \t]+)*\.entry[ \t]+([\w$]+))");
+// Its name, or empty.
+std::string_view global_variable_name(std::string_view line)
+{
+    Declaration d(line);
+    d.take_any_of({".visible", ".weak", ".extern", ".common"});
+    if (!d.take(".global"))
+        return {};
+    d.take_attribute();
+    d.take_alignment();
+    bool typed = false;  // a type, after a vector width such as .v2 where there is one
+    while (d.take_word_directive())
+        typed = true;
+    return typed ? d.name() : std::string_view{};
+}
 
 void add_once(std::vector<std::string>& names, std::string name)
 {
     if (std::find(names.begin(), names.end(), name) == names.end())
         names.push_back(std::move(name));
-}
-
-bool is_name_character(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
 }
 
 // How often `name` appears in `line` as a whole PTX identifier.
@@ -91,13 +198,11 @@ ModulePtx read_module_ptx(std::string_view image)
         result.found = true;
         for (const std::string_view text : split(chunk, '\n')) {
             lines.push_back(text);
-            const std::string line(text);
-            std::smatch match;
-            if (line.find(".entry") != std::string::npos && std::regex_search(line, match, kEntry))
-                add_once(result.kernels, match[1]);
-            else if (line.find(".global") != std::string::npos && std::regex_search(line, match, kGlobalVariable) &&
-                     match[1].str().rfind("$str", 0) != 0)  // printf's format strings
-                ++declarations[match[1]];
+            if (const std::string_view kernel = entry_name(text); !kernel.empty())
+                add_once(result.kernels, std::string(kernel));
+            else if (const std::string_view variable = global_variable_name(text);
+                     !variable.empty() && !variable.starts_with("$str"))  // printf's format strings
+                ++declarations[std::string(variable)];
         }
     }
     // A variable is state only where code uses it: one that nothing reads, writes or takes the

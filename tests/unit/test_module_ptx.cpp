@@ -49,3 +49,20 @@ TEST_CASE("read_module_ptx: a module without PTX, and PTX twice (one per archite
     CHECK(twice.kernels.size() == 2);
     CHECK(twice.global_state.size() == 3);
 }
+
+TEST_CASE("read_module_ptx: linkages, vector variables and tabs between the words")
+{
+    const std::string ptx = ".version 9.0\n.target sm_90\n"
+                            ".weak .global .align 8 .v2 .u32 pairs;\n"
+                            "\t.common\t.global\t.u32\tcounter;\n"
+                            ".global .attribute(.managed) .b8 flags[4];\n"
+                            ".global .align 4 .u32;\n"     // no name: not a declaration
+                            ".globalx .u32 not_global;\n"  // another directive
+                            "\t.visible\t.entry\tstep(\n)\n{\n"
+                            "\tld.global.v2.u32 {%r1, %r2}, [pairs];\n"
+                            "\tatom.global.add.u32 %r3, [counter], 1;\n\tst.global.u8 [flags], %rs1;\n"
+                            "\tld.global.u32 %r4, [not_global];\n\tret;\n}\n";
+    const auto found = course::read_module_ptx(ptx);
+    CHECK(found.kernels == std::vector<std::string>{"step"});
+    CHECK(found.global_state == std::vector<std::string>{"counter", "flags", "pairs"});
+}
