@@ -82,10 +82,8 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph)
 {
     const char* api = "cudaStreamEndCapture";
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = sticky_error())
+    if (cudaError_t e = sticky_error_or_null(api, pGraph != nullptr, "pGraph"))
         return e;
-    if (!pGraph)
-        return fail_call(api, cudaErrorInvalidValue, "pGraph is NULL");
     if (!is_valid_stream(stream))
         return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream");
     Capture* capture = active_capture(stream);

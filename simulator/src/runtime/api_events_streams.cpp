@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -65,6 +66,16 @@ cudaError_t wait_for_event(const char* api, cudaEvent_t event)
         return e;
     return synchronize_with_device();
 }
+
+// The checks of a call that reads a property of `stream` into its argument `name`.
+cudaError_t check_stream_query(const char* api, cudaStream_t stream, bool given, const char* name)
+{
+    if (!given)
+        return fail_call(api, cudaErrorInvalidValue, std::string(name) + " is NULL");
+    if (!is_valid_stream(stream))
+        return fail_call(api, cudaErrorInvalidResourceHandle, "unknown stream");
+    return cudaSuccess;
+}
 }  // namespace
 
 namespace cudasim {
@@ -85,14 +96,7 @@ extern "C" {
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags)
 {
-    std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = sticky_error())
-        return e;
-    if (!stream)
-        return fail_call("cudaStreamCreate", cudaErrorInvalidValue, "stream is NULL");
-    *stream = new CUstream_st{flags};
-    live_handles<cudaStream_t>().insert(*stream);
-    return cudaSuccess;
+    return create_handle("cudaStreamCreate", stream, "stream", flags);
 }
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream)
@@ -125,10 +129,8 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flag
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority)
 {
     std::lock_guard lock(runtime().mutex);
-    if (!priority)
-        return fail_call("cudaStreamGetPriority", cudaErrorInvalidValue, "priority is NULL");
-    if (!is_valid_stream(stream))
-        return fail_call("cudaStreamGetPriority", cudaErrorInvalidResourceHandle, "unknown stream");
+    if (cudaError_t e = check_stream_query("cudaStreamGetPriority", stream, priority != nullptr, "priority"))
+        return e;
     *priority = live_handles<cudaStream_t>().count(stream) ? stream->priority : kLeastStreamPriority;
     return cudaSuccess;
 }
@@ -136,10 +138,8 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority)
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags)
 {
     std::lock_guard lock(runtime().mutex);
-    if (!flags)
-        return fail_call("cudaStreamGetFlags", cudaErrorInvalidValue, "flags is NULL");
-    if (!is_valid_stream(stream))
-        return fail_call("cudaStreamGetFlags", cudaErrorInvalidResourceHandle, "unknown stream");
+    if (cudaError_t e = check_stream_query("cudaStreamGetFlags", stream, flags != nullptr, "flags"))
+        return e;
     *flags = live_handles<cudaStream_t>().count(stream) ? stream->flags : 0u;
     return cudaSuccess;
 }
@@ -151,10 +151,8 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
 {
     {
         std::lock_guard lock(runtime().mutex);
-        if (cudaError_t e = sticky_error())
+        if (cudaError_t e = sticky_error_or_null("cudaLaunchHostFunc", fn != nullptr, "fn"))
             return e;
-        if (!fn)
-            return fail_call("cudaLaunchHostFunc", cudaErrorInvalidValue, "fn is NULL");
         if (!is_valid_stream(stream))
             return fail_call("cudaLaunchHostFunc", cudaErrorInvalidResourceHandle, "unknown stream");
         if (active_capture(stream))
@@ -243,14 +241,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags)
 {
-    std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = sticky_error())
-        return e;
-    if (!event)
-        return fail_call("cudaEventCreate", cudaErrorInvalidValue, "event is NULL");
-    *event = new CUevent_st{flags};
-    live_handles<cudaEvent_t>().insert(*event);
-    return cudaSuccess;
+    return create_handle("cudaEventCreate", event, "event", flags);
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event)
@@ -260,11 +251,7 @@ cudaError_t cudaEventCreate(cudaEvent_t* event)
 
 cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
-    std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = forget_handle("cudaEventDestroy", event, cudaErrorInvalidResourceHandle, "unknown event"))
-        return e;
-    delete event;
-    return cudaSuccess;
+    return destroy_handle("cudaEventDestroy", event, cudaErrorInvalidResourceHandle, "unknown event");
 }
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
@@ -317,10 +304,8 @@ cudaError_t cudaEventQuery(cudaEvent_t event)
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = sticky_error())
+    if (cudaError_t e = sticky_error_or_null("cudaEventElapsedTime", ms != nullptr, "ms"))
         return e;
-    if (!ms)
-        return fail_call("cudaEventElapsedTime", cudaErrorInvalidValue, "ms is NULL");
     if (!live_handles<cudaEvent_t>().count(start) || !live_handles<cudaEvent_t>().count(end))
         return fail_call("cudaEventElapsedTime", cudaErrorInvalidResourceHandle, "unknown event");
     if ((start->flags | end->flags) & cudaEventDisableTiming)

@@ -22,10 +22,8 @@ extern "C" {
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func)
 {
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = sticky_error())
+    if (cudaError_t e = sticky_error_or_null("cudaFuncGetAttributes", attr != nullptr, "attr"))
         return e;
-    if (!attr)
-        return fail_call("cudaFuncGetAttributes", cudaErrorInvalidValue, "attr is NULL");
     const auto [k, entry, error] = kernel_for_call("cudaFuncGetAttributes", func);
     if (!k)
         return error;

@@ -51,21 +51,15 @@ cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags)
 
 cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
-    std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = forget_handle("cudaGraphDestroy", graph, cudaErrorInvalidValue, "unknown graph"))
-        return e;
-    delete graph;
-    return cudaSuccess;
+    return destroy_handle("cudaGraphDestroy", graph, cudaErrorInvalidValue, "unknown graph");
 }
 
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags)
 {
     const char* api = "cudaGraphInstantiate";
     std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e = sticky_error())
+    if (cudaError_t e = sticky_error_or_null(api, pGraphExec != nullptr, "pGraphExec"))
         return e;
-    if (!pGraphExec)
-        return fail_call(api, cudaErrorInvalidValue, "pGraphExec is NULL");
     if (!live_handles<cudaGraph_t>().count(graph))
         return fail_call(api, cudaErrorInvalidValue, "unknown graph");
     // Graphs launched from the device need dynamic parallelism; the other
@@ -86,12 +80,7 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
-    std::lock_guard lock(runtime().mutex);
-    if (cudaError_t e =
-            forget_handle("cudaGraphExecDestroy", graphExec, cudaErrorInvalidValue, "unknown executable graph"))
-        return e;
-    delete graphExec;
-    return cudaSuccess;
+    return destroy_handle("cudaGraphExecDestroy", graphExec, cudaErrorInvalidValue, "unknown executable graph");
 }
 
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)

@@ -44,6 +44,27 @@ bool is_device(const void* p, size_t count)
     return DeviceMemory::instance().contains(p, count);
 }
 
+// A copy's kind with cudaMemcpyDefault resolved from where its `dst_bytes` at dst and `src_bytes` at
+// src lie; another kind as it is.
+cudaMemcpyKind resolved_kind(cudaMemcpyKind kind, const void* dst, size_t dst_bytes, const void* src, size_t src_bytes)
+{
+    if (kind != cudaMemcpyDefault)
+        return kind;
+    const bool d = is_device(dst, dst_bytes), s = is_device(src, src_bytes);
+    return d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+             : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+}
+
+bool writes_device(cudaMemcpyKind kind)
+{
+    return kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+}
+
+bool reads_device(cudaMemcpyKind kind)
+{
+    return kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+}
+
 // Resolves cudaMemcpyDefault and checks that device-side ranges are real
 // allocations.
 cudaError_t check_copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind& kind)
@@ -52,19 +73,15 @@ cudaError_t check_copy(const char* api, void* dst, const void* src, size_t count
         return cudaSuccess;
     if (!dst || !src)
         return fail_call(api, cudaErrorInvalidValue, "NULL pointer");
-    if (kind == cudaMemcpyDefault) {
-        bool d = is_device(dst, count), s = is_device(src, count);
-        kind = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
-                 : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
-    }
-    bool dstDevice = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-    bool srcDevice = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    kind = resolved_kind(kind, dst, count, src, count);
+    const bool dst_on_device = writes_device(kind);
+    const bool src_on_device = reads_device(kind);
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
         return fail_call(api, cudaErrorInvalidMemcpyDirection, "bad cudaMemcpyKind");
-    if (dstDevice && !is_device(dst, count))
+    if (dst_on_device && !is_device(dst, count))
         return fail_call(api, cudaErrorInvalidValue,
                          "destination is not " + std::to_string(count) + " bytes of device memory");
-    if (srcDevice && !is_device(src, count))
+    if (src_on_device && !is_device(src, count))
         return fail_call(api, cudaErrorInvalidValue,
                          "source is not " + std::to_string(count) + " bytes of device memory");
     return cudaSuccess;
@@ -144,17 +161,12 @@ cudaError_t copy_2d(const char* api, void* dst, size_t dpitch, const void* src, 
     if (width > dpitch || width > spitch)
         return fail_stream_call(capture, api, cudaErrorInvalidPitchValue, "width exceeds a pitch");
     size_t dst_extent = dpitch * (height - 1) + width, src_extent = spitch * (height - 1) + width;
-    cudaMemcpyKind resolved = kind;
-    if (kind == cudaMemcpyDefault) {
-        bool d = is_device(dst, dst_extent), s = is_device(src, src_extent);
-        resolved = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
-                     : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
-    }
-    bool dstDevice = resolved == cudaMemcpyHostToDevice || resolved == cudaMemcpyDeviceToDevice;
-    bool srcDevice = resolved == cudaMemcpyDeviceToHost || resolved == cudaMemcpyDeviceToDevice;
-    if (dstDevice && !is_device(dst, dst_extent))
+    const cudaMemcpyKind resolved = resolved_kind(kind, dst, dst_extent, src, src_extent);
+    const bool dst_on_device = writes_device(resolved);
+    const bool src_on_device = reads_device(resolved);
+    if (dst_on_device && !is_device(dst, dst_extent))
         return fail_stream_call(capture, api, cudaErrorInvalidValue, "destination rows are not all device memory");
-    if (srcDevice && !is_device(src, src_extent))
+    if (src_on_device && !is_device(src, src_extent))
         return fail_stream_call(capture, api, cudaErrorInvalidValue, "source rows are not all device memory");
     if (synchronous && waits_for_device(resolved))
         if (cudaError_t e = check_unsafe_call(api))
@@ -163,7 +175,7 @@ cudaError_t copy_2d(const char* api, void* dst, size_t dpitch, const void* src, 
         for (size_t row = 0; row < height; ++row) {
             std::memmove(static_cast<uint8_t*>(dst) + row * dpitch, static_cast<const uint8_t*>(src) + row * spitch,
                          width);
-            if (dstDevice)
+            if (dst_on_device)
                 DeviceMemory::instance().mark_written(static_cast<uint8_t*>(dst) + row * dpitch, width);
         }
         runtime().device_clock_ms += model_copy_milliseconds(width * height, resolved);

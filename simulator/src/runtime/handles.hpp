@@ -3,8 +3,10 @@
 // Call with runtime().mutex held.
 #pragma once
 
+#include <mutex>
 #include <set>
 #include <string>
+#include <type_traits>
 
 #include <cuda_runtime_api.h>
 
@@ -26,6 +28,30 @@ cudaError_t forget_handle(const char* api, Handle handle, cudaError_t error, con
 {
     if (!live_handles<Handle>().erase(handle))
         return fail_call(api, error, why);
+    return cudaSuccess;
+}
+
+// cudaXxxCreateWithFlags: a new handle made from `flags` in `*out` (`name`: the argument's name in
+// the refusal of a NULL `out`).
+template <class Handle>
+cudaError_t create_handle(const char* api, Handle* out, const char* name, unsigned flags)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = sticky_error_or_null(api, out != nullptr, name))
+        return e;
+    *out = new std::remove_pointer_t<Handle>{flags};
+    live_handles<Handle>().insert(*out);
+    return cudaSuccess;
+}
+
+// cudaXxxDestroy: forget_handle's check, then `handle` deleted.
+template <class Handle>
+cudaError_t destroy_handle(const char* api, Handle handle, cudaError_t error, const std::string& why)
+{
+    std::lock_guard lock(runtime().mutex);
+    if (cudaError_t e = forget_handle(api, handle, error, why))
+        return e;
+    delete handle;
     return cudaSuccess;
 }
 

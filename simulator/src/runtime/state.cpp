@@ -36,6 +36,13 @@ cudaError_t sticky_error()
     return runtime().sticky_error;
 }
 
+cudaError_t sticky_error_or_null(const char* api, bool given, const char* name)
+{
+    if (cudaError_t e = sticky_error())
+        return e;
+    return given ? cudaSuccess : fail_call(api, cudaErrorInvalidValue, std::string(name) + " is NULL");
+}
+
 DeviceFaultReport last_device_fault()
 {
     std::lock_guard lock(runtime().mutex);

@@ -100,6 +100,9 @@ cudaError_t record_error(cudaError_t e);
 cudaError_t fail_call(const char* api, cudaError_t e, const std::string& why);
 // The sticky error after a kernel fault, or cudaSuccess.
 cudaError_t sticky_error();
+// The opening of a call that needs argument `name`: the sticky error, else cudaErrorInvalidValue
+// ("<name> is NULL") where it is not `given`, else cudaSuccess. Call with runtime().mutex held.
+cudaError_t sticky_error_or_null(const char* api, bool given, const char* name);
 // For calls that wait for the device (cudaDeviceSynchronize, cudaMemcpy,
 // cudaFree, ...): turns a pending kernel fault into the sticky error and
 // returns the sticky error.

@@ -9,14 +9,9 @@ namespace {
 
 const char* verb(RaceAccessKind kind)
 {
-    switch (kind) {
-    case RaceAccessKind::Read:
+    if (kind == RaceAccessKind::Read)
         return "reads";
-    case RaceAccessKind::Write:
-        return "writes";
-    default:
-        return "writes (atomically)";
-    }
+    return kind == RaceAccessKind::Write ? "writes" : "writes (atomically)";
 }
 
 std::string describe_access(const LaunchContext& launch, const RaceAccess& a, RaceAccessKind kind)
