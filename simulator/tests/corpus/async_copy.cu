@@ -136,11 +136,7 @@ int main()
         }
     std::printf("cuda::memcpy_async with cuda::barrier: %d of %d wrong; %.1f %.1f\n", wrong, blocks * kTile, hfo[0],
                 hfo[blocks * kTile - 1]);
-    CHECK(cudaFree(din));
-    CHECK(cudaFree(dsum));
-    CHECK(cudaFree(dout));
-    CHECK(cudaFree(dfin));
-    CHECK(cudaFree(dfout));
+    free_device(din, dsum, dout, dfin, dfout);
     delete[] hin;
     delete[] hf;
     return 0;

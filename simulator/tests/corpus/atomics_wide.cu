@@ -199,7 +199,6 @@ int main()
         std::printf("shared block %d: double %016llx float %08llx max %08llx inc %u dec %u xor %08x\n", b, bits(r.dsum),
                     bits(r.fsum), bits(r.fmax), r.inc, r.dec, r.xor32);
     }
-    CHECK(cudaFree(d));
-    CHECK(cudaFree(ds));
+    free_device(d, ds);
     return 0;
 }

@@ -83,7 +83,6 @@ int main()
     int hg[4];
     CHECK(cudaMemcpy(hg, g, sizeof hg, cudaMemcpyDeviceToHost));
     std::printf("gather, clusters of 4: %d %d %d %d\n", hg[0], hg[1], hg[2], hg[3]);
-    CHECK(cudaFree(d));
-    CHECK(cudaFree(g));
+    free_device(d, g);
     return 0;
 }

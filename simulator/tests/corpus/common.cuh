@@ -11,3 +11,11 @@
             std::exit(1);                                                  \
         }                                                                  \
     } while (0)
+
+// Frees device (or managed) allocations, checking each call.
+template <class... Pointers>
+void free_device(Pointers*... pointers)
+{
+    for (void* pointer : {static_cast<void*>(pointers)...})
+        CHECK(cudaFree(pointer));
+}

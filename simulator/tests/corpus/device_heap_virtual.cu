@@ -195,13 +195,6 @@ int main()
     for (int v : hp)
         std::printf(" %d", v);
     std::printf("\n");
-    CHECK(cudaFree(shapes));
-    CHECK(cudaFree(areas));
-    CHECK(cudaFree(sides));
-    CHECK(cudaFree(sums));
-    CHECK(cudaFree(failures));
-    CHECK(cudaFree(tooLarge));
-    CHECK(cudaFree(tableSum));
-    CHECK(cudaFree(placed));
+    free_device(shapes, areas, sides, sums, failures, tooLarge, tableSum, placed);
     return 0;
 }

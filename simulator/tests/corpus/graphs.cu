@@ -111,7 +111,6 @@ int main()
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(graph));
     CHECK(cudaStreamDestroy(stream));
-    CHECK(cudaFree(a));
-    CHECK(cudaFree(b));
+    free_device(a, b);
     return 0;
 }

@@ -140,8 +140,7 @@ void printArithmetic(const char* type, const unsigned short* operands, int n)
             std::printf(" %u", h[i * kOps + k]);
         std::printf("\n");
     }
-    CHECK(cudaFree(din));
-    CHECK(cudaFree(dout));
+    free_device(din, dout);
 }
 
 int main()
@@ -262,11 +261,6 @@ int main()
             std::printf(" %08x", pairOut[i * 2 * kPairOps + k]);
         std::printf("\n");
     }
-    CHECK(cudaFree(din));
-    CHECK(cudaFree(ddin));
-    CHECK(cudaFree(dout));
-    CHECK(cudaFree(dback));
-    CHECK(cudaFree(dpairs));
-    CHECK(cudaFree(dpairOut));
+    free_device(din, ddin, dout, dback, dpairs, dpairOut);
     return 0;
 }

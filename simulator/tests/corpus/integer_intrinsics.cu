@@ -132,9 +132,6 @@ int main()
             std::printf(" %llx", out[i * kOps + k]);
         std::printf("\n");
     }
-    CHECK(cudaFree(da));
-    CHECK(cudaFree(db));
-    CHECK(cudaFree(dc));
-    CHECK(cudaFree(dout));
+    free_device(da, db, dc, dout);
     return 0;
 }

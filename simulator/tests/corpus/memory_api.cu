@@ -72,7 +72,6 @@ int main()
     cudaError_t again = cudaGetLastError();
     std::printf("peek: %s, get: %s, get again: %s\n", cudaGetErrorName(peeked), cudaGetErrorName(got),
                 cudaGetErrorName(again));
-    CHECK(cudaFree(d));
-    CHECK(cudaFree(d2));
+    free_device(d, d2);
     return 0;
 }

@@ -38,7 +38,6 @@ int main()
     std::printf("transposed %dx%d, %d wrong; t[36][20] = %.0f\n", width, height, wrong, t[36][20]);
     cudaError_t e = cudaMemcpy2D(in, inPitch, h, width * sizeof(float), inPitch + 4, height, cudaMemcpyHostToDevice);
     std::printf("width larger than the pitch: %s\n", cudaGetErrorName(e));
-    CHECK(cudaFree(in));
-    CHECK(cudaFree(out));
+    free_device(in, out);
     return 0;
 }

@@ -97,9 +97,6 @@ int main()
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
     std::printf("assert held: out[0] %d out[39] %d\n", h[0], h[39]);
-    CHECK(cudaFree(word));
-    CHECK(cudaFree(returned));
-    CHECK(cudaFree(values));
-    CHECK(cudaFree(out));
+    free_device(word, returned, values, out);
     return 0;
 }

@@ -64,8 +64,7 @@ int main()
         std::printf("version %d: sum %lld (expected %lld), block 0 %d, block 127 %d\n", version, sum, expected,
                     partial[0], partial[grid - 1]);
     }
-    CHECK(cudaFree(d_in));
-    CHECK(cudaFree(d_out));
+    free_device(d_in, d_out);
     delete[] h;
     delete[] partial;
     return 0;

@@ -74,8 +74,6 @@ int main()
     CHECK(cudaStreamDestroy(stream));
     CHECK(cudaFreeHost(pinned));
     CHECK(cudaFreeHost(mapped));
-    CHECK(cudaFree(managed));
-    CHECK(cudaFree(device));
-    CHECK(cudaFree(out));
+    free_device(managed, device, out);
     return 0;
 }

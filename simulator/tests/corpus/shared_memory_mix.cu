@@ -199,12 +199,7 @@ int main()
     CHECK(cudaMemcpyFromSymbol(hist, history, 4 * sizeof(long long)));
     std::printf("after a memset through the symbol's address: %lld %lld %lld %lld\n", hist[0], hist[1], hist[2],
                 hist[3]);
-    CHECK(cudaFree(d_in));
-    CHECK(cudaFree(d_t));
-    CHECK(cudaFree(d_sums));
-    CHECK(cudaFree(d_alias));
-    CHECK(cudaFree(d_vals));
-    CHECK(cudaFree(d_out));
+    free_device(d_in, d_t, d_sums, d_alias, d_vals, d_out);
     delete[] h_in;
     delete[] h_t;
     delete[] h_vals;

@@ -157,10 +157,6 @@ int main()
     CHECK(cudaStreamDestroy(clamped));
     CHECK(cudaFreeHost(pinned));
     CHECK(cudaFreeHost(answerHost));
-    CHECK(cudaFree(d));
-    CHECK(cudaFree(sums));
-    CHECK(cudaFree(data));
-    CHECK(cudaFree(extra));
-    CHECK(cudaFree(answer));
+    free_device(d, sums, data, extra, answer);
     return 0;
 }

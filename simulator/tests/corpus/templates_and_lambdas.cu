@@ -159,8 +159,7 @@ void runTransform(const char* label, const T* host, int n, Op op)
         std::printf(" %llx", bits);
     }
     std::printf("\n");
-    CHECK(cudaFree(din));
-    CHECK(cudaFree(dout));
+    free_device(din, dout);
 }
 
 int main()

@@ -113,7 +113,6 @@ int main()
             std::printf(" %x", hm[lane * kMatches + m]);
         std::printf("\n");
     }
-    CHECK(cudaFree(d));
-    CHECK(cudaFree(dm));
+    free_device(d, dm);
     return 0;
 }
