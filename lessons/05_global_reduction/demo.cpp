@@ -61,10 +61,8 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
 {
     const std::size_t n = options.n;
     const double bytes = double(n) * sizeof(int);
-    std::cout << COURSE_PROGRAM << ": two-phase global reduction (lesson 05)\n"
-              << "device " << device.id << ": " << course::banner(device) << '\n'
-              << "array: " << n << " ints (" << course::fixed(bytes / 1e6, 1) << " MB), values 0.." << kInputMax
-              << ", seed " << options.seed << " (--seed " << options.seed << " repeats it)\n";
+    course::print_heading(std::cout, COURSE_PROGRAM, "two-phase global reduction (lesson 05)", device);
+    std::cout << course::int_array_text(n, kInputMax, options.seed) << '\n';
 
     const auto input = course::random_ints(n, options.seed, 0, kInputMax);
     const long long expected = course::exact_sum(input);

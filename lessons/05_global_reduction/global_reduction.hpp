@@ -18,7 +18,7 @@
 
 #include "reduce_sum_launch.hpp"
 
-#include "course/device_buffer.hpp"
+#include "course/partial_sums.hpp"
 
 #include "lesson05_identity.hpp"
 
@@ -49,25 +49,10 @@ struct ReduceSumPlan {
 /// The device memory reduce_sum() works in between its two phases: one 64-bit partial per
 /// phase-1 block. Allocate it once, for the largest n you will reduce, and pass it to every call;
 /// reduce_sum() then allocates nothing, and two calls never share one workspace at the same time.
-class Workspace {
+class Workspace : public course::PartialSums {
 public:
     /// Room for arrays of up to max_n elements: partials_needed(max_n) partials.
-    explicit Workspace(std::size_t max_n);
-
-    [[nodiscard]] std::size_t max_n() const { return max_n_; }
-    /// Partials the workspace holds.
-    [[nodiscard]] std::size_t capacity() const { return partials_.size(); }
-
-    /// The partials for a call on n elements; throws std::length_error when n is above max_n().
-    [[nodiscard]] long long* partials_for(std::size_t n);
-
-    /// Overwrites every partial with a poison pattern (the grader does, so that a phase 2 that
-    /// reads a partial phase 1 did not write gets a wrong sum).
-    void poison(cudaStream_t stream);
-
-private:
-    course::DeviceBuffer<long long> partials_;
-    std::size_t max_n_;
+    explicit Workspace(std::size_t max_n) : PartialSums(partials_needed(max_n), max_n, "lesson05::Workspace") {}
 };
 
 /// Writes the sum of data[0, n) to *result (device memory), for any n >= 1, with the student's

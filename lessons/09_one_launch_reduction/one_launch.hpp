@@ -20,6 +20,7 @@
 #include "reduce_once_launch.hpp"
 
 #include "course/device_buffer.hpp"
+#include "course/partial_sums.hpp"
 
 #include "lesson09_identity.hpp"
 
@@ -51,24 +52,18 @@ struct ReduceOncePlan {
 /// counter, which is 0 between calls (the kernel's last block sets it back). Allocate it once, for
 /// the largest n you will reduce, and pass it to every call; two calls that may run at the same
 /// time need two workspaces.
-class Workspace {
+class Workspace : public course::PartialSums {
 public:
-    /// Room for arrays of up to max_n elements; the ticket starts at 0.
+    /// Room for arrays of up to max_n elements; the ticket starts at 0. (poison() leaves the
+    /// ticket alone: it must stay 0 between calls.)
     explicit Workspace(std::size_t max_n);
 
-    [[nodiscard]] std::size_t max_n() const { return max_n_; }
-    [[nodiscard]] long long* partials_for(std::size_t n);
     [[nodiscard]] unsigned* ticket() { return ticket_.data(); }
-
-    /// Overwrites every partial with a poison pattern (not the ticket: it must stay 0 between calls).
-    void poison(cudaStream_t stream);
     /// The ticket's value now (synchronises `stream` first): 0 after every complete call.
     [[nodiscard]] unsigned read_ticket(cudaStream_t stream) const;
 
 private:
-    course::DeviceBuffer<long long> partials_;
     course::DeviceBuffer<unsigned> ticket_;
-    std::size_t max_n_;
 };
 
 /// Writes the sum of data[0, n) to *result (device memory), for any n >= 1, with ONE launch of the

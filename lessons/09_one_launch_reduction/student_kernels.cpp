@@ -108,24 +108,10 @@ std::size_t grid_for(std::size_t n)
     return grid;
 }
 
-Workspace::Workspace(std::size_t max_n) : partials_(grid_for(max_n)), ticket_(1), max_n_(max_n)
+Workspace::Workspace(std::size_t max_n) : PartialSums(grid_for(max_n), max_n, "lesson09::Workspace"), ticket_(1)
 {
     ticket_.fill_bytes(0);
     COURSE_CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-long long* Workspace::partials_for(std::size_t n)
-{
-    // grid_for() grows with n, so a workspace made for max_n holds the grid of any n up to it.
-    if (n > max_n_)
-        throw std::length_error("lesson09::Workspace: a call on " + std::to_string(n) +
-                                " elements; this workspace was made for at most " + std::to_string(max_n_));
-    return partials_.data();
-}
-
-void Workspace::poison(cudaStream_t stream)
-{
-    partials_.fill_bytes(0x7f, stream);
 }
 
 unsigned Workspace::read_ticket(cudaStream_t stream) const
