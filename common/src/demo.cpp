@@ -74,6 +74,22 @@ void print_timing_table(std::span<const TimedRow> rows, std::ostream& out, std::
     table.print(out);
 }
 
+void print_heading(std::ostream& out, std::string_view program, std::string_view title, const DeviceInfo& device)
+{
+    out << program << ": " << title << '\n' << "device " << device.id << ": " << banner(device) << '\n';
+}
+
+std::string seed_text(std::uint64_t seed)
+{
+    return "seed " + std::to_string(seed) + " (--seed " + std::to_string(seed) + " repeats it)";
+}
+
+std::string int_array_text(std::uint64_t n, int max, std::uint64_t seed, int mb_digits)
+{
+    return "array: " + std::to_string(n) + " ints (" + fixed(double(n) * sizeof(int) / 1e6, mb_digits) +
+           " MB), values 0.." + std::to_string(max) + ", " + seed_text(seed);
+}
+
 int finish_demo(const RunReport& report, const DemoOptions& options, bool all_correct, std::string_view about,
                 std::string_view when_wrong)
 {

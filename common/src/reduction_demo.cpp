@@ -57,11 +57,8 @@ int run(const BlockReductionDemo& demo, const DemoOptions& options, const Device
     // Unrolled kernels (several data blocks per block, lesson 07) launch fewer blocks: a grid column.
     const bool unrolled = std::any_of(demo.kernels.begin(), demo.kernels.end(),
                                       [](const BlockReduceKernel& k) { return k.data_blocks != nullptr; });
-    std::cout << demo.program << ": " << demo.title << '\n'
-              << "device " << device.id << ": " << banner(device) << '\n'
-              << "array: " << options.n << " ints (" << fixed(double(options.n) * sizeof(int) / 1e6, 1)
-              << " MB), values 0.." << kInputMax << ", seed " << options.seed << " (--seed " << options.seed
-              << " repeats it)\n"
+    print_heading(std::cout, demo.program, demo.title, device);
+    std::cout << int_array_text(options.n, kInputMax, options.seed) << '\n'
               << "grid " << blocks_for(options.n, options.block) << (unrolled ? " for one data block per block" : "")
               << ", block " << options.block << "; student kernels from " << course::student_code_label(demo.lesson)
               << "/\n";

@@ -80,10 +80,18 @@ bool show_layout()
     return right;
 }
 
+course::DemoSpec spec()
+{
+    return {.program = COURSE_PROGRAM,
+            .description = "warp layout of a 3-D block; counting with one atomic per thread or per warp (lesson 01)",
+            .default_block = 256,
+            .kernels = course::names_of(lesson01::count_kernels())};
+}
+
 int run(const course::DemoOptions& options, const course::DeviceInfo& device)
 {
-    std::cout << "lesson01_demo: warp basics (lesson 01)\n"
-              << "device " << device.id << ": " << course::banner(device) << "\n\n";
+    course::print_heading(std::cout, COURSE_PROGRAM, "warp basics (lesson 01)", device);
+    std::cout << '\n';
     const bool layout_right = show_layout();
 
     const int threshold = 0;
@@ -136,10 +144,5 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
 
 int main(int argc, char** argv)
 {
-    const course::DemoSpec spec{
-        .program = COURSE_PROGRAM,
-        .description = "warp layout of a 3-D block; counting with one atomic per thread or per warp (lesson 01)",
-        .default_block = 256,
-        .kernels = course::names_of(lesson01::count_kernels())};
-    return course::run_demo(spec, sizeof(int), argc, argv, run);
+    return course::run_demo(spec(), sizeof(int), argc, argv, run);
 }

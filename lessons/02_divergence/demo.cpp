@@ -34,12 +34,21 @@ std::optional<std::size_t> row_of(const std::vector<course::TimedRow>& rows, con
     return std::nullopt;
 }
 
+course::DemoSpec spec()
+{
+    return {.program = COURSE_PROGRAM,
+            .description = "divergent branches with tiny and heavy bodies, and their warp-uniform rewrites (lesson 02)",
+            .default_n =
+                course::size_for_backend(std::size_t{1} << 24, std::size_t{1} << 18),  // 7 kernels, heavy paths
+            .default_block = 256,
+            .kernels = course::names_of(lesson02::tiny_kernels(), lesson02::map_kernels())};
+}
+
 int run(const course::DemoOptions& options, const course::DeviceInfo& device)
 {
     const std::size_t n = options.n;
-    std::cout << "lesson02_demo: divergence (lesson 02)\n"
-              << "device " << device.id << ": " << course::banner(device) << '\n'
-              << n << " elements, block " << options.block << ", random ints (seed " << options.seed << "; --seed "
+    course::print_heading(std::cout, COURSE_PROGRAM, "divergence (lesson 02)", device);
+    std::cout << n << " elements, block " << options.block << ", random ints (seed " << options.seed << "; --seed "
               << options.seed << " repeats it); heavy paths: " << lesson02::kHeavyRounds
               << " rounds of integer arithmetic each\n\n";
 
@@ -109,12 +118,6 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
 
 int main(int argc, char** argv)
 {
-    const course::DemoSpec spec{
-        .program = COURSE_PROGRAM,
-        .description = "divergent branches with tiny and heavy bodies, and their warp-uniform rewrites (lesson 02)",
-        .default_n = course::size_for_backend(std::size_t{1} << 24, std::size_t{1} << 18),  // 7 kernels, heavy paths
-        .default_block = 256,
-        .kernels = course::names_of(lesson02::tiny_kernels(), lesson02::map_kernels())};
     // The input, the output and the tiny kernels' float output.
-    return course::run_demo(spec, 3.0 * sizeof(int), argc, argv, run);
+    return course::run_demo(spec(), 3.0 * sizeof(int), argc, argv, run);
 }

@@ -13,7 +13,9 @@
 #include <cuda_occupancy.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <optional>
 #include <sstream>
@@ -30,17 +32,10 @@ constexpr std::size_t KiB = 1024;
 
 const char* limiter_name(Limiter limiter)
 {
-    switch (limiter) {
-    case Limiter::warp_slots:
-        return "warp slots";
-    case Limiter::block_slots:
-        return "block slots";
-    case Limiter::registers:
-        return "registers";
-    case Limiter::shared_memory:
-        return "shared memory";
-    }
-    return "?";
+    // In the enum's order, as the student program's protocol numbers them (occupancy_protocol.hpp).
+    constexpr std::array<const char*, 4> kNames{"warp slots", "block slots", "registers", "shared memory"};
+    const auto index = static_cast<std::size_t>(limiter);
+    return index < kNames.size() ? kNames[index] : "?";
 }
 
 DeviceProperties student_view(const cudaDeviceProp& device)
@@ -210,56 +205,64 @@ std::optional<std::string> compare_occupancy(const cudaDeviceProp& device, int b
     return text.str();
 }
 
-cudaDeviceProp h100_properties()
+namespace {
+
+// What cudaGetDeviceProperties says of a GPU, for the fields the calculators read that differ between
+// the two described by hand below.
+struct DescribedDevice {
+    const char* name;
+    int major;
+    int minor;
+    int sms;
+    int threads_per_sm;
+    int blocks_per_sm;
+    std::size_t shared_per_block_optin;
+    std::size_t shared_per_sm;
+    std::size_t reserved_shared_per_block;
+    int l2_bytes;
+    int bus_bits;
+};
+
+// The rest is the same on both: warps of 32, blocks of up to 1024 threads, 64 K registers per block
+// and per SM, 48 KiB of shared memory per block by default, the grid's limits.
+cudaDeviceProp properties_of(const DescribedDevice& d)
 {
-    // cudaGetDeviceProperties on an H100 80GB HBM3 (SXM), CUDA 13.
     cudaDeviceProp device{};
-    std::snprintf(device.name, sizeof device.name, "%s", "H100 SXM (described by hand)");
-    device.major = 9;
-    device.minor = 0;
-    device.multiProcessorCount = 132;
+    std::snprintf(device.name, sizeof device.name, "%s", d.name);
+    device.major = d.major;
+    device.minor = d.minor;
+    device.multiProcessorCount = d.sms;
     device.warpSize = 32;
     device.maxThreadsPerBlock = 1024;
-    device.maxThreadsPerMultiProcessor = 2048;
-    device.maxBlocksPerMultiProcessor = 32;
+    device.maxThreadsPerMultiProcessor = d.threads_per_sm;
+    device.maxBlocksPerMultiProcessor = d.blocks_per_sm;
     device.regsPerBlock = 65536;
     device.regsPerMultiprocessor = 65536;
     device.sharedMemPerBlock = 48 * KiB;
-    device.sharedMemPerBlockOptin = 227 * KiB;
-    device.sharedMemPerMultiprocessor = 228 * KiB;
-    device.reservedSharedMemPerBlock = 1 * KiB;
+    device.sharedMemPerBlockOptin = d.shared_per_block_optin;
+    device.sharedMemPerMultiprocessor = d.shared_per_sm;
+    device.reservedSharedMemPerBlock = d.reserved_shared_per_block;
     device.maxGridSize[0] = 2147483647;
     device.maxGridSize[1] = 65535;
     device.maxGridSize[2] = 65535;
-    device.l2CacheSize = 50 * 1024 * 1024;
-    device.memoryBusWidth = 5120;
+    device.l2CacheSize = d.l2_bytes;
+    device.memoryBusWidth = d.bus_bits;
     return device;
+}
+
+}  // namespace
+
+cudaDeviceProp h100_properties()
+{
+    // cudaGetDeviceProperties on an H100 80GB HBM3 (SXM), CUDA 13.
+    return properties_of(
+        {"H100 SXM (described by hand)", 9, 0, 132, 2048, 32, 227 * KiB, 228 * KiB, 1 * KiB, 50 * 1024 * 1024, 5120});
 }
 
 cudaDeviceProp t4_properties()
 {
     // cudaGetDeviceProperties on a Tesla T4 (Turing), CUDA 13.
-    cudaDeviceProp device{};
-    std::snprintf(device.name, sizeof device.name, "%s", "T4 (described by hand)");
-    device.major = 7;
-    device.minor = 5;
-    device.multiProcessorCount = 40;
-    device.warpSize = 32;
-    device.maxThreadsPerBlock = 1024;
-    device.maxThreadsPerMultiProcessor = 1024;
-    device.maxBlocksPerMultiProcessor = 16;
-    device.regsPerBlock = 65536;
-    device.regsPerMultiprocessor = 65536;
-    device.sharedMemPerBlock = 48 * KiB;
-    device.sharedMemPerBlockOptin = 64 * KiB;
-    device.sharedMemPerMultiprocessor = 64 * KiB;
-    device.reservedSharedMemPerBlock = 0;
-    device.maxGridSize[0] = 2147483647;
-    device.maxGridSize[1] = 65535;
-    device.maxGridSize[2] = 65535;
-    device.l2CacheSize = 4 * 1024 * 1024;
-    device.memoryBusWidth = 256;
-    return device;
+    return properties_of({"T4 (described by hand)", 7, 5, 40, 1024, 16, 64 * KiB, 64 * KiB, 0, 4 * 1024 * 1024, 256});
 }
 
 }  // namespace lesson06

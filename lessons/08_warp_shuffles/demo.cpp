@@ -152,11 +152,9 @@ int run(const course::DemoOptions& options, const course::DeviceInfo& device)
         return show_misaligned(n, block);
 
     const double bytes = double(n) * sizeof(int);
-    std::cout << COURSE_PROGRAM << ": warps talk to each other (lesson 08)\n"
-              << "device " << device.id << ": " << course::banner(device) << '\n'
-              << "arrays: " << n << " ints (" << course::fixed(bytes / 1e6, 1) << " MB), values 0.." << kInputMax
-              << ", and as many floats in [-1, 1]; seed " << options.seed << " (--seed " << options.seed
-              << " repeats it)\n"
+    course::print_heading(std::cout, COURSE_PROGRAM, "warps talk to each other (lesson 08)", device);
+    std::cout << "arrays: " << n << " ints (" << course::fixed(bytes / 1e6, 1) << " MB), values 0.." << kInputMax
+              << ", and as many floats in [-1, 1]; " << course::seed_text(options.seed) << '\n'
               << "block " << block << "; student kernels from " << course::student_code_label(lesson08::kLesson)
               << "/\n";
 

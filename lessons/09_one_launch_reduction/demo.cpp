@@ -93,11 +93,9 @@ std::string microseconds(double milliseconds)
 int run(const course::DemoOptions& options, const course::DeviceInfo& device)
 {
     const std::size_t n = options.n;
+    course::print_heading(std::cout, COURSE_PROGRAM, "the whole reduction in one launch (lesson 09)", device);
+    std::cout << course::int_array_text(n, kInputMax, options.seed, 3) << '\n';
     const double bytes = double(n) * sizeof(int);
-    std::cout << COURSE_PROGRAM << ": the whole reduction in one launch (lesson 09)\n"
-              << "device " << device.id << ": " << course::banner(device) << '\n'
-              << "array: " << n << " ints (" << course::fixed(bytes / 1e6, 3) << " MB), values 0.." << kInputMax
-              << ", seed " << options.seed << " (--seed " << options.seed << " repeats it)\n";
     const auto input = course::random_ints(n, options.seed, 0, kInputMax);
     const long long expected = course::exact_sum(input);
     std::cout << "exact sum " << expected << '\n';

@@ -33,6 +33,16 @@ using DemoBody = std::function<int(const DemoOptions& options, const DeviceInfo&
 int run_demo(const DemoSpec& spec, double bytes_per_element, int argc, const char* const* argv, const DemoBody& body,
              std::uint64_t extra_elements = 0);
 
+/// A demo's first two lines: "<program>: <title>" and "device <id>: <banner>".
+void print_heading(std::ostream& out, std::string_view program, std::string_view title, const DeviceInfo& device);
+
+/// "seed <s> (--seed <s> repeats it)": how a demo names the seed of its input.
+[[nodiscard]] std::string seed_text(std::uint64_t seed);
+
+/// "array: <n> ints (<size> MB), values 0..<max>, seed ...": a demo's input of n random ints, its
+/// size with `mb_digits` decimals.
+[[nodiscard]] std::string int_array_text(std::uint64_t n, int max, std::uint64_t seed, int mb_digits = 1);
+
 /// One row of a demo's timing table.
 struct TimedRow {
     std::string label;  ///< as printed, e.g. "per-warp ballot (exercises/01_warp_basics)"
