@@ -109,6 +109,16 @@ def no_arguments(parser: CommandParser, args: list[str]) -> None:
     parser.parse_args(args)
 
 
+def without_arguments(name: str, description: str, action: Callable[[], int], overview: Line) -> Command:
+    """A command that takes no arguments: its usage line says so, and it refuses any (--help answered)
+    before `action`."""
+    def run(parser: CommandParser, args: list[str]) -> int:
+        no_arguments(parser, args)
+        return action()
+    return Command(name=name, usage=f"usage: ./course {name} (takes no arguments)", description=description,
+                   run=run, overview=(overview,))
+
+
 def backend_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sim", action="store_true",
                         help="on the CPU simulator (build/sim; the default where there is no GPU)")

@@ -6,10 +6,12 @@ the driver's tests can point the whole driver at a made-up course by setting `co
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -47,3 +49,20 @@ def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
 
 def now_text() -> str:
     return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+@contextlib.contextmanager
+def environment_set(**values: str | None) -> Iterator[None]:
+    """Environment variables set (or, for None, removed) for the duration, then restored."""
+    saved = {name: os.environ.get(name) for name in values}
+    try:
+        for name, value in values.items():
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = value
+        yield
+    finally:
+        for name, value in saved.items():
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = value

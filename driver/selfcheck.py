@@ -12,7 +12,7 @@ from typing import IO
 from xml.etree import ElementTree
 
 from . import building, common, ctest_progress, docs, environment
-from .command import THE_COURSE, Command, CommandParser, Line, no_arguments
+from .command import THE_COURSE, Line, without_arguments
 
 
 def test() -> int:
@@ -164,31 +164,19 @@ def doctor() -> int:
 # ./course test and ./course doctor
 
 
-def test_command(parser: CommandParser, args: list[str]) -> int:
-    no_arguments(parser, args)
-    return test()
-
-
-TEST = Command(
+TEST = without_arguments(
     name="test",
-    usage="usage: ./course test (takes no arguments)",
     description="The course's own tests: builds everything, runs CTest (the driver's tests, the solutions, the "
                 "starters, the planted kernels), every lesson graded on the CPU simulator, and the docs.",
-    run=test_command,
-    overview=(Line(THE_COURSE, "./course test", "the course's own tests"),),
+    action=test,
+    overview=Line(THE_COURSE, "./course test", "the course's own tests"),
 )
 
 
-def doctor_command(parser: CommandParser, args: list[str]) -> int:
-    no_arguments(parser, args)
-    return doctor()
-
-
-DOCTOR = Command(
+DOCTOR = without_arguments(
     name="doctor",
-    usage="usage: ./course doctor (takes no arguments)",
     description="Checks the tools and libraries the course needs and prints the command that installs what is "
                 "missing.",
-    run=doctor_command,
-    overview=(Line(THE_COURSE, "./course doctor", "check the tools and libraries the course needs"),),
+    action=doctor,
+    overview=Line(THE_COURSE, "./course doctor", "check the tools and libraries the course needs"),
 )

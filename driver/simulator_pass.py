@@ -7,7 +7,6 @@ cases to run and what they check."""
 from __future__ import annotations
 
 import contextlib
-import os
 import tempfile
 import time
 from dataclasses import dataclass
@@ -35,20 +34,9 @@ def simulator_tree() -> Path:
     return common.ROOT / "build" / "sim"
 
 
-@contextlib.contextmanager
-def in_simulator_tree():
+def in_simulator_tree() -> contextlib.AbstractContextManager[None]:
     """The driver's build functions, pointed at build/sim for the duration."""
-    saved = {name: os.environ.get(name) for name in ("COURSE_PRESET", "COURSE_BUILD_DIR")}
-    os.environ["COURSE_PRESET"] = "sim"
-    os.environ.pop("COURSE_BUILD_DIR", None)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+    return common.environment_set(COURSE_PRESET="sim", COURSE_BUILD_DIR=None)
 
 
 def prepare(lesson: lessons.Lesson) -> tuple[Path | None, str]:

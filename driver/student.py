@@ -28,10 +28,10 @@ from .command import (
     CommandParser,
     Line,
     backend_options,
-    no_arguments,
     seed_option,
     thresholds_option,
     whole_number,
+    without_arguments,
 )
 
 
@@ -426,17 +426,11 @@ HINT = Command(
 )
 
 
-def status_command(parser: CommandParser, args: list[str]) -> int:
-    no_arguments(parser, args)
-    return status()
-
-
-STATUS = Command(
+STATUS = without_arguments(
     name="status",
-    usage="usage: ./course status (takes no arguments)",
     description="Each lesson's checks from their last grading: verdict, measured ratio and threshold.",
-    run=status_command,
-    overview=(Line(STUDENTS, "./course status", "each lesson's checks from their last grading"),),
+    action=status,
+    overview=Line(STUDENTS, "./course status", "each lesson's checks from their last grading"),
 )
 
 

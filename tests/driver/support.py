@@ -3,7 +3,6 @@ program."""
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.util
 import itertools
@@ -34,6 +33,10 @@ def load_driver():
     for module in pkgutil.iter_modules([str(PACKAGE)]):
         importlib.import_module(f"{name}.{module.name}")
     return package
+
+
+# A copy of the driver for the helpers here that use it.
+_DRIVER = load_driver()
 
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "submissions"
@@ -127,19 +130,6 @@ def solved03(starter: str) -> str:
     return starter.replace(STARTER03_LINES, SOLVED03_LINES)
 
 
-@contextlib.contextmanager
 def mock_env(**values):
     """Sets (or, for None, removes) environment variables for the duration."""
-    saved = {name: os.environ.get(name) for name in values}
-    try:
-        for name, value in values.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-        yield
-    finally:
-        for name, value in saved.items():
-            os.environ.pop(name, None)
-            if value is not None:
-                os.environ[name] = value
+    return _DRIVER.common.environment_set(**values)

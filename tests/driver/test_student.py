@@ -642,18 +642,12 @@ class BadInput(unittest.TestCase):
             self.assertEqual(driver.selfcheck.slowest_tests(report, 2), [(10.25, "b"), (3.5, "a")])
             self.assertEqual(driver.selfcheck.slowest_tests(Path(tmp) / "missing.xml"), [])
 
-    def test_with_a_gpu_the_simulators_tree_builds_and_tests_beside_the_gpu_tests(self):
-        driver = load_driver()
-        events = []
+    @staticmethod
+    def timed_stand_ins(driver, events: list[str], first_tree: str) -> None:
+        """./course test's builds and CTest runs replaced by stand-ins that take a while and write
+        down when each starts and ends (the simulator's tree's ctest prints a passing summary)."""
         driver.environment.ensure_environment = lambda verbose: None
-        driver.environment.has_gpu = lambda: True
-        driver.environment.gpu_parallel_jobs = lambda: 6
         driver.docs.docs = lambda with_solutions: 0
-
-        def build():
-            events.append("gpu tree build starts")
-            time.sleep(0.3)
-            events.append("gpu tree built")
 
         def build_tree_quietly(tree, configure, build_targets, label=None):
             events.append(f"simulator build starts: {' '.join(build_targets)}")
@@ -669,11 +663,24 @@ class BadInput(unittest.TestCase):
             events.append(f"ctest {tree.name} ends")
             return 0
 
-        driver.building.build = build
         driver.building.build_tree_quietly = build_tree_quietly
         driver.selfcheck.run_ctest = run_ctest
-        driver.building.build_dir = lambda: Path("build/gpu")
-        driver.building.preset = lambda: "gpu"
+        driver.building.build_dir = lambda: Path("build") / first_tree
+        driver.building.preset = lambda: first_tree
+
+    def test_with_a_gpu_the_simulators_tree_builds_and_tests_beside_the_gpu_tests(self):
+        driver = load_driver()
+        events = []
+        self.timed_stand_ins(driver, events, "gpu")
+        driver.environment.has_gpu = lambda: True
+        driver.environment.gpu_parallel_jobs = lambda: 6
+
+        def build():
+            events.append("gpu tree build starts")
+            time.sleep(0.3)
+            events.append("gpu tree built")
+
+        driver.building.build = build
         with tempfile.TemporaryDirectory() as tmp:
             driver.selfcheck.SIMULATOR_TREE = Path(tmp) / "sim"
             said = io.StringIO()
@@ -694,27 +701,9 @@ class BadInput(unittest.TestCase):
     def test_without_a_gpu_the_simulators_tree_builds_beside_the_first_trees_tests(self):
         driver = load_driver()
         events = []
-        driver.environment.ensure_environment = lambda verbose: None
+        self.timed_stand_ins(driver, events, "ci")
         driver.environment.has_gpu = lambda: False
         driver.building.build = lambda: events.append("first tree built")
-        driver.docs.docs = lambda with_solutions: 0
-
-        def build_tree_quietly(tree, configure, build_targets, label=None):
-            events.append(f"simulator build starts: {' '.join(build_targets)}")
-            time.sleep(0.3)
-            events.append("simulator build ends")
-            return True, ""
-
-        def run_ctest(tree, arguments, out=None, prefix=None):
-            events.append(f"ctest {tree.name} starts: {' '.join([*(prefix or []), *arguments])}")
-            time.sleep(0.6 if tree.name != "sim" else 0)
-            events.append(f"ctest {tree.name} ends")
-            return 0
-
-        driver.building.build_tree_quietly = build_tree_quietly
-        driver.selfcheck.run_ctest = run_ctest
-        driver.building.build_dir = lambda: Path("build/ci")
-        driver.building.preset = lambda: "ci"
         with tempfile.TemporaryDirectory() as tmp:
             driver.selfcheck.SIMULATOR_TREE = Path(tmp) / "sim"
             with contextlib.redirect_stdout(io.StringIO()):
