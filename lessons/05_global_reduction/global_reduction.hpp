@@ -25,6 +25,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <string>
 
 namespace lesson05 {
 
