@@ -3,6 +3,7 @@ program."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import itertools
@@ -35,8 +36,10 @@ def load_driver():
     return package
 
 
-# A copy of the driver for the helpers here that use it.
-_DRIVER = load_driver()
+@functools.cache
+def _driver():
+    """A copy of the driver for the helpers here that use it, loaded on first use."""
+    return load_driver()
 
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "submissions"
@@ -132,4 +135,4 @@ def solved03(starter: str) -> str:
 
 def mock_env(**values):
     """Sets (or, for None, removes) environment variables for the duration."""
-    return _DRIVER.common.environment_set(**values)
+    return _driver().common.environment_set(**values)
