@@ -105,15 +105,11 @@ def unexpected(parser: CommandParser, rest: list[str]) -> None:
         common.fail(f"{parser.bad_usage} (unexpected: {' '.join(rest)})", common.BAD_USAGE)
 
 
-def no_arguments(parser: CommandParser, args: list[str]) -> None:
-    parser.parse_args(args)
-
-
 def without_arguments(name: str, description: str, action: Callable[[], int], overview: Line) -> Command:
     """A command that takes no arguments: its usage line says so, and it refuses any (--help answered)
     before `action`."""
     def run(parser: CommandParser, args: list[str]) -> int:
-        no_arguments(parser, args)
+        parser.parse_args(args)
         return action()
     return Command(name=name, usage=f"usage: ./course {name} (takes no arguments)", description=description,
                    run=run, overview=(overview,))

@@ -22,119 +22,77 @@ bool is_name_character(char c)
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
 }
 
-// A PTX declaration read word by word: directives (".visible", ".global", ".u64") and, where the
-// grammar expects one, the identifier that follows them.
-class Declaration {
-public:
-    explicit Declaration(std::string_view line) : rest_(line) { skip_blanks(); }
-
-    // Consumes `directive` and the blanks after it when the next word is exactly that directive.
-    bool take(std::string_view directive)
-    {
-        if (!rest_.starts_with(directive) || rest_.size() == directive.size() ||
-            (rest_[directive.size()] != ' ' && rest_[directive.size()] != '\t'))
-            return false;
-        rest_.remove_prefix(directive.size());
-        return skip_blanks();
+// The blank-separated words of a PTX line.
+std::vector<std::string_view> words_of(std::string_view line)
+{
+    std::vector<std::string_view> words;
+    for (std::size_t start = line.find_first_not_of(" \t"); start != std::string_view::npos;) {
+        const std::size_t end = std::min(line.find_first_of(" \t", start), line.size());
+        words.push_back(line.substr(start, end - start));
+        start = line.find_first_not_of(" \t", end);
     }
+    return words;
+}
 
-    // Consumes any number of the linkage directives in `linkages`.
-    void take_any_of(std::initializer_list<std::string_view> linkages)
-    {
-        for (bool taken = true; taken;) {
-            taken = false;
-            for (const std::string_view linkage : linkages)
-                taken = taken || take(linkage);
-        }
-    }
+// The identifier a word starts with ("g_last_n" of "g_last_n;"), or empty.
+std::string_view leading_name(std::string_view word)
+{
+    const auto end = std::find_if_not(word.begin(), word.end(), is_name_character);
+    return word.substr(0, static_cast<std::size_t>(end - word.begin()));
+}
 
-    // Consumes `.attribute(...)` and the blanks after it, if it comes next.
-    void take_attribute()
-    {
-        const std::size_t close = rest_.find(')');
-        if (rest_.starts_with(".attribute(") && close != std::string_view::npos) {
-            rest_.remove_prefix(close + 1);
-            skip_blanks();
-        }
-    }
+// A directive of a dot and word characters: ".global", ".u64", ".v2".
+bool is_directive(std::string_view word)
+{
+    return word.size() > 1 && word[0] == '.' && std::all_of(word.begin() + 1, word.end(), [](char c) {
+               return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+           });
+}
 
-    // Consumes `.align N` if it comes next.
-    void take_alignment()
-    {
-        if (!rest_.starts_with(".align") || rest_.size() < 7 || (rest_[6] != ' ' && rest_[6] != '\t'))
-            return;
-        const std::string_view saved = rest_;
-        rest_.remove_prefix(6);
-        skip_blanks();
-        const std::size_t digits = count_while([](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
-        rest_.remove_prefix(digits);
-        if (digits == 0 || !skip_blanks())
-            rest_ = saved;
-    }
-
-    // Consumes a directive made of a dot and word characters (a type, ".v2"), with the blanks after it.
-    bool take_word_directive()
-    {
-        if (!rest_.starts_with('.'))
-            return false;
-        const std::string_view saved = rest_;
-        rest_.remove_prefix(1);
-        const std::size_t length =
-            count_while([](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
-        rest_.remove_prefix(length);
-        if (length > 0 && skip_blanks())
-            return true;
-        rest_ = saved;
-        return false;
-    }
-
-    // The identifier that comes next (empty if none).
-    std::string_view name() const { return rest_.substr(0, count_while(is_name_character)); }
-
-private:
-    template <class Predicate>
-    std::size_t count_while(Predicate keep) const
-    {
-        std::size_t length = 0;
-        while (length < rest_.size() && keep(rest_[length]))
-            ++length;
-        return length;
-    }
-
-    // Skips spaces and tabs; whether there were any.
-    bool skip_blanks()
-    {
-        const std::size_t blanks = count_while([](char c) { return c == ' ' || c == '\t'; });
-        rest_.remove_prefix(blanks);
-        return blanks > 0;
-    }
-
-    std::string_view rest_;
-};
+// The index of the first word that is not one of `linkages`.
+std::size_t past_linkages(const std::vector<std::string_view>& words, std::initializer_list<std::string_view> linkages)
+{
+    std::size_t at = 0;
+    while (at < words.size() && std::find(linkages.begin(), linkages.end(), words[at]) != linkages.end())
+        ++at;
+    return at;
+}
 
 // A kernel: ".visible .entry reduce_sum(", ".entry _Z3fooPi(". Its name, or empty.
 std::string_view entry_name(std::string_view line)
 {
-    Declaration d(line);
-    d.take_any_of({".visible", ".weak", ".extern"});
-    return d.take(".entry") ? d.name() : std::string_view{};
+    if (line.find(".entry") == std::string_view::npos)
+        return {};  // most lines: not split into words at all
+    const auto words = words_of(line);
+    const std::size_t at = past_linkages(words, {".visible", ".weak", ".extern"});
+    return at + 1 < words.size() && words[at] == ".entry" ? leading_name(words[at + 1]) : std::string_view{};
 }
 
 // A module-scope variable in the global state space, with its optional linkage, attributes and
-// alignment: ".visible .global .align 8 .u64 g_last_n;", ".global .attribute(.managed) .b8 x[4];".
-// Its name, or empty.
+// alignment, then its type (after a vector width where there is one) and name:
+// ".visible .global .align 8 .u64 g_last_n;", ".global .attribute(.managed) .b8 x[4];". Its name,
+// or empty.
 std::string_view global_variable_name(std::string_view line)
 {
-    Declaration d(line);
-    d.take_any_of({".visible", ".weak", ".extern", ".common"});
-    if (!d.take(".global"))
+    if (line.find(".global") == std::string_view::npos)
         return {};
-    d.take_attribute();
-    d.take_alignment();
-    bool typed = false;  // a type, after a vector width such as .v2 where there is one
-    while (d.take_word_directive())
-        typed = true;
-    return typed ? d.name() : std::string_view{};
+    const auto words = words_of(line);
+    std::size_t at = past_linkages(words, {".visible", ".weak", ".extern", ".common"});
+    if (at >= words.size() || words[at++] != ".global")
+        return {};
+    if (at < words.size() && words[at].starts_with(".attribute(")) {
+        while (at < words.size() && words[at].find(')') == std::string_view::npos)
+            ++at;  // an attribute list with blanks in it
+        ++at;
+    }
+    if (at + 1 < words.size() && words[at] == ".align" &&
+        std::all_of(words[at + 1].begin(), words[at + 1].end(),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }))
+        at += 2;
+    const std::size_t type = at;
+    while (at < words.size() && is_directive(words[at]))
+        ++at;
+    return at > type && at < words.size() ? leading_name(words[at]) : std::string_view{};
 }
 
 void add_once(std::vector<std::string>& names, std::string name)

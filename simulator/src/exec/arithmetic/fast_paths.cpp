@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "exec/arithmetic/alu.hpp"
+#include "exec/scheduling/lanes.hpp"
 #include "exec/scheduling/opcode_classes.hpp"
 
 #ifndef CUDASIM_FAST_PATHS_BUILD
@@ -66,8 +67,7 @@ constexpr int kFewLanes = 4;
 // d = f(lane) for the lanes in `exec`: straight into the destination for a full warp (each lane
 // reads its sources before it writes, so a destination that is also a source is harmless); lane
 // by lane for a few lanes (one thread's serial code); else all 32 into a scratch copy, blended
-// into the destination over the lanes of `exec` (both loops vectorised, with no branch per lane
-// for a divergent warp's mask to mispredict).
+// into the destination over the lanes of `exec` (blend_lanes).
 template <class F>
 inline void write_lanes(Warp& w, const Instr& in, uint32_t exec, F f)
 {
@@ -87,10 +87,7 @@ inline void write_lanes(Warp& w, const Instr& in, uint32_t exec, F f)
     uint64_t values[kWarpSize];
     for (int l = 0; l < kWarpSize; ++l)
         values[l] = f(l);
-    for (int l = 0; l < kWarpSize; ++l) {
-        const uint64_t keep = uint64_t{0} - ((exec >> l) & 1u);  // all ones for a lane of `exec`
-        d[l] = (values[l] & keep) | (d[l] & ~keep);
-    }
+    blend_lanes(d, values, exec);
 }
 
 // One source (ops[2]), two (ops[2], ops[3]) or three (and ops[4]); the first is a register. `Fn`

@@ -56,6 +56,16 @@ inline const uint64_t* source(Warp& w, const Operand& o, uint64_t* scratch, uint
     }
 }
 
+// d[l] = values[l] for the lanes of `mask`, as a blend of all 32 lanes without a branch per lane: a
+// divergent warp's lanes follow no pattern a branch predictor learns, and the loop vectorises.
+inline void blend_lanes(uint64_t* d, const uint64_t* values, uint32_t mask)
+{
+    for (int l = 0; l < kWarpSize; ++l) {
+        const uint64_t keep = uint64_t{0} - ((mask >> l) & 1u);  // all ones for a lane of `mask`
+        d[l] = (values[l] & keep) | (d[l] & ~keep);
+    }
+}
+
 inline void write_back(Warp& w, const Operand& o, const uint64_t* values, uint32_t mask)
 {
     if (o.kind != Operand::Kind::Reg)
@@ -65,12 +75,7 @@ inline void write_back(Warp& w, const Operand& o, const uint64_t* values, uint32
         std::copy(values, values + kWarpSize, d);
         return;
     }
-    // A blend of all 32 lanes, without a branch per lane: a divergent warp's lanes of `mask`
-    // follow no pattern a branch predictor learns.
-    for (int l = 0; l < kWarpSize; ++l) {
-        const uint64_t keep = uint64_t{0} - ((mask >> l) & 1u);  // all ones for a lane of `mask`
-        d[l] = (values[l] & keep) | (d[l] & ~keep);
-    }
+    blend_lanes(d, values, mask);
 }
 
 // Gathers bit 0 of every lane of a predicate register into a lane mask.
