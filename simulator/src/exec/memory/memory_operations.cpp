@@ -297,10 +297,24 @@ void Interpreter::check_reads_written(Warp& w, BlockState& b, const Instr& in, c
 }
 
 // The initcheck: what a kernel stores or updates atomically in global memory is written from now on.
-void Interpreter::mark_written(const uint64_t* addrs, uint32_t exec, uint32_t size)
+// A warp whose lanes lie in one allocation looks it up once, and one whose lanes cover their range
+// without a gap (`gapless`: a coalesced store) marks the range at once.
+void Interpreter::mark_written(const uint64_t* addrs, uint32_t exec, uint32_t size, uint64_t lowest, uint64_t highest,
+                               bool gapless)
 {
     WrittenBytes* record = nullptr;
     uint64_t base = 0;
+    if ((lowest & kWindowMask) == 0 && memory_.written_bytes(lowest, highest + size - lowest, record, base)) {
+        if (!record)
+            return;
+        if (gapless) {
+            record->mark(lowest - base, highest + size - lowest);
+            return;
+        }
+        for (uint32_t m = exec; m; m &= m - 1)
+            record->mark(addrs[std::countr_zero(m)] - base, size);
+        return;
+    }
     for (uint32_t m = exec; m; m &= m - 1) {
         int l = std::countr_zero(m);
         if ((addrs[l] & kWindowMask) == 0 && memory_.written_bytes(addrs[l], size, record, base) && record)
@@ -448,69 +462,87 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
     }
     listener.on_memory_access(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total});
     if (init_check_ && where == ResolvedSpace::Global)
-        mark_written(a.addr, exec, total);
+        mark_written(a.addr, exec, total, a.lowest, a.highest, a.stride == total || a.stride == -int64_t{total});
 }
 
 namespace {
 
+// The value an atomic of `mode` leaves where `old` was.
 template <class T>
-T atomic_apply(T* p, uint8_t mode, T operand, T compare)
+T atomic_result(uint8_t mode, T old, T operand, T compare)
 {
+    switch (mode) {
+    case ptx::AtomAdd:
+        return static_cast<T>(old + operand);
+    case ptx::AtomMin:
+        return operand < old ? operand : old;
+    case ptx::AtomMax:
+        return operand > old ? operand : old;
+    case ptx::AtomExch:
+        return operand;
+    case ptx::AtomCas:
+        return old == compare ? operand : old;
+    default:
+        break;
+    }
+    if constexpr (std::is_integral_v<T>) {
+        switch (mode) {
+        case ptx::AtomAnd:
+            return old & operand;
+        case ptx::AtomOr:
+            return old | operand;
+        case ptx::AtomXor:
+            return old ^ operand;
+        case ptx::AtomInc:
+            return old >= operand ? 0 : static_cast<T>(old + 1);
+        default:  // dec
+            return (old == 0 || old > operand) ? operand : static_cast<T>(old - 1);
+        }
+    }
+    return old;
+}
+
+// Applies an atomic of `mode` at `p`; returns the old value. `alone`: no other thread of the
+// process runs this launch (one worker), so a plain read and write is the whole update; otherwise
+// a locked instruction where the CPU has one, else a compare-and-swap loop.
+template <class T>
+T atomic_apply(T* p, uint8_t mode, T operand, T compare, bool alone)
+{
+    if (alone) {
+        const T old = *p;
+        *p = atomic_result(mode, old, operand, compare);
+        return old;
+    }
     std::atomic_ref<T> ref(*p);
-    T old = ref.load();
-    for (;;) {
-        T next;
+    if constexpr (std::is_integral_v<T>) {
         switch (mode) {
         case ptx::AtomAdd:
-            next = static_cast<T>(old + operand);
-            break;
-        case ptx::AtomMin:
-            next = operand < old ? operand : old;
-            break;
-        case ptx::AtomMax:
-            next = operand > old ? operand : old;
-            break;
+            return ref.fetch_add(operand);
+        case ptx::AtomAnd:
+            return ref.fetch_and(operand);
+        case ptx::AtomOr:
+            return ref.fetch_or(operand);
+        case ptx::AtomXor:
+            return ref.fetch_xor(operand);
         case ptx::AtomExch:
-            next = operand;
-            break;
-        case ptx::AtomCas:
-            next = old == compare ? operand : old;
-            break;
+            return ref.exchange(operand);
         default:
-            if constexpr (std::is_integral_v<T>) {
-                switch (mode) {
-                case ptx::AtomAnd:
-                    next = old & operand;
-                    break;
-                case ptx::AtomOr:
-                    next = old | operand;
-                    break;
-                case ptx::AtomXor:
-                    next = old ^ operand;
-                    break;
-                case ptx::AtomInc:
-                    next = old >= operand ? 0 : static_cast<T>(old + 1);
-                    break;
-                default:
-                    next = (old == 0 || old > operand) ? operand : static_cast<T>(old - 1);
-                    break;  // dec
-                }
-            } else {
-                next = old;
-            }
+            break;
         }
-        if (ref.compare_exchange_weak(old, next))
-            return old;
     }
+    T old = ref.load();
+    while (!ref.compare_exchange_weak(old, atomic_result(mode, old, operand, compare))) {
+    }
+    return old;
 }
 
 template <class T>
-uint64_t atomic_on_bits(uint8_t* p, uint8_t mode, uint64_t operand, uint64_t compare)
+uint64_t atomic_on_bits(uint8_t* p, uint8_t mode, uint64_t operand, uint64_t compare, bool alone)
 {
     T x, c;
     std::memcpy(&x, &operand, sizeof(T));
     std::memcpy(&c, &compare, sizeof(T));
-    T old = atomic_apply(reinterpret_cast<T*>(p), mode, x, c);
+    T old = atomic_apply(reinterpret_cast<T*>(p), mode, x, c, alone);
     uint64_t r = 0;
     std::memcpy(&r, &old, sizeof(T));
     return r;
@@ -549,6 +581,7 @@ bool Interpreter::add_to_one_address(Warp& w, BlockState& b, const Instr& in, ui
     uint8_t* p =
         memory_.resolve(in.space, addrs[first], static_cast<uint32_t>(bits / 8), true, site(w, b, first, in), b, where);
     const bool ordered = ordering_ && where == ResolvedSpace::Global;
+    const bool alone = launch_.one_worker || where != ResolvedSpace::Global;
     const auto thread = [&](int lane) { return w.index * kWarpSize + static_cast<uint32_t>(lane); };
     uint64_t sum = 0;
     for (uint32_t m = exec; m; m &= m - 1) {
@@ -558,8 +591,8 @@ bool Interpreter::add_to_one_address(Warp& w, BlockState& b, const Instr& in, ui
         sum += values[l];
     }
     const uint64_t keep = alu::width_mask(bits);
-    uint64_t seen = bits == 32 ? atomic_on_bits<uint32_t>(p, ptx::AtomAdd, sum & keep, 0)
-                               : atomic_on_bits<uint64_t>(p, ptx::AtomAdd, sum, 0);
+    uint64_t seen = bits == 32 ? atomic_on_bits<uint32_t>(p, ptx::AtomAdd, sum & keep, 0, alone)
+                               : atomic_on_bits<uint64_t>(p, ptx::AtomAdd, sum, 0, alone);
     for (uint32_t m = exec; m; m &= m - 1) {
         const int l = std::countr_zero(m);
         result[l] = seen & keep;
@@ -580,22 +613,27 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
     const Operand& a = is_red ? in.ops[0] : in.ops[2];
     const Operand& v_op = is_red ? in.ops[2] : in.ops[3];
     const Operand* c_op = (!is_red && in.mode == ptx::AtomCas) ? &in.ops[4] : nullptr;
-    Lanes s1, s2, result, addrs;
+    Lanes s1, s2, result;
     const uint64_t* v = source(w, v_op, s1, b.clock);
     const uint64_t* c = c_op ? source(w, *c_op, s2, b.clock) : nullptr;
-    const uint64_t* bp = a.reg == Operand::kNoReg ? nullptr : w.reg(a.reg);
     int bytes = ptx::type_bytes(in.type);
     ResolvedSpace where = ResolvedSpace::Global;
-    for (uint32_t m = exec; m; m &= m - 1) {
-        int l = std::countr_zero(m);
-        addrs[l] = (bp ? bp[l] : 0) + static_cast<uint64_t>(a.imm);
-    }
+    LaneAddresses lanes;
+    compute_addresses(w, a, exec, lanes);
+    const uint64_t* addrs = lanes.addr;
     if (!add_to_one_address(w, b, in, exec, addrs, v, result, where)) {
+        // Every lane in one allocation (or in shared memory): one check for the warp.
+        int64_t offset = 0;
+        const bool direct = memory_.translate_range(in.space, lanes.lowest, lanes.highest, lanes.bits,
+                                                    static_cast<uint32_t>(bytes), b, offset, where, in.shared_symbol);
         for (uint32_t m = exec; m; m &= m - 1) {
             int l = std::countr_zero(m);
-            uint8_t* p =
-                memory_.resolve(in.space, addrs[l], static_cast<uint32_t>(bytes), true, site(w, b, l, in), b, where);
+            uint8_t* p = direct ? reinterpret_cast<uint8_t*>(addrs[l] + static_cast<uint64_t>(offset))
+                                : memory_.resolve(in.space, addrs[l], static_cast<uint32_t>(bytes), true,
+                                                  site(w, b, l, in), b, where);
             const bool ordered = ordering_ && where == ResolvedSpace::Global;
+            // Shared and local memory belong to one block, which one worker runs at a time.
+            const bool alone = launch_.one_worker || where != ResolvedSpace::Global;
             const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(l);
             if (ordered)
                 ordering::before_flag_write(*ordering_, b.ordering, b.linear_index, thread, addrs[l] / 4, in.order);
@@ -607,24 +645,24 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
             uint64_t old;
             switch (in.type) {
             case Type::F32:
-                old = atomic_on_bits<float>(p, in.mode, operand, compare);
+                old = atomic_on_bits<float>(p, in.mode, operand, compare, alone);
                 break;
             case Type::F64:
-                old = atomic_on_bits<double>(p, in.mode, operand, compare);
+                old = atomic_on_bits<double>(p, in.mode, operand, compare, alone);
                 break;
             case Type::S32:
-                old = atomic_on_bits<int32_t>(p, in.mode, operand, compare);
+                old = atomic_on_bits<int32_t>(p, in.mode, operand, compare, alone);
                 break;
             case Type::S64:
-                old = atomic_on_bits<int64_t>(p, in.mode, operand, compare);
+                old = atomic_on_bits<int64_t>(p, in.mode, operand, compare, alone);
                 break;
             case Type::U64:
             case Type::B64:
-                old = atomic_on_bits<uint64_t>(p, in.mode, operand, compare);
+                old = atomic_on_bits<uint64_t>(p, in.mode, operand, compare, alone);
                 break;
             case Type::U32:
             case Type::B32:
-                old = atomic_on_bits<uint32_t>(p, in.mode, operand, compare);
+                old = atomic_on_bits<uint32_t>(p, in.mode, operand, compare, alone);
                 break;
             case Type::F16:
             case Type::BF16:
@@ -651,7 +689,8 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
     if (race_check_ && where == ResolvedSpace::Shared)
         check_shared_lanes(w, b, in, addrs, exec, static_cast<uint32_t>(bytes), true);
     if (init_check_ && where == ResolvedSpace::Global)
-        mark_written(addrs, exec, static_cast<uint32_t>(bytes));
+        mark_written(addrs, exec, static_cast<uint32_t>(bytes), lanes.lowest, lanes.highest,
+                     lanes.stride == bytes || lanes.stride == -bytes);
     if (!is_red)
         write_back(w, in.ops[0], result, exec);
 }

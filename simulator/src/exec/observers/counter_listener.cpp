@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <memory>
 #include <span>
-#include <unordered_map>
 
 #include "exec/memory/device_memory.hpp"
 #include "exec/observers/sector_footprint.hpp"
@@ -198,12 +197,12 @@ void CounterListener::count_atomic(const Instr& in, const Operand& value, const 
          in.mode == ptx::AtomOr || in.mode == ptx::AtomMin || in.mode == ptx::AtomMax);
     if (aggregated) {
         ++counts_.atomic_operations;
-        ++atomic_targets_[first];
+        atomic_targets_.add(first);
         return;
     }
     counts_.atomic_operations += static_cast<uint64_t>(std::popcount(exec));
     for (uint32_t m = exec; m; m &= m - 1)
-        ++atomic_targets_[addrs[std::countr_zero(m)]];
+        atomic_targets_.add(addrs[std::countr_zero(m)]);
 }
 
 }  // namespace cudasim

@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <cudasim/counters.hpp>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "exec/memory/device_memory.hpp"
+#include "exec/observers/address_tally.hpp"
 #include "exec/observers/listener.hpp"
 #include "exec/observers/sector_footprint.hpp"
 #include "exec/scheduling/block_state.hpp"
@@ -75,7 +75,7 @@ public:
     void on_phase_end(std::span<Warp> warps);
 
     // Atomic updates per global address (timing model: updates of one address serialise).
-    std::unordered_map<uint64_t, uint64_t>& atomic_targets() { return atomic_targets_; }
+    const AddressTally& atomic_targets() const { return atomic_targets_; }
 
 private:
     // The open round trip meets `in`. ptxas issues the independent loads of a basic block before
@@ -185,7 +185,7 @@ private:
     Counts& counts_;
     uint64_t epoch_;
     const Allocation* footprint_allocation_ = nullptr;  // the allocation touch_sectors used last
-    std::unordered_map<uint64_t, uint64_t> atomic_targets_;
+    AddressTally atomic_targets_;
 };
 
 }  // namespace cudasim

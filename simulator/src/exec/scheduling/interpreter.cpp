@@ -262,6 +262,21 @@ void Interpreter::run_with(Warp& w, BlockState& b, Listener& listener)
                 return;
             continue;
         }
+        if (const uint32_t run = straight_runs_[static_cast<size_t>(w.pc)]; run > 1 && budget_left_ >= run) {
+            // Each instruction of the run executes for the whole path, with its fast path: what the
+            // steps below would do for each, without their tests (the run has no guard, no branch
+            // and no reconvergence point, and the budget covers it).
+            budget_left_ -= run;
+            const uint32_t exec = w.active;
+            const auto first = static_cast<size_t>(w.pc);
+            for (size_t pc = first; pc < first + run; ++pc) {
+                listener.on_issue(w, b, code[pc], exec, exec);
+                fast_paths_[pc](w, code[pc], exec);
+            }
+            b.clock += run;  // no fast path reads the clock
+            w.pc += static_cast<int32_t>(run);
+            continue;
+        }
         const Instr& in = code[w.pc];
         if (budget_left_-- == 0 && charge_budget(w, b, in))
             return;  // the end of this warp's slice: it stays Ready, at this instruction

@@ -13,6 +13,7 @@
 #include "exec/scheduling/block_state.hpp"
 #include "exec/scheduling/launch_context.hpp"
 #include "exec/scheduling/schedule.hpp"
+#include "exec/scheduling/straight_runs.hpp"
 #include "exec/scheduling/warp.hpp"
 
 namespace cudasim {
@@ -25,7 +26,8 @@ public:
     Interpreter(LaunchContext& launch, Counts& counts)
         : launch_(launch), counters_(counts, launch.epoch), memory_(launch.params, launch.kernel->param_bytes),
           sliced_(launch.grid_workspace != 0), race_check_(launch.race_check), init_check_(launch.init_check),
-          ordering_(launch.ordering), fast_paths_(fast_paths_of(launch.kernel->code))
+          ordering_(launch.ordering), fast_paths_(fast_paths_of(launch.kernel->code)),
+          straight_runs_(straight_runs_of(*launch.kernel, fast_paths_))
     {
     }
 
@@ -92,7 +94,8 @@ private:
                             uint32_t size, bool atomic);
     void check_reads_written(Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
                              uint32_t size, uint64_t lowest, uint64_t highest);
-    void mark_written(const uint64_t* addrs, uint32_t exec, uint32_t size);
+    void mark_written(const uint64_t* addrs, uint32_t exec, uint32_t size, uint64_t lowest, uint64_t highest,
+                      bool gapless);
     void check_global_reads(Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
                             uint32_t size);
     void order_loads(const Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
@@ -119,6 +122,8 @@ private:
     bool init_check_;
     OrderingCheck* ordering_;           // the ordering check across blocks, or none
     std::vector<FastPath> fast_paths_;  // by instruction: its fast path, or null (exec/arithmetic/fast_paths.hpp)
+    // By instruction: the length of the straight run from it (exec/scheduling/straight_runs.hpp).
+    std::vector<uint32_t> straight_runs_;
 };
 
 }  // namespace cudasim

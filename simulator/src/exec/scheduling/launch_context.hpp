@@ -46,7 +46,8 @@ struct LaunchContext {
     bool counting = true;                    // the counters and the timing model follow it (cudasim::set_counting)
     bool race_check = true;                  // the shared-memory race check (CUDASIM_RACECHECK=0 turns it off)
     bool init_check = true;                  // reads of global memory never written (CUDASIM_INITCHECK=0 turns it off)
-    uint64_t schedule = 0;  // 0: warps run in order; else the seed of a shuffled order (exec/scheduling/schedule.hpp)
+    bool one_worker = false;  // one worker thread runs every block: no other thread touches device memory meanwhile
+    uint64_t schedule = 0;    // 0: warps run in order; else the seed of a shuffled order (exec/scheduling/schedule.hpp)
     // Device printf's FIFO (cudaLimitPrintfFifoSize): bytes this launch may still print; output
     // past it is dropped, as a GPU drops it, so a printf in every thread cannot fill the host.
     std::atomic<int64_t> printf_bytes_left{int64_t{1} << 20};

@@ -8,10 +8,10 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "exec/memory/ordering_check.hpp"
+#include "exec/observers/address_tally.hpp"
 #include "exec/scheduling/block_runner.hpp"
 #include "exec/scheduling/thread_pool.hpp"
 #include "support/demangle.hpp"
@@ -114,16 +114,14 @@ LaunchResult execute_grid_synced(LaunchContext& launch)
     for (const size_t r : running)
         if (!runners[r]->state().printf_output.empty())
             printf_by_block[block_of[r]] += runners[r]->state().printf_output;
-    std::unordered_map<uint64_t, uint64_t> atomic_targets;
+    AddressTally atomic_targets;
     for (uint64_t r = 0; r < resident; ++r) {
-        for (auto& [address, updates] : runners[r]->interpreter().counters().atomic_targets())
-            atomic_targets[address] += updates;
+        atomic_targets.merge(runners[r]->interpreter().counters().atomic_targets());
         result.counts += counts[r];
     }
     for (auto& [block, text] : printf_by_block)
         result.printf_output += text;
-    for (auto& [address, updates] : atomic_targets)
-        result.atomics_on_hottest_address = std::max(result.atomics_on_hottest_address, updates);
+    result.atomics_on_hottest_address = atomic_targets.hottest();
     return result;
 }
 
@@ -146,12 +144,13 @@ LaunchResult execute_kernel(LaunchContext& launch)
     LaunchResult result;
     uint64_t fault_block = ~0ull;
     std::map<uint64_t, std::string> printf_by_block;
-    std::unordered_map<uint64_t, uint64_t> atomic_targets;
+    AddressTally atomic_targets;
     std::unique_ptr<OrderingCheck> ordering;
     if (launch.race_check && blocks > 1 && kernel_orders_blocks(*launch.kernel)) {
         ordering = std::make_unique<OrderingCheck>(*launch.kernel);
         launch.ordering = ordering.get();
     }
+    launch.one_worker = blocks <= 1 || ThreadPool::instance().size() == 1;
     if (launch.grid_workspace != 0)
         return execute_grid_synced(launch);
 
@@ -182,8 +181,7 @@ LaunchResult execute_kernel(LaunchContext& launch)
         }
         std::lock_guard lock(result_mutex);
         result.counts += counts;
-        for (auto& [address, updates] : runner.interpreter().counters().atomic_targets())
-            atomic_targets[address] += updates;
+        atomic_targets.merge(runner.interpreter().counters().atomic_targets());
     };
 
     if (blocks <= 1 || ThreadPool::instance().size() == 1)
@@ -192,8 +190,7 @@ LaunchResult execute_kernel(LaunchContext& launch)
         ThreadPool::instance().run_on_all(worker);
     for (auto& [block, text] : printf_by_block)
         result.printf_output += text;
-    for (auto& [address, updates] : atomic_targets)
-        result.atomics_on_hottest_address = std::max(result.atomics_on_hottest_address, updates);
+    result.atomics_on_hottest_address = atomic_targets.hottest();
     return result;
 }
 

@@ -1,0 +1,72 @@
+// Updates per global address, for the timing model's hottest address (updates of one address
+// serialise). An open-addressing table: a histogram's warp updates 32 addresses at every atomic,
+// and a node-based map's allocation and pointer chase per lookup cost more than the update itself.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace cudasim {
+
+class AddressTally {
+public:
+    void add(uint64_t address, uint64_t updates = 1)
+    {
+        if (2 * (used_ + 1) > slots_.size())
+            grow();
+        Slot& s = find(address);
+        if (s.updates == 0) {
+            s.address = address;
+            ++used_;
+        }
+        s.updates += updates;
+    }
+
+    // Adds another tally's updates to this one's.
+    void merge(const AddressTally& other)
+    {
+        for (const Slot& s : other.slots_)
+            if (s.updates != 0)
+                add(s.address, s.updates);
+    }
+
+    // The most updates any one address had (0 for none).
+    uint64_t hottest() const
+    {
+        uint64_t most = 0;
+        for (const Slot& s : slots_)
+            most = std::max(most, s.updates);
+        return most;
+    }
+
+private:
+    struct Slot {
+        uint64_t address = 0;
+        uint64_t updates = 0;  // 0: an empty slot
+    };
+
+    Slot& find(uint64_t address)
+    {
+        const size_t mask = slots_.size() - 1;
+        // Fibonacci hashing: neighbouring words (a histogram's bins) land far apart.
+        for (size_t i = (address * 0x9E3779B97F4A7C15ull) >> 32 & mask;; i = (i + 1) & mask)
+            if (slots_[i].updates == 0 || slots_[i].address == address)
+                return slots_[i];
+    }
+
+    void grow()
+    {
+        std::vector<Slot> old = std::move(slots_);
+        slots_.assign(std::max<size_t>(64, 2 * old.size()), Slot{});
+        used_ = 0;
+        for (const Slot& s : old)
+            if (s.updates != 0)
+                add(s.address, s.updates);
+    }
+
+    std::vector<Slot> slots_;
+    size_t used_ = 0;
+};
+
+}  // namespace cudasim
