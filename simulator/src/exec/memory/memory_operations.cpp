@@ -548,6 +548,15 @@ uint64_t atomic_on_bits(uint8_t* p, uint8_t mode, uint64_t operand, uint64_t com
     return r;
 }
 
+// An atomic of `mode` on a word of type T, as Interpreter::atomic applies it to each lane.
+template <class T>
+auto update_as(uint8_t mode)
+{
+    return [mode](uint8_t* p, uint64_t operand, uint64_t compare, bool alone) {
+        return atomic_on_bits<T>(p, mode, operand, compare, alone);
+    };
+}
+
 // atom.add on .f16, .bf16 and their pairs: a compare-and-swap loop on the bits, each half rounded
 // to nearest on its own.
 template <class Bits>
@@ -626,59 +635,64 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
         int64_t offset = 0;
         const bool direct = memory_.translate_range(in.space, lanes.lowest, lanes.highest, lanes.bits,
                                                     static_cast<uint32_t>(bytes), b, offset, where, in.shared_symbol);
-        for (uint32_t m = exec; m; m &= m - 1) {
-            int l = std::countr_zero(m);
-            uint8_t* p = direct ? reinterpret_cast<uint8_t*>(addrs[l] + static_cast<uint64_t>(offset))
-                                : memory_.resolve(in.space, addrs[l], static_cast<uint32_t>(bytes), true,
-                                                  site(w, b, l, in), b, where);
-            const bool ordered = ordering_ && where == ResolvedSpace::Global;
-            // Shared and local memory belong to one block, which one worker runs at a time.
-            const bool alone = launch_.one_worker || where != ResolvedSpace::Global;
-            const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(l);
-            if (ordered)
-                ordering::before_flag_write(*ordering_, b.ordering, b.linear_index, thread, addrs[l] / 4, in.order);
-            uint64_t operand = v[l];
-            // CAS: the PTX operands are (compare, new).
-            uint64_t compare = c ? v[l] : 0;
-            if (c)
-                operand = c[l];
-            uint64_t old;
-            switch (in.type) {
-            case Type::F32:
-                old = atomic_on_bits<float>(p, in.mode, operand, compare, alone);
-                break;
-            case Type::F64:
-                old = atomic_on_bits<double>(p, in.mode, operand, compare, alone);
-                break;
-            case Type::S32:
-                old = atomic_on_bits<int32_t>(p, in.mode, operand, compare, alone);
-                break;
-            case Type::S64:
-                old = atomic_on_bits<int64_t>(p, in.mode, operand, compare, alone);
-                break;
-            case Type::U64:
-            case Type::B64:
-                old = atomic_on_bits<uint64_t>(p, in.mode, operand, compare, alone);
-                break;
-            case Type::U32:
-            case Type::B32:
-                old = atomic_on_bits<uint32_t>(p, in.mode, operand, compare, alone);
-                break;
-            case Type::F16:
-            case Type::BF16:
-            case Type::F16x2:
-            case Type::BF16x2:
+        // The lanes one after another, `update` (one per type, so that the compiler inlines it)
+        // applying each lane's operation.
+        const auto each_lane = [&](auto update) {
+            for (uint32_t m = exec; m; m &= m - 1) {
+                const int l = std::countr_zero(m);
+                uint8_t* p = direct ? reinterpret_cast<uint8_t*>(addrs[l] + static_cast<uint64_t>(offset))
+                                    : memory_.resolve(in.space, addrs[l], static_cast<uint32_t>(bytes), true,
+                                                      site(w, b, l, in), b, where);
+                const bool ordered = ordering_ && where == ResolvedSpace::Global;
+                // Shared and local memory belong to one block, which one worker runs at a time.
+                const bool alone = launch_.one_worker || where != ResolvedSpace::Global;
+                const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(l);
+                if (ordered)
+                    ordering::before_flag_write(*ordering_, b.ordering, b.linear_index, thread, addrs[l] / 4, in.order);
+                // CAS: the PTX operands are (compare, new).
+                const uint64_t operand = c ? c[l] : v[l];
+                const uint64_t compare = c ? v[l] : 0;
+                result[l] = update(p, operand, compare, alone);
+                if (ordered)
+                    ordering::after_flag_read(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
+            }
+        };
+        switch (in.type) {
+        case Type::F32:
+            each_lane(update_as<float>(in.mode));
+            break;
+        case Type::F64:
+            each_lane(update_as<double>(in.mode));
+            break;
+        case Type::S32:
+            each_lane(update_as<int32_t>(in.mode));
+            break;
+        case Type::S64:
+            each_lane(update_as<int64_t>(in.mode));
+            break;
+        case Type::U64:
+        case Type::B64:
+            each_lane(update_as<uint64_t>(in.mode));
+            break;
+        case Type::U32:
+        case Type::B32:
+            each_lane(update_as<uint32_t>(in.mode));
+            break;
+        case Type::F16:
+        case Type::BF16:
+        case Type::F16x2:
+        case Type::BF16x2:
+            each_lane([&](uint8_t* p, uint64_t operand, uint64_t, bool) {
                 if (in.mode != ptx::AtomAdd)
                     throw_unsupported(in, *launch_.kernel, "atomic operation on a 16-bit float type");
-                old = bytes == 2 ? atomic_add_half<uint16_t>(p, operand, in.type)
-                                 : atomic_add_half<uint32_t>(p, operand, in.type);
-                break;
-            default:
+                return bytes == 2 ? atomic_add_half<uint16_t>(p, operand, in.type)
+                                  : atomic_add_half<uint32_t>(p, operand, in.type);
+            });
+            break;
+        default:
+            each_lane([&](uint8_t*, uint64_t, uint64_t, bool) -> uint64_t {
                 throw_unsupported(in, *launch_.kernel, "atomic type");
-            }
-            result[l] = old;
-            if (ordered)
-                ordering::after_flag_read(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
+            });
         }
     }
     if (sliced_ && addrs[std::countr_zero(exec)] - launch_.grid_workspace < kGridWorkspaceBytes) {

@@ -138,23 +138,18 @@ void fence(BlockOrdering& o, uint32_t thread, uint8_t order)
     }
 }
 
-void before_flag_write(OrderingCheck& check, BlockOrdering& o, uint64_t block, uint32_t thread, uint64_t word,
-                       uint8_t order)
+void publish_flag_write(OrderingCheck& check, BlockOrdering& o, uint64_t block, uint32_t thread, uint64_t word,
+                        uint8_t order)
 {
-    if (block_scope(order))
-        return;
     if (order & ptx::OrderRelease) {
         ++o.releases[thread];
         o.release_interval[thread] = o.interval;
     }
-    if (o.releases[thread] != 0)
-        check.publish(block, {word, check.next_sequence(), thread, o.releases[thread], o.release_interval[thread]});
+    check.publish(block, {word, check.next_sequence(), thread, o.releases[thread], o.release_interval[thread]});
 }
 
-void after_flag_read(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint64_t word, uint8_t order)
+void observe_flag_read(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint64_t word, uint8_t order)
 {
-    if (block_scope(order) || (!(order & ptx::OrderAcquire) && !check.has_fences()))
-        return;
     const Observation observed{word, check.next_sequence(), thread, o.interval};
     if (!(order & ptx::OrderAcquire)) {
         o.pending[thread] = observed;

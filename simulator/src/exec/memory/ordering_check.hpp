@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "exec/scheduling/launch_context.hpp"
+#include "ptx/ir.hpp"
 
 namespace cudasim {
 
@@ -144,11 +145,28 @@ namespace ordering {
 
 // A fence (membar, fence.sc, fence.acq_rel): a release and an acquire where its scope is .gpu or .sys.
 void fence(BlockOrdering& o, uint32_t thread, uint8_t order);
-// Before a strong write or an atomic on `word`.
-void before_flag_write(OrderingCheck& check, BlockOrdering& o, uint64_t block, uint32_t thread, uint64_t word,
-                       uint8_t order);
-// After a strong read or an atomic on `word`.
-void after_flag_read(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint64_t word, uint8_t order);
+// The parts of before_flag_write and after_flag_read past their tests, out of line.
+void publish_flag_write(OrderingCheck& check, BlockOrdering& o, uint64_t block, uint32_t thread, uint64_t word,
+                        uint8_t order);
+void observe_flag_read(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint64_t word, uint8_t order);
+
+// Before a strong write or an atomic on `word`: a release, or a write after one, is published.
+// Inline, as most calls have nothing to do (a relaxed atomic of a thread that never released).
+inline void before_flag_write(OrderingCheck& check, BlockOrdering& o, uint64_t block, uint32_t thread, uint64_t word,
+                              uint8_t order)
+{
+    if ((order & ptx::OrderBlockScope) || (!(order & ptx::OrderRelease) && o.releases[thread] == 0))
+        return;
+    publish_flag_write(check, o, block, thread, word, order);
+}
+// After a strong read or an atomic on `word`: remembered where a fence or the read itself may
+// acquire it.
+inline void after_flag_read(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint64_t word, uint8_t order)
+{
+    if ((order & ptx::OrderBlockScope) || (!(order & ptx::OrderAcquire) && !check.has_fences()))
+        return;
+    observe_flag_read(check, o, thread, word, order);
+}
 // A plain write of `word` by instruction `pc`.
 void plain_write(OrderingCheck& check, const BlockOrdering& o, uint64_t block, uint32_t thread, uint32_t pc,
                  uint64_t word);

@@ -1,5 +1,6 @@
 #include "exec/observers/sector_footprint.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstdlib>
@@ -72,30 +73,27 @@ RunTouches SectorFootprint::touch_run(uint64_t address, uint32_t count, uint64_t
 {
     RunTouches touched;
     uint64_t index = (address - base_) >> 5;
-    const uint64_t now = stamp(epoch);
-    const uint64_t previous = epoch > 0 ? stamp(epoch - 1) : 0;
-    const uint64_t now_in_every_byte = now * 0x0101010101010101ull;
+    const uint64_t now = stamp(epoch) * 0x0101010101010101ull;
+    const uint64_t previous = epoch > 0 ? stamp(epoch - 1) * 0x0101010101010101ull : 0;
     while (count > 0) {
-        if (index % 8 != 0 || count < 8) {
-            const SectorTouch one = touch(base_ + (index << 5), epoch);
-            touched.dram += one == SectorTouch::Dram ? 1 : 0;
-            touched.l2 |= one == SectorTouch::L2;
-            ++index;
-            --count;
-            continue;
-        }
+        // The run's sectors in this word of the record, all at once: one update of the word.
+        const int first = static_cast<int>(index % 8);
+        const int sectors = std::min<int>(8 - first, static_cast<int>(std::min<uint32_t>(count, 8)));
+        const uint64_t mask = (sectors == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * sectors)) - 1) << (8 * first);
         std::atomic_ref<uint64_t> record = word(index);
         uint64_t before = record.load(std::memory_order_relaxed);
-        if (before != now_in_every_byte)
-            before = record.exchange(now_in_every_byte, std::memory_order_relaxed);
-        // The eight sectors at once: those this launch touched already, those still in L2 from the
-        // previous one, and the rest from DRAM.
-        const int again = bytes_equal(before, now_in_every_byte);
-        const int in_l2 = previous != 0 ? bytes_equal(before, previous * 0x0101010101010101ull) : 0;
+        uint64_t after = (before & ~mask) | (now & mask);
+        while (after != before && !record.compare_exchange_weak(before, after, std::memory_order_relaxed))
+            after = (before & ~mask) | (now & mask);
+        // Of those sectors: the ones this launch touched already, those still in L2 from the previous
+        // launch, and the rest from DRAM (bytes outside the run compare equal, and are taken off).
+        const int outside = 8 - sectors;
+        const int again = bytes_equal(before | ~mask, now | ~mask) - outside;
+        const int in_l2 = previous != 0 ? bytes_equal(before | ~mask, previous | ~mask) - outside : 0;
         touched.l2 |= in_l2 > 0;
-        touched.dram += static_cast<uint32_t>(8 - again - in_l2);
-        index += 8;
-        count -= 8;
+        touched.dram += static_cast<uint32_t>(sectors - again - in_l2);
+        index += static_cast<uint64_t>(sectors);
+        count -= static_cast<uint32_t>(sectors);
     }
     return touched;
 }

@@ -27,7 +27,7 @@ public:
     // Records that launch `epoch` touched the sector holding `address`; says where it came from.
     SectorTouch touch(uint64_t address, uint64_t epoch);
     // The same for `count` consecutive sectors from the one holding `address` (a coalesced
-    // request's): eight at a time where they fill a word of the record.
+    // request's): the sectors of each word of the record at once.
     RunTouches touch_run(uint64_t address, uint32_t count, uint64_t epoch);
 
 private:
