@@ -205,9 +205,16 @@ bool divide_by_uniform_power_of_two(Warp& w, const Instr& in, uint32_t exec, uin
     } else if (divisor.kind == Operand::Kind::Reg) {
         const uint64_t* v = w.reg(divisor.reg);
         d = v[std::countr_zero(exec)] & wm;
-        for (uint32_t m = exec; m; m &= m - 1)
-            if ((v[std::countr_zero(m)] & wm) != d)
-                return false;
+        uint64_t differs = 0;
+        if (exec == 0xffffffffu) {  // a whole warp: no early exit, so that the compiler vectorises it
+            for (int l = 0; l < kWarpSize; ++l)
+                differs |= (v[l] ^ d) & wm;
+        } else {
+            for (uint32_t m = exec; m; m &= m - 1)
+                differs |= (v[std::countr_zero(m)] ^ d) & wm;
+        }
+        if (differs != 0)
+            return false;
     } else {
         return false;
     }

@@ -269,7 +269,8 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
     listener.on_memory_access(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
     if (race_check_ && where == ResolvedSpace::Shared)
         check_shared_lanes(w, b, in, a.addr, exec, total, false);
-    else if (race_check_ && where == ResolvedSpace::Global && b.global_written)
+    else if (race_check_ && where == ResolvedSpace::Global &&
+             b.may_have_written(a.lowest / 4, (a.highest + total - 1) / 4))
         check_global_reads(w, b, in, a.addr, exec, total);
     if (init_check_ && where == ResolvedSpace::Global)
         check_reads_written(w, b, in, a.addr, exec, total, a.lowest, a.highest);

@@ -115,6 +115,8 @@ inline void check_global_word(const LaunchContext& launch, BlockState& b, const 
     slot.word = word;
     slot.write = now;
     b.global_written = true;
+    b.lowest_word_written = std::min(b.lowest_word_written, word);
+    b.highest_word_written = std::max(b.highest_word_written, word);
 }
 
 // One word of an access (see check_shared_access).

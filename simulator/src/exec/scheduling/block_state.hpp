@@ -114,15 +114,24 @@ struct BlockState {
     std::vector<SharedWordShadow> shared_shadow;
     // The global words written in the interval, in a table indexed by a hash of the address: a
     // write evicts an older one in its slot (a race with that one goes unnoticed), and loads
-    // look only while the interval has written global memory at all.
+    // look only where the interval has written global memory: while it has written any, and where
+    // their words overlap the lowest to the highest word it wrote.
     std::vector<GlobalWriteSlot> global_writes;
     uint64_t global_write_mask = 0;  // global_writes.size() - 1 (a power of two)
     bool global_written = false;     // the interval has written global memory
+    uint64_t lowest_word_written = ~uint64_t{0}, highest_word_written = 0;
     uint32_t race_epoch = 0;
+    // Whether the interval may have written a global word of [first, last]: false is certain.
+    bool may_have_written(uint64_t first, uint64_t last) const
+    {
+        return global_written && first <= highest_word_written && last >= lowest_word_written;
+    }
     BlockOrdering ordering;  // the ordering check across blocks, where the launch has one
     void new_race_interval()
     {
         global_written = false;
+        lowest_word_written = ~uint64_t{0};
+        highest_word_written = 0;
         if (++race_epoch < RaceAccess::kEpochs)
             return;
         std::fill(shared_shadow.begin(), shared_shadow.end(), SharedWordShadow{});
