@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <utility>
 
 #include "exec/observers/address_tally.hpp"
 
