@@ -1,6 +1,7 @@
-// SectorFootprint::touch_run counts a coalesced request's sectors eight at a time where they fill
-// a word of the record: it must say what touching them one by one says, for every mix of sectors
-// this launch touched already, the previous launch left in L2, and older or untouched ones.
+// SectorFootprint::touch_run counts a coalesced request's sectors a word of the record at a time,
+// with atomic updates or (one worker) plain stores: it must say what touching them one by one says,
+// for every mix of sectors this launch touched already, the previous launch left in L2, and older
+// or untouched ones.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -16,6 +17,7 @@ TEST_CASE("a run of sectors counts as its sectors touched one by one")
     constexpr uint64_t kBase = 0x10000;
     constexpr uint64_t kSectors = 512;
     SectorFootprint runs(kBase, kSectors * 32);
+    SectorFootprint runs_alone(kBase, kSectors * 32);  // updated with plain stores, as one worker does
     SectorFootprint singles(kBase, kSectors * 32);
     std::mt19937_64 random(20261127);
     uint64_t epoch = 1;
@@ -26,7 +28,8 @@ TEST_CASE("a run of sectors counts as its sectors touched one by one")
             epoch += 1 + random() % 3;  // a new launch; now and then one in between, so none is in L2
         const uint64_t first = random() % (kSectors - 40);
         const uint32_t count = 1 + static_cast<uint32_t>(random() % 40);
-        const RunTouches run = runs.touch_run(kBase + first * 32, count, epoch);
+        const RunTouches run = runs.touch_run(kBase + first * 32, count, epoch, false);
+        const RunTouches run_alone = runs_alone.touch_run(kBase + first * 32, count, epoch, true);
         RunTouches one_by_one;
         for (uint64_t s = first; s < first + count; ++s) {
             const SectorTouch touch = singles.touch(kBase + s * 32, epoch);
@@ -36,6 +39,8 @@ TEST_CASE("a run of sectors counts as its sectors touched one by one")
         CAPTURE(request);
         REQUIRE(run.dram == one_by_one.dram);
         REQUIRE(run.l2 == one_by_one.l2);
+        REQUIRE(run_alone.dram == one_by_one.dram);
+        REQUIRE(run_alone.l2 == one_by_one.l2);
         checked_l2 += run.l2 ? 1 : 0;
         checked_dram += run.dram > 0 ? 1 : 0;
     }

@@ -43,7 +43,7 @@ RunTouches CounterListener::touch_sectors(uint64_t address, uint64_t count)
         footprint_allocation_ = a;
     }
     if (end <= a->base + a->size + 31)
-        return a->footprint->touch_run(address, static_cast<uint32_t>(count), epoch_);
+        return a->footprint->touch_run(address, static_cast<uint32_t>(count), epoch_, one_worker_);
     // A run past the allocation's end (into the next one): each sector by itself.
     RunTouches touched;
     for (uint64_t sector = address; sector < end; sector += 32) {
@@ -56,13 +56,23 @@ RunTouches CounterListener::touch_sectors(uint64_t address, uint64_t count)
 
 namespace {
 
+// Whether a whole warp's accesses of `bytes` each are consecutive, lane after lane, from the first
+// lane's address.
+bool consecutive(const uint64_t* addrs, uint32_t bytes)
+{
+    bool in_order = true;
+    for (int l = 1; l < kWarpSize; ++l)  // no early exit: the compiler vectorises the comparisons
+        in_order &= addrs[l] == addrs[0] + static_cast<uint64_t>(l) * bytes;
+    return in_order;
+}
+
 // Whether a warp's 4-byte shared-memory accesses cannot conflict: each lane in a bank of its own,
 // or all of them on one word (a broadcast). Most requests are one or the other, and this spares
 // them the sort of the general count.
 bool conflict_free(const uint64_t* addrs, uint32_t lanes)
 {
-    if (lanes == 0)
-        return true;
+    if (lanes == 0 || (lanes == 0xffffffffu && consecutive(addrs, 4)))
+        return true;  // none, or a whole warp's words side by side: one per bank
     uint32_t banks = 0;
     bool one_word = true;
     const uint64_t first = addrs[std::countr_zero(lanes)] >> 2;
@@ -72,16 +82,6 @@ bool conflict_free(const uint64_t* addrs, uint32_t lanes)
         one_word &= word == first;
     }
     return one_word || std::popcount(banks) == std::popcount(lanes);
-}
-
-// Whether a whole warp's accesses of `bytes` each are consecutive, lane after lane, from the first
-// lane's address.
-bool consecutive(const uint64_t* addrs, uint32_t bytes)
-{
-    bool in_order = true;
-    for (int l = 1; l < kWarpSize; ++l)  // no early exit: the compiler vectorises the comparisons
-        in_order &= addrs[l] == addrs[0] + static_cast<uint64_t>(l) * bytes;
-    return in_order;
 }
 
 }  // namespace

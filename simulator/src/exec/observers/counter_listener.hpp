@@ -23,8 +23,12 @@ namespace cudasim {
 
 class CounterListener : public ExecutionListener {
 public:
-    // `epoch`: the launch's number, for the sectors it touches (exec/observers/sector_footprint.hpp).
-    CounterListener(Counts& counts, uint64_t epoch) : counts_(counts), epoch_(epoch) {}
+    // `epoch`: the launch's number, for the sectors it touches (exec/observers/sector_footprint.hpp);
+    // `one_worker`: no other worker thread runs the launch (LaunchContext::one_worker).
+    CounterListener(Counts& counts, uint64_t epoch, bool one_worker)
+        : counts_(counts), epoch_(epoch), one_worker_(one_worker)
+    {
+    }
 
     void on_issue(Warp& w, const BlockState&, const ptx::Instr& in, uint32_t, uint32_t exec)
     {
@@ -184,6 +188,7 @@ private:
 
     Counts& counts_;
     uint64_t epoch_;
+    bool one_worker_;
     const Allocation* footprint_allocation_ = nullptr;  // the allocation touch_sectors used last
     AddressTally atomic_targets_;
 };

@@ -69,7 +69,7 @@ SectorTouch SectorFootprint::touch(uint64_t address, uint64_t epoch)
     return epoch > 0 && (before >> shift & 0xff) == stamp(epoch - 1) ? SectorTouch::L2 : SectorTouch::Dram;
 }
 
-RunTouches SectorFootprint::touch_run(uint64_t address, uint32_t count, uint64_t epoch)
+RunTouches SectorFootprint::touch_run(uint64_t address, uint32_t count, uint64_t epoch, bool alone)
 {
     RunTouches touched;
     uint64_t index = (address - base_) >> 5;
@@ -83,8 +83,11 @@ RunTouches SectorFootprint::touch_run(uint64_t address, uint32_t count, uint64_t
         std::atomic_ref<uint64_t> record = word(index);
         uint64_t before = record.load(std::memory_order_relaxed);
         uint64_t after = (before & ~mask) | (now & mask);
-        while (after != before && !record.compare_exchange_weak(before, after, std::memory_order_relaxed))
-            after = (before & ~mask) | (now & mask);
+        if (alone && after != before)
+            record.store(after, std::memory_order_relaxed);
+        else
+            while (after != before && !record.compare_exchange_weak(before, after, std::memory_order_relaxed))
+                after = (before & ~mask) | (now & mask);
         // Of those sectors: the ones this launch touched already, those still in L2 from the previous
         // launch, and the rest from DRAM (bytes outside the run compare equal, and are taken off).
         const int outside = 8 - sectors;

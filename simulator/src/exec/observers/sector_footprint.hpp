@@ -27,8 +27,9 @@ public:
     // Records that launch `epoch` touched the sector holding `address`; says where it came from.
     SectorTouch touch(uint64_t address, uint64_t epoch);
     // The same for `count` consecutive sectors from the one holding `address` (a coalesced
-    // request's): the sectors of each word of the record at once.
-    RunTouches touch_run(uint64_t address, uint32_t count, uint64_t epoch);
+    // request's): the sectors of each word of the record at once. `alone`: no other worker
+    // touches the record meanwhile (a launch one worker runs), so a plain store updates it.
+    RunTouches touch_run(uint64_t address, uint32_t count, uint64_t epoch, bool alone);
 
 private:
     // The record's word holding sector `index`, updated atomically: workers touch sectors at once.
