@@ -32,19 +32,27 @@ void CounterListener::on_phase_end(std::span<Warp> warps)
     counts_.dram_rounds += most[kRoundDram];
 }
 
-RunTouches CounterListener::touch_sectors(uint64_t address, uint64_t count)
+const Allocation* CounterListener::footprint_holding(uint64_t address, uint64_t end)
 {
-    const uint64_t end = address + count * 32;
     const Allocation* a = footprint_allocation_;
     if (!a || address < a->base || end > a->base + a->size) {
         a = DeviceMemory::instance().find(address);
         if (!a || !a->footprint)
-            return {};
+            return nullptr;
         footprint_allocation_ = a;
     }
-    if (end <= a->base + a->size + 31)
+    // A sector that starts inside the allocation may reach past its end.
+    return end <= a->base + a->size + 31 ? a : nullptr;
+}
+
+RunTouches CounterListener::touch_sectors(uint64_t address, uint64_t count)
+{
+    const uint64_t end = address + count * 32;
+    if (const Allocation* a = footprint_holding(address, end))
         return a->footprint->touch_run(address, static_cast<uint32_t>(count), epoch_, one_worker_);
-    // A run past the allocation's end (into the next one): each sector by itself.
+    if (count == 1)
+        return {};  // outside every allocation with a footprint
+    // A run past its allocation's end (into the next one): each sector by itself.
     RunTouches touched;
     for (uint64_t sector = address; sector < end; sector += 32) {
         const RunTouches one = touch_sectors(sector, 1);
@@ -123,7 +131,16 @@ uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const uin
                 distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
                 count = static_cast<int>(distinct);
             }
-            // Runs of consecutive sectors, touched together: a coalesced request is one run.
+            // Sectors in one allocation (most requests' are) are touched a word of its record at
+            // a time; others a run of consecutive sectors at a time.
+            const Allocation* a =
+                count > 0 ? footprint_holding(sectors[0] << 5, (sectors[count - 1] + 1) << 5) : nullptr;
+            if (a) {
+                const RunTouches touched = a->footprint->touch_sorted(sectors, count, epoch_, one_worker_);
+                counts_.dram_sectors += touched.dram;
+                from = touched.dram > 0 ? kRoundDram : touched.l2 ? kRoundL2 : kRoundCached;
+                count = 0;
+            }
             for (int i = 0; i < count;) {
                 int end = i + 1;
                 while (end < count && sectors[end] <= sectors[end - 1] + 1)

@@ -172,6 +172,8 @@ private:
     uint8_t count_memory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
     // Records the `count` consecutive sectors from `address` as touched by this launch.
     RunTouches touch_sectors(uint64_t address, uint64_t count);
+    // The allocation whose footprint records the sectors of [address, end), or null.
+    const Allocation* footprint_holding(uint64_t address, uint64_t end);
     // A global load into `destination` opens the warp's round trip, or joins the open one.
     void start_round(Warp& w, const ptx::Operand& destination, uint8_t source)
     {

@@ -69,34 +69,59 @@ SectorTouch SectorFootprint::touch(uint64_t address, uint64_t epoch)
     return epoch > 0 && (before >> shift & 0xff) == stamp(epoch - 1) ? SectorTouch::L2 : SectorTouch::Dram;
 }
 
+// The sectors of one word of the record that `mask` selects (0xff per sector) touched by launch
+// `epoch`, in one update of the word.
+RunTouches SectorFootprint::touch_word(uint64_t index, uint64_t mask, uint64_t epoch, bool alone)
+{
+    const uint64_t now = stamp(epoch) * 0x0101010101010101ull;
+    const uint64_t previous = epoch > 0 ? stamp(epoch - 1) * 0x0101010101010101ull : 0;
+    std::atomic_ref<uint64_t> record = word(index);
+    uint64_t before = record.load(std::memory_order_relaxed);
+    uint64_t after = (before & ~mask) | (now & mask);
+    if (alone && after != before)
+        record.store(after, std::memory_order_relaxed);
+    else
+        while (after != before && !record.compare_exchange_weak(before, after, std::memory_order_relaxed))
+            after = (before & ~mask) | (now & mask);
+    // Of those sectors: the ones this launch touched already, those still in L2 from the previous
+    // launch, and the rest from DRAM (bytes outside the mask compare equal, and are taken off).
+    const int sectors = std::popcount(mask) / 8;
+    const int outside = 8 - sectors;
+    const int again = bytes_equal(before | ~mask, now | ~mask) - outside;
+    const int in_l2 = previous != 0 ? bytes_equal(before | ~mask, previous | ~mask) - outside : 0;
+    return {static_cast<uint32_t>(sectors - again - in_l2), in_l2 > 0};
+}
+
 RunTouches SectorFootprint::touch_run(uint64_t address, uint32_t count, uint64_t epoch, bool alone)
 {
     RunTouches touched;
     uint64_t index = (address - base_) >> 5;
-    const uint64_t now = stamp(epoch) * 0x0101010101010101ull;
-    const uint64_t previous = epoch > 0 ? stamp(epoch - 1) * 0x0101010101010101ull : 0;
     while (count > 0) {
-        // The run's sectors in this word of the record, all at once: one update of the word.
+        // The run's sectors in this word of the record, all at once.
         const int first = static_cast<int>(index % 8);
         const int sectors = std::min<int>(8 - first, static_cast<int>(std::min<uint32_t>(count, 8)));
         const uint64_t mask = (sectors == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * sectors)) - 1) << (8 * first);
-        std::atomic_ref<uint64_t> record = word(index);
-        uint64_t before = record.load(std::memory_order_relaxed);
-        uint64_t after = (before & ~mask) | (now & mask);
-        if (alone && after != before)
-            record.store(after, std::memory_order_relaxed);
-        else
-            while (after != before && !record.compare_exchange_weak(before, after, std::memory_order_relaxed))
-                after = (before & ~mask) | (now & mask);
-        // Of those sectors: the ones this launch touched already, those still in L2 from the previous
-        // launch, and the rest from DRAM (bytes outside the run compare equal, and are taken off).
-        const int outside = 8 - sectors;
-        const int again = bytes_equal(before | ~mask, now | ~mask) - outside;
-        const int in_l2 = previous != 0 ? bytes_equal(before | ~mask, previous | ~mask) - outside : 0;
-        touched.l2 |= in_l2 > 0;
-        touched.dram += static_cast<uint32_t>(sectors - again - in_l2);
+        const RunTouches word_touches = touch_word(index, mask, epoch, alone);
+        touched.dram += word_touches.dram;
+        touched.l2 |= word_touches.l2;
         index += static_cast<uint64_t>(sectors);
         count -= static_cast<uint32_t>(sectors);
+    }
+    return touched;
+}
+
+RunTouches SectorFootprint::touch_sorted(const uint64_t* sectors, int count, uint64_t epoch, bool alone)
+{
+    RunTouches touched;
+    for (int i = 0; i < count;) {
+        // The sectors that share this one's word of the record, at once.
+        const uint64_t index = sectors[i] - (base_ >> 5);
+        uint64_t mask = 0;
+        for (; i < count && (sectors[i] - (base_ >> 5)) / 8 == index / 8; ++i)
+            mask |= uint64_t{0xff} << (8 * ((sectors[i] - (base_ >> 5)) % 8));
+        const RunTouches word_touches = touch_word(index, mask, epoch, alone);
+        touched.dram += word_touches.dram;
+        touched.l2 |= word_touches.l2;
     }
     return touched;
 }

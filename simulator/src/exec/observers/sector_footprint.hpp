@@ -30,8 +30,13 @@ public:
     // request's): the sectors of each word of the record at once. `alone`: no other worker
     // touches the record meanwhile (a launch one worker runs), so a plain store updates it.
     RunTouches touch_run(uint64_t address, uint32_t count, uint64_t epoch, bool alone);
+    // The same for `count` sectors in ascending order (repeats allowed), `sectors` their numbers
+    // (address / 32), each in this allocation: those that share a word of the record at once.
+    RunTouches touch_sorted(const uint64_t* sectors, int count, uint64_t epoch, bool alone);
 
 private:
+    // The sectors of the record's word that holds sector `index`, those `mask` selects (0xff each).
+    RunTouches touch_word(uint64_t index, uint64_t mask, uint64_t epoch, bool alone);
     // The record's word holding sector `index`, updated atomically: workers touch sectors at once.
     std::atomic_ref<uint64_t> word(uint64_t index) const { return std::atomic_ref<uint64_t>(launch_of_[index / 8]); }
 
