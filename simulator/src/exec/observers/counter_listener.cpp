@@ -55,14 +55,18 @@ RunTouches CounterListener::touch_sectors(uint64_t address, uint64_t count)
     // A run past its allocation's end (into the next one): each sector by itself.
     RunTouches touched;
     for (uint64_t sector = address; sector < end; sector += 32) {
-        const RunTouches one = touch_sectors(sector, 1);
-        touched.dram += one.dram;
-        touched.l2 |= one.l2;
+        touched += touch_sectors(sector, 1);
     }
     return touched;
 }
 
 namespace {
+
+// Where a request's farthest sector came from (a RoundSource).
+uint8_t round_source(const RunTouches& touched)
+{
+    return touched.dram > 0 ? kRoundDram : touched.l2 ? kRoundL2 : kRoundCached;
+}
 
 // Whether a whole warp's accesses of `bytes` each are consecutive, lane after lane, from the first
 // lane's address.
@@ -108,7 +112,7 @@ uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const uin
             distinct = (addrs[kWarpSize - 1] >> 5) - first + 1;
             const RunTouches touched = touch_sectors(first << 5, distinct);
             counts_.dram_sectors += touched.dram;
-            from = touched.dram > 0 ? kRoundDram : touched.l2 ? kRoundL2 : kRoundCached;
+            from = round_source(touched);
         } else {
             // Distinct 32-byte sectors touched by the warp's request.
             // Accesses are aligned to their size (at most 16 bytes), so each lies
@@ -133,26 +137,21 @@ uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const uin
             }
             // Sectors in one allocation (most requests' are) are touched a word of its record at
             // a time; others a run of consecutive sectors at a time.
-            const Allocation* a =
-                count > 0 ? footprint_holding(sectors[0] << 5, (sectors[count - 1] + 1) << 5) : nullptr;
-            if (a) {
-                const RunTouches touched = a->footprint->touch_sorted(sectors, count, epoch_, one_worker_);
-                counts_.dram_sectors += touched.dram;
-                from = touched.dram > 0 ? kRoundDram : touched.l2 ? kRoundL2 : kRoundCached;
-                count = 0;
+            RunTouches touched;
+            if (const Allocation* a =
+                    count > 0 ? footprint_holding(sectors[0] << 5, (sectors[count - 1] + 1) << 5) : nullptr) {
+                touched = a->footprint->touch_sorted(sectors, count, epoch_, one_worker_);
+            } else {
+                for (int i = 0; i < count;) {
+                    int end = i + 1;
+                    while (end < count && sectors[end] <= sectors[end - 1] + 1)
+                        ++end;
+                    touched += touch_sectors(sectors[i] << 5, sectors[end - 1] - sectors[i] + 1);
+                    i = end;
+                }
             }
-            for (int i = 0; i < count;) {
-                int end = i + 1;
-                while (end < count && sectors[end] <= sectors[end - 1] + 1)
-                    ++end;
-                const RunTouches touched = touch_sectors(sectors[i] << 5, sectors[end - 1] - sectors[i] + 1);
-                counts_.dram_sectors += touched.dram;
-                if (touched.dram > 0)
-                    from = kRoundDram;
-                else if (touched.l2)
-                    from = std::max<uint8_t>(from, kRoundL2);
-                i = end;
-            }
+            counts_.dram_sectors += touched.dram;
+            from = round_source(touched);
         }
         if (write) {
             ++counts_.global_store_requests;

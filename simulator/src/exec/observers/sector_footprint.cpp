@@ -101,9 +101,7 @@ RunTouches SectorFootprint::touch_run(uint64_t address, uint32_t count, uint64_t
         const int first = static_cast<int>(index % 8);
         const int sectors = std::min<int>(8 - first, static_cast<int>(std::min<uint32_t>(count, 8)));
         const uint64_t mask = (sectors == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * sectors)) - 1) << (8 * first);
-        const RunTouches word_touches = touch_word(index, mask, epoch, alone);
-        touched.dram += word_touches.dram;
-        touched.l2 |= word_touches.l2;
+        touched += touch_word(index, mask, epoch, alone);
         index += static_cast<uint64_t>(sectors);
         count -= static_cast<uint32_t>(sectors);
     }
@@ -119,9 +117,7 @@ RunTouches SectorFootprint::touch_sorted(const uint64_t* sectors, int count, uin
         uint64_t mask = 0;
         for (; i < count && (sectors[i] - (base_ >> 5)) / 8 == index / 8; ++i)
             mask |= uint64_t{0xff} << (8 * ((sectors[i] - (base_ >> 5)) % 8));
-        const RunTouches word_touches = touch_word(index, mask, epoch, alone);
-        touched.dram += word_touches.dram;
-        touched.l2 |= word_touches.l2;
+        touched += touch_word(index, mask, epoch, alone);
     }
     return touched;
 }

@@ -15,6 +15,12 @@ enum class SectorTouch { Dram, L2, Again };
 struct RunTouches {
     uint32_t dram = 0;  // sectors the launch brings from DRAM
     bool l2 = false;    // some sector was still in L2 from the previous launch
+    RunTouches& operator+=(const RunTouches& other)
+    {
+        dram += other.dram;
+        l2 |= other.l2;
+        return *this;
+    }
 };
 
 class SectorFootprint {
