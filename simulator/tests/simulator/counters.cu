@@ -46,6 +46,18 @@ __global__ void globalStride(const int* in, int* out, int stride)
     out[threadIdx.x] = in[threadIdx.x * stride];
 }
 
+// Lane 31 reads the first int and lane 0 the 32nd: a line that runs backwards.
+__global__ void globalReverse(const int* in, int* out)
+{
+    out[threadIdx.x] = in[31 - threadIdx.x];
+}
+
+// One byte of each 4-byte record.
+__global__ void globalBytes(const unsigned char* in, int* out)
+{
+    out[threadIdx.x] = in[threadIdx.x * 4];
+}
+
 void show(const char* what)
 {
     cudasim::LaunchCounters c = cudasim::last_launch_counters();
@@ -82,7 +94,17 @@ int main()
     show("shared stride 32");
     globalStride<<<1, 32>>>(a, b, 1);
     show("global stride 1");
+    globalStride<<<1, 32>>>(a, b, 2);
+    show("global stride 2");
+    globalStride<<<1, 32>>>(a, b, 8);
+    show("global stride 8");
+    globalStride<<<1, 32>>>(a, b, 9);
+    show("global stride 9");
     globalStride<<<1, 32>>>(a, b, 32);
     show("global stride 32");
+    globalReverse<<<1, 32>>>(a, b);
+    show("global reverse");
+    globalBytes<<<1, 32>>>(reinterpret_cast<const unsigned char*>(a), b);
+    show("global bytes");
     return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }

@@ -266,7 +266,7 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
             }
         }
     }
-    listener.on_memory_access(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total});
+    listener.on_memory_access(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total, a.stride});
     if (race_check_ && where == ResolvedSpace::Shared)
         check_shared_lanes(w, b, in, a.addr, exec, total, false);
     else if (race_check_ && where == ResolvedSpace::Global &&
@@ -428,7 +428,7 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
             store_shared_checked<uint32_t>(launch_, b, w, pc, a.addr, offset, values, exec);
         else
             store_shared_checked<uint64_t>(launch_, b, w, pc, a.addr, offset, values, exec);
-        listener.on_memory_access(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total});
+        listener.on_memory_access(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total, a.stride});
         return;
     }
     if (ordering_ && (in.space == ptx::Space::Global || in.space == ptx::Space::Generic))
@@ -461,7 +461,7 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
                 write_value(p + i * bytes, v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l], bytes);
         }
     }
-    listener.on_memory_access(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total});
+    listener.on_memory_access(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total, a.stride});
     if (init_check_ && where == ResolvedSpace::Global)
         mark_written(a.addr, exec, total, a.lowest, a.highest, a.stride == total || a.stride == -int64_t{total});
 }
@@ -507,7 +507,7 @@ T atomic_result(uint8_t mode, T old, T operand, T compare)
 // process runs this launch (one worker), so a plain read and write is the whole update; otherwise
 // a locked instruction where the CPU has one, else a compare-and-swap loop.
 template <class T>
-T atomic_apply(T* p, uint8_t mode, T operand, T compare, bool alone)
+[[gnu::always_inline]] inline T atomic_apply(T* p, uint8_t mode, T operand, T compare, bool alone)
 {
     if (alone) {
         const T old = *p;
@@ -538,7 +538,8 @@ T atomic_apply(T* p, uint8_t mode, T operand, T compare, bool alone)
 }
 
 template <class T>
-uint64_t atomic_on_bits(uint8_t* p, uint8_t mode, uint64_t operand, uint64_t compare, bool alone)
+[[gnu::always_inline]] inline uint64_t atomic_on_bits(uint8_t* p, uint8_t mode, uint64_t operand, uint64_t compare,
+                                                      bool alone)
 {
     T x, c;
     std::memcpy(&x, &operand, sizeof(T));
@@ -555,6 +556,15 @@ auto update_as(uint8_t mode)
 {
     return [mode](uint8_t* p, uint64_t operand, uint64_t compare, bool alone) {
         return atomic_on_bits<T>(p, mode, operand, compare, alone);
+    };
+}
+
+// atom.add, the commonest atomic, on a word of type T: the operation known when compiled.
+template <class T>
+auto add_as()
+{
+    return [](uint8_t* p, uint64_t operand, uint64_t, bool alone) {
+        return atomic_on_bits<T>(p, ptx::AtomAdd, operand, 0, alone);
     };
 }
 
@@ -590,13 +600,15 @@ bool Interpreter::add_to_one_address(Warp& w, BlockState& b, const Instr& in, ui
             return false;
     uint8_t* p =
         memory_.resolve(in.space, addrs[first], static_cast<uint32_t>(bits / 8), true, site(w, b, first, in), b, where);
-    const bool ordered = ordering_ && where == ResolvedSpace::Global;
-    const bool alone = launch_.one_worker || where != ResolvedSpace::Global;
+    const bool global = where == ResolvedSpace::Global;
+    const bool publishes = ordering_ && global && ordering::may_publish(b.ordering, in.order);
+    const bool observes = ordering_ && global && ordering::may_observe(*ordering_, in.order);
+    const bool alone = launch_.one_worker || !global;
     const auto thread = [&](int lane) { return w.index * kWarpSize + static_cast<uint32_t>(lane); };
     uint64_t sum = 0;
     for (uint32_t m = exec; m; m &= m - 1) {
         const int l = std::countr_zero(m);
-        if (ordered)
+        if (publishes)
             ordering::before_flag_write(*ordering_, b.ordering, b.linear_index, thread(l), addrs[l] / 4, in.order);
         sum += values[l];
     }
@@ -607,7 +619,7 @@ bool Interpreter::add_to_one_address(Warp& w, BlockState& b, const Instr& in, ui
         const int l = std::countr_zero(m);
         result[l] = seen & keep;
         seen += values[l];
-        if (ordered)
+        if (observes)
             ordering::after_flag_read(*ordering_, b.ordering, thread(l), addrs[l] / 4, in.order);
     }
     return true;
@@ -636,48 +648,79 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
         int64_t offset = 0;
         const bool direct = memory_.translate_range(in.space, lanes.lowest, lanes.highest, lanes.bits,
                                                     static_cast<uint32_t>(bytes), b, offset, where, in.shared_symbol);
+        // The ordering check's calls, decided for the warp: most atomics have none to make.
+        const bool publishes = ordering_ && ordering::may_publish(b.ordering, in.order);
+        const bool observes = ordering_ && ordering::may_observe(*ordering_, in.order);
         // The lanes one after another, `update` (one per type, so that the compiler inlines it)
         // applying each lane's operation.
         const auto each_lane = [&](auto update) {
+            if (direct && !publishes && !observes) {  // the common case: each lane its update alone
+                const bool alone = launch_.one_worker || where != ResolvedSpace::Global;
+                const auto apply = [&](int l, bool one_thread) {
+                    uint8_t* p = reinterpret_cast<uint8_t*>(addrs[l] + static_cast<uint64_t>(offset));
+                    // CAS: the PTX operands are (compare, new).
+                    result[l] = c ? update(p, c[l], v[l], one_thread) : update(p, v[l], 0, one_thread);
+                };
+                for (uint32_t m = alone ? exec : 0; m; m &= m - 1)  // `alone` a constant in each loop
+                    apply(std::countr_zero(m), true);
+                for (uint32_t m = alone ? 0 : exec; m; m &= m - 1)
+                    apply(std::countr_zero(m), false);
+                return;
+            }
             for (uint32_t m = exec; m; m &= m - 1) {
                 const int l = std::countr_zero(m);
                 uint8_t* p = direct ? reinterpret_cast<uint8_t*>(addrs[l] + static_cast<uint64_t>(offset))
                                     : memory_.resolve(in.space, addrs[l], static_cast<uint32_t>(bytes), true,
                                                       site(w, b, l, in), b, where);
-                const bool ordered = ordering_ && where == ResolvedSpace::Global;
+                const bool global = where == ResolvedSpace::Global;
                 // Shared and local memory belong to one block, which one worker runs at a time.
-                const bool alone = launch_.one_worker || where != ResolvedSpace::Global;
+                const bool alone = launch_.one_worker || !global;
                 const uint32_t thread = w.index * kWarpSize + static_cast<uint32_t>(l);
-                if (ordered)
+                if (publishes && global)
                     ordering::before_flag_write(*ordering_, b.ordering, b.linear_index, thread, addrs[l] / 4, in.order);
                 // CAS: the PTX operands are (compare, new).
                 const uint64_t operand = c ? c[l] : v[l];
                 const uint64_t compare = c ? v[l] : 0;
                 result[l] = update(p, operand, compare, alone);
-                if (ordered)
+                if (observes && global)
                     ordering::after_flag_read(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
             }
         };
         switch (in.type) {
         case Type::F32:
-            each_lane(update_as<float>(in.mode));
+            if (in.mode == ptx::AtomAdd)
+                each_lane(add_as<float>());
+            else
+                each_lane(update_as<float>(in.mode));
             break;
         case Type::F64:
             each_lane(update_as<double>(in.mode));
             break;
         case Type::S32:
-            each_lane(update_as<int32_t>(in.mode));
+            if (in.mode == ptx::AtomAdd)
+                each_lane(add_as<int32_t>());
+            else
+                each_lane(update_as<int32_t>(in.mode));
             break;
         case Type::S64:
-            each_lane(update_as<int64_t>(in.mode));
+            if (in.mode == ptx::AtomAdd)
+                each_lane(add_as<int64_t>());
+            else
+                each_lane(update_as<int64_t>(in.mode));
             break;
         case Type::U64:
         case Type::B64:
-            each_lane(update_as<uint64_t>(in.mode));
+            if (in.mode == ptx::AtomAdd)
+                each_lane(add_as<uint64_t>());
+            else
+                each_lane(update_as<uint64_t>(in.mode));
             break;
         case Type::U32:
         case Type::B32:
-            each_lane(update_as<uint32_t>(in.mode));
+            if (in.mode == ptx::AtomAdd)
+                each_lane(add_as<uint32_t>());
+            else
+                each_lane(update_as<uint32_t>(in.mode));
             break;
         case Type::F16:
         case Type::BF16:
@@ -700,7 +743,8 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
         launch_.grid_arrivals += static_cast<uint64_t>(std::popcount(exec));  // grid.sync(): this block arrives
         ++w.grid_arrivals;
     }
-    listener.on_memory_access(w, in, {MemoryEvent::Kind::Atomic, where, addrs, exec, static_cast<uint32_t>(bytes)});
+    listener.on_memory_access(
+        w, in, {MemoryEvent::Kind::Atomic, where, addrs, exec, static_cast<uint32_t>(bytes), lanes.stride});
     if (race_check_ && where == ResolvedSpace::Shared)
         check_shared_lanes(w, b, in, addrs, exec, static_cast<uint32_t>(bytes), true);
     if (init_check_ && where == ResolvedSpace::Global)

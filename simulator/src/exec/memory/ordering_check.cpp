@@ -127,6 +127,7 @@ void fence(BlockOrdering& o, uint32_t thread, uint8_t order)
     if (!fence_orders_blocks(order))
         return;
     ++o.releases[thread];
+    o.released = true;
     o.release_interval[thread] = o.interval;
     if (Observation observed = o.pending[thread]; observed.valid()) {
         observed.interval = o.interval;
@@ -143,6 +144,7 @@ void publish_flag_write(OrderingCheck& check, BlockOrdering& o, uint64_t block, 
 {
     if (order & ptx::OrderRelease) {
         ++o.releases[thread];
+        o.released = true;
         o.release_interval[thread] = o.interval;
     }
     check.publish(block, {word, check.next_sequence(), thread, o.releases[thread], o.release_interval[thread]});

@@ -122,6 +122,7 @@ struct BlockOrdering {
     std::vector<uint32_t> release_interval;  // per thread: the interval of its last release
     std::vector<Observation> pending;        // per thread: its last flag read, not yet acquired
     std::vector<Observation> acquired;       // the block's acquired flag reads
+    bool released = false;                   // some thread has released (a release count above 0)
     bool saturated = false;
 
     void resize(size_t threads)
@@ -136,6 +137,7 @@ struct BlockOrdering {
         std::fill(releases.begin(), releases.end(), 0u);
         std::fill(pending.begin(), pending.end(), Observation{});
         acquired.clear();
+        released = false;
         saturated = false;
     }
 };
@@ -150,6 +152,18 @@ void publish_flag_write(OrderingCheck& check, BlockOrdering& o, uint64_t block, 
                         uint8_t order);
 void observe_flag_read(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint64_t word, uint8_t order);
 
+// Whether before_flag_write may publish anything for some thread of the block, and whether
+// after_flag_read may remember anything: a warp's atomic that can do neither (a relaxed atomic in a
+// block that never released, in a kernel without an acquiring fence) skips its lanes' calls.
+inline bool may_publish(const BlockOrdering& o, uint8_t order)
+{
+    return !(order & ptx::OrderBlockScope) && ((order & ptx::OrderRelease) || o.released);
+}
+inline bool may_observe(const OrderingCheck& check, uint8_t order)
+{
+    return !(order & ptx::OrderBlockScope) && ((order & ptx::OrderAcquire) || check.has_fences());
+}
+
 // Before a strong write or an atomic on `word`: a release, or a write after one, is published.
 // Inline, as most calls have nothing to do (a relaxed atomic of a thread that never released).
 inline void before_flag_write(OrderingCheck& check, BlockOrdering& o, uint64_t block, uint32_t thread, uint64_t word,
@@ -163,7 +177,7 @@ inline void before_flag_write(OrderingCheck& check, BlockOrdering& o, uint64_t b
 // acquire it.
 inline void after_flag_read(OrderingCheck& check, BlockOrdering& o, uint32_t thread, uint64_t word, uint8_t order)
 {
-    if ((order & ptx::OrderBlockScope) || (!(order & ptx::OrderAcquire) && !check.has_fences()))
+    if (!may_observe(check, order))
         return;
     observe_flag_read(check, o, thread, word, order);
 }

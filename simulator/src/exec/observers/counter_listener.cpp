@@ -68,22 +68,20 @@ uint8_t round_source(const RunTouches& touched)
     return touched.dram > 0 ? kRoundDram : touched.l2 ? kRoundL2 : kRoundCached;
 }
 
-// Whether a whole warp's accesses of `bytes` each are consecutive, lane after lane, from the first
-// lane's address.
-bool consecutive(const uint64_t* addrs, uint32_t bytes)
+// Whether each of a whole warp's sectors follows the one before (a request that reads or writes a
+// line of elements less than a sector apart): then they are one run, from the lowest's to the
+// highest's. Each access lies in one sector, being aligned to its size.
+bool sectors_in_one_run(const MemoryEvent& access)
 {
-    bool in_order = true;
-    for (int l = 1; l < kWarpSize; ++l)  // no early exit: the compiler vectorises the comparisons
-        in_order &= addrs[l] == addrs[0] + static_cast<uint64_t>(l) * bytes;
-    return in_order;
+    return access.lanes == 0xffffffffu && access.stride != 0 && access.stride >= -32 && access.stride <= 32;
 }
 
 // Whether a warp's 4-byte shared-memory accesses cannot conflict: each lane in a bank of its own,
 // or all of them on one word (a broadcast). Most requests are one or the other, and this spares
 // them the sort of the general count.
-bool conflict_free(const uint64_t* addrs, uint32_t lanes)
+bool conflict_free(const uint64_t* addrs, uint32_t lanes, int64_t stride)
 {
-    if (lanes == 0 || (lanes == 0xffffffffu && consecutive(addrs, 4)))
+    if (lanes == 0 || (lanes == 0xffffffffu && (stride == 4 || stride == -4)))
         return true;  // none, or a whole warp's words side by side: one per bank
     uint32_t banks = 0;
     bool one_word = true;
@@ -98,18 +96,19 @@ bool conflict_free(const uint64_t* addrs, uint32_t lanes)
 
 }  // namespace
 
-uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes,
-                                      uint32_t bytes)
+uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const MemoryEvent& access)
 {
+    const uint64_t* addrs = access.addresses;
+    const uint32_t lanes = access.lanes, bytes = access.bytes;
     int n = std::popcount(lanes);
     uint8_t from = kRoundCached;
     if (where == ResolvedSpace::Global) {
         uint64_t distinct = 0;
-        if (lanes == 0xffffffffu && consecutive(addrs, bytes)) {
+        if (sectors_in_one_run(access)) {
             // The commonest request: a whole warp reading or writing one element each, lane after
-            // lane. Its sectors are one run, from the first lane's to the last's.
-            const uint64_t first = addrs[0] >> 5;
-            distinct = (addrs[kWarpSize - 1] >> 5) - first + 1;
+            // lane (or a field of each of consecutive small records).
+            const uint64_t first = std::min(addrs[0], addrs[kWarpSize - 1]) >> 5;
+            distinct = (std::max(addrs[0], addrs[kWarpSize - 1]) >> 5) - first + 1;
             const RunTouches touched = touch_sectors(first << 5, distinct);
             counts_.dram_sectors += touched.dram;
             from = round_source(touched);
@@ -169,7 +168,7 @@ uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const uin
             ++counts_.shared_load_requests;
         // Each bank serves one 4-byte word per wavefront; distinct words in the
         // same bank serialise. A request of B bytes needs at least B/128 wavefronts.
-        if (bytes == 4 && conflict_free(addrs, lanes))
+        if (bytes == 4 && conflict_free(addrs, lanes, access.stride))
             return from;
         // Words that come in ascending order, as most requests' do, are distinct and counted as
         // they are gathered; others are sorted and deduplicated first.
@@ -201,11 +200,13 @@ uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const uin
 
 // ptxas turns an atomic that adds the same constant to one address from every lane into one
 // update per warp; any other atomic updates memory once per lane.
-void CounterListener::count_atomic(const Instr& in, const Operand& value, const uint64_t* addrs, uint32_t exec)
+void CounterListener::count_atomic(const Instr& in, const Operand& value, const MemoryEvent& access)
 {
+    const uint64_t* addrs = access.addresses;
+    const uint32_t exec = access.lanes;
     uint64_t first = addrs[std::countr_zero(exec)];
-    bool one_address = true;
-    for (uint32_t m = exec; m; m &= m - 1)
+    bool one_address = access.stride == 0;  // a warp whose lanes step along a line has 32 addresses
+    for (uint32_t m = one_address ? exec : 0; m; m &= m - 1)
         one_address &= addrs[std::countr_zero(m)] == first;
     bool aggregated =
         one_address && value.kind == Operand::Kind::Imm &&

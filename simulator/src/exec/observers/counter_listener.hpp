@@ -58,18 +58,18 @@ public:
     {
         switch (access.kind) {
         case MemoryEvent::Kind::Load: {
-            const uint8_t from = count_memory(access.where, false, access.addresses, access.lanes, access.bytes);
+            const uint8_t from = count_memory(access.where, false, access);
             if (access.where == ResolvedSpace::Global)
                 start_round(w, in.ops[0], from);
             break;
         }
         case MemoryEvent::Kind::Store:
-            count_memory(access.where, true, access.addresses, access.lanes, access.bytes);
+            count_memory(access.where, true, access);
             break;
         case MemoryEvent::Kind::Atomic:
             if (access.where == ResolvedSpace::Global) {
                 const bool is_red = in.op == ptx::Op::Red;
-                count_atomic(in, is_red ? in.ops[2] : in.ops[3], access.addresses, access.lanes);
+                count_atomic(in, is_red ? in.ops[2] : in.ops[3], access);
                 if (!is_red)
                     start_round(w, in.ops[0], kRoundL2);  // the old value comes back from L2
             }
@@ -169,7 +169,7 @@ private:
     }
     // Counts one warp-wide access; for global memory, returns where its farthest sector came from
     // (a RoundSource).
-    uint8_t count_memory(ResolvedSpace where, bool write, const uint64_t* addrs, uint32_t lanes, uint32_t bytes);
+    uint8_t count_memory(ResolvedSpace where, bool write, const MemoryEvent& access);
     // Records the `count` consecutive sectors from `address` as touched by this launch.
     RunTouches touch_sectors(uint64_t address, uint64_t count);
     // The allocation whose footprint records the sectors of [address, end), or null.
@@ -186,7 +186,7 @@ private:
         w.round_open = true;
         w.round_source = std::max(w.round_source, source);
     }
-    void count_atomic(const ptx::Instr& in, const ptx::Operand& value, const uint64_t* addrs, uint32_t exec);
+    void count_atomic(const ptx::Instr& in, const ptx::Operand& value, const MemoryEvent& access);
 
     Counts& counts_;
     uint64_t epoch_;

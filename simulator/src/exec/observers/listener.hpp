@@ -24,6 +24,9 @@ struct MemoryEvent {
     const uint64_t* addresses;  // per lane, in the instruction's state space
     uint32_t lanes;             // the lanes that accessed memory
     uint32_t bytes;             // per lane
+    // For a whole warp whose lane l accesses addresses[0] + l * stride (LaneAddresses::stride in
+    // memory_operations.cpp): that stride; 0 when the lanes follow no such line, or it is unknown.
+    int64_t stride = 0;
 };
 
 // The hooks, each of which does nothing: a listener derives from this class and defines (hides)
