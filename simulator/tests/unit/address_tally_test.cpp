@@ -1,6 +1,7 @@
-// AddressTally counts updates per address in an open-addressing table that grows as addresses
-// arrive: its hottest address must have the count a std::map of the same updates gives, through
-// growth and merges, for clustered addresses (a histogram's bins) and scattered ones.
+// AddressTally counts updates per address in an array for the words of one window and in an
+// open-addressing table that grows as other addresses arrive: its hottest address must have the
+// count a std::map of the same updates gives, through growth and merges, for clustered addresses
+// (a histogram's bins) and scattered ones, whichever comes first.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -46,4 +47,50 @@ TEST_CASE("an address tally agrees with a map through growth and merges")
                                           [](const auto& a, const auto& b) { return a.second < b.second; });
     first.add(hottest->first, 1000);
     CHECK(first.hottest() == hottest->second + 1000);
+}
+
+TEST_CASE("an address tally whose window holds the first updates agrees with a map, merged with one whose does not")
+{
+    std::mt19937_64 random(20261130);
+    AddressTally bins, scattered;
+    std::map<uint64_t, uint64_t> expected;
+    const auto update = [&](AddressTally& tally, uint64_t address, uint64_t updates) {
+        tally.add(address, updates);
+        expected[address] += updates;
+    };
+    // `bins` starts in a histogram's bins (its window); `scattered` far from them. Both then see
+    // bins, words just past the window, 2-byte addresses and scattered ones.
+    update(bins, 0x7f0000002000, 1);
+    update(scattered, 0x100000, 1);
+    for (int i = 0; i < 40000; ++i) {
+        uint64_t address = 0;
+        switch (i % 4) {
+        case 0:
+            address = 0x7f0000002000 + 4 * (random() % 2048);  // the window's words
+            break;
+        case 1:
+            address = 0x7f0000004000 + 4 * (random() % 64);  // just past it
+            break;
+        case 2:
+            address = 0x7f0000002002 + 4 * (random() % 64);  // 16-bit atomics in it
+            break;
+        default:
+            address = random() % 100000 * 8;
+        }
+        update(i % 3 ? bins : scattered, address, 1 + random() % 3);
+    }
+    AddressTally merged;  // its window is the first merged address's: `scattered`'s
+    merged.merge(scattered);
+    merged.merge(bins);
+    CHECK(merged.hottest() == hottest_of(expected));
+    scattered.merge(bins);
+    CHECK(scattered.hottest() == hottest_of(expected));
+    // An address of each kind raised above all others shows up: in the window, past it, 2-byte.
+    uint64_t raise = 0;
+    for (const uint64_t address : {uint64_t{0x7f0000002ffc}, uint64_t{0x7f0000004004}, uint64_t{0x7f0000002006}}) {
+        raise += 100000;
+        merged.add(address, raise);
+        expected[address] += raise;
+        CHECK(merged.hottest() == expected[address]);
+    }
 }

@@ -656,7 +656,8 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
         const auto each_lane = [&](auto update) {
             if (direct && !publishes && !observes) {  // the common case: each lane its update alone
                 const bool alone = launch_.one_worker || where != ResolvedSpace::Global;
-                const auto apply = [&](int l, bool one_thread) {
+                const auto apply = [&](int l, bool one_thread) __attribute__((always_inline))
+                {
                     uint8_t* p = reinterpret_cast<uint8_t*>(addrs[l] + static_cast<uint64_t>(offset));
                     // CAS: the PTX operands are (compare, new).
                     result[l] = c ? update(p, c[l], v[l], one_thread) : update(p, v[l], 0, one_thread);

@@ -1,6 +1,8 @@
 // Updates per global address, for the timing model's hottest address (updates of one address
-// serialise). An open-addressing table: a histogram's warp updates 32 addresses at every atomic,
-// and a node-based map's allocation and pointer chase per lookup cost more than the update itself.
+// serialise). A histogram's warp updates 32 addresses at every atomic, and a node-based map's
+// allocation and pointer chase per lookup cost more than the update itself: the words of one
+// window (that of the first address, 8 KiB, where a histogram's bins lie) are counted in an array,
+// and other addresses in an open-addressing table.
 #pragma once
 
 #include <algorithm>
@@ -15,6 +17,44 @@ class AddressTally {
 public:
     void add(uint64_t address, uint64_t updates = 1)
     {
+        if (window_.empty()) {
+            window_.assign(kWindowWords, 0);
+            window_base_ = address & ~(kWindowWords * 4 - 1);
+        }
+        if (const uint64_t word = (address - window_base_) / 4; word < kWindowWords && address % 4 == 0) {
+            window_[word] += updates;
+            return;
+        }
+        add_to_table(address, updates);
+    }
+
+    // Adds another tally's updates to this one's.
+    void merge(const AddressTally& other)
+    {
+        for (size_t word = 0; word < other.window_.size(); ++word)
+            if (other.window_[word] != 0)
+                add(other.window_base_ + 4 * word, other.window_[word]);
+        for (const Slot& s : other.slots_)
+            if (s.updates != 0)
+                add(s.address, s.updates);
+    }
+
+    // The most updates any one address had (0 for none).
+    uint64_t hottest() const
+    {
+        uint64_t most = 0;
+        for (const uint64_t updates : window_)
+            most = std::max(most, updates);
+        for (const Slot& s : slots_)
+            most = std::max(most, s.updates);
+        return most;
+    }
+
+private:
+    static constexpr uint64_t kWindowWords = 2048;
+
+    void add_to_table(uint64_t address, uint64_t updates)
+    {
         if (2 * (used_ + 1) > slots_.size())
             grow();
         Slot& s = find(address);
@@ -25,24 +65,6 @@ public:
         s.updates += updates;
     }
 
-    // Adds another tally's updates to this one's.
-    void merge(const AddressTally& other)
-    {
-        for (const Slot& s : other.slots_)
-            if (s.updates != 0)
-                add(s.address, s.updates);
-    }
-
-    // The most updates any one address had (0 for none).
-    uint64_t hottest() const
-    {
-        uint64_t most = 0;
-        for (const Slot& s : slots_)
-            most = std::max(most, s.updates);
-        return most;
-    }
-
-private:
     struct Slot {
         uint64_t address = 0;
         uint64_t updates = 0;  // 0: an empty slot
@@ -64,9 +86,11 @@ private:
         used_ = 0;
         for (const Slot& s : old)
             if (s.updates != 0)
-                add(s.address, s.updates);
+                add_to_table(s.address, s.updates);
     }
 
+    std::vector<uint64_t> window_;  // updates per word from window_base_; empty before the first
+    uint64_t window_base_ = 0;
     std::vector<Slot> slots_;
     size_t used_ = 0;
 };

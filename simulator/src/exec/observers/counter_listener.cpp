@@ -32,6 +32,56 @@ void CounterListener::on_phase_end(std::span<Warp> warps)
     counts_.dram_rounds += most[kRoundDram];
 }
 
+void CounterListener::describe_round_operands(const ptx::Kernel& kernel)
+{
+    round_operands_.reserve(kernel.code.size());
+    for (const Instr& in : kernel.code) {
+        RoundOperands o;
+        o.first = static_cast<uint32_t>(round_registers_.size());
+        const Executor executor = executor_of(in.op);
+        const bool writes = executor == Executor::Arithmetic || executor == Executor::WarpOperation ||
+                            executor == Executor::Load || (executor == Executor::Atomic && in.op != ptx::Op::Red);
+        const int destinations = writes ? (in.has_pair_dest ? 2 : 1) : 0;
+        const auto add = [&](uint32_t r) {
+            if (r != Operand::kNoReg)
+                round_registers_.push_back(r);
+        };
+        const auto add_operand = [&](const Operand& op, bool with_address) {
+            if (op.kind == Operand::Kind::Reg || (with_address && op.kind == Operand::Kind::Addr))
+                add(op.reg);
+            else if (op.kind == Operand::Kind::Vec)
+                for (int v = 0; v < op.count; ++v)
+                    add(op.vec[v]);
+        };
+        add(in.guard);
+        for (int i = destinations; i < in.num_ops; ++i)
+            add_operand(in.ops[i], true);
+        o.reads = static_cast<uint8_t>(round_registers_.size() - o.first);
+        for (int i = 0; i < destinations; ++i)
+            add_operand(in.ops[i], false);
+        o.writes = static_cast<uint8_t>(round_registers_.size() - o.first - o.reads);
+        switch (executor) {
+        case Executor::Load:
+        case Executor::Atomic:
+        case Executor::Call:
+            o.role = RoundRole::Issue;
+            break;
+        case Executor::Branch:
+        case Executor::Barrier:
+        case Executor::Exit:
+            o.role = RoundRole::EndOfBlock;
+            break;
+        case Executor::Arithmetic:
+        case Executor::WarpOperation:
+            o.role = RoundRole::Compute;
+            break;
+        default:
+            break;
+        }
+        round_operands_.push_back(o);
+    }
+}
+
 const Allocation* CounterListener::footprint_holding(uint64_t address, uint64_t end)
 {
     const Allocation* a = footprint_allocation_;

@@ -23,11 +23,12 @@ namespace cudasim {
 
 class CounterListener : public ExecutionListener {
 public:
-    // `epoch`: the launch's number, for the sectors it touches (exec/observers/sector_footprint.hpp);
+    // `kernel`: the launch's; `epoch`: the launch's number, for the sectors it touches (exec/observers/sector_footprint.hpp);
     // `one_worker`: no other worker thread runs the launch (LaunchContext::one_worker).
-    CounterListener(Counts& counts, uint64_t epoch, bool one_worker)
-        : counts_(counts), epoch_(epoch), one_worker_(one_worker)
+    CounterListener(Counts& counts, const ptx::Kernel& kernel, uint64_t epoch, bool one_worker)
+        : counts_(counts), code_(kernel.code.data()), epoch_(epoch), one_worker_(one_worker)
     {
+        describe_round_operands(kernel);
     }
 
     void on_issue(Warp& w, const BlockState&, const ptx::Instr& in, uint32_t, uint32_t exec)
@@ -88,84 +89,36 @@ private:
     // issue before the value arrives), or at the end of a basic block (a branch, barrier or exit)
     // after some instruction used one. Loads in between join the round. A value computed from one
     // in flight is in flight too.
-    static void follow_round(Warp& w, const ptx::Instr& in)
+    void follow_round(Warp& w, const ptx::Instr& in) const
     {
-        const bool reads = reads_load_in_flight(w, in);
-        switch (executor_of(in.op)) {
-        case Executor::Load:
-        case Executor::Atomic:
-        case Executor::Call:
+        const RoundOperands& o = round_operands_[static_cast<size_t>(&in - code_)];
+        const uint32_t* reads_from = round_registers_.data() + o.first;
+        const uint32_t* writes_to = reads_from + o.reads;
+        bool reads = false;
+        for (uint32_t i = 0; i < o.reads; ++i)  // no early exit: a few registers, and no branch
+            reads |= w.load_round[reads_from[i]] == w.round;
+        const auto mark_destination = [&](uint32_t round) {
+            for (uint32_t i = 0; i < o.writes; ++i)
+                w.load_round[writes_to[i]] = round;
+        };
+        switch (o.role) {
+        case RoundRole::Issue:
             if (reads)
                 w.end_round();
-            else if (writes_first_operand(in))
-                mark_destination(w, in, 0);  // a global load marks it again (start_round)
+            else
+                mark_destination(0);  // a global load marks it again (start_round)
             return;
-        case Executor::Branch:
-        case Executor::Barrier:
-        case Executor::Exit:
+        case RoundRole::EndOfBlock:
             if (reads || w.round_used)
                 w.end_round();
             return;
-        case Executor::Arithmetic:
-        case Executor::WarpOperation:
-            mark_destination(w, in, reads ? w.round : 0);
+        case RoundRole::Compute:
+            mark_destination(reads ? w.round : 0);
             break;
-        default:
+        case RoundRole::Other:
             break;
         }
         w.round_used |= reads;
-    }
-    static bool writes_first_operand(const ptx::Instr& in)
-    {
-        switch (executor_of(in.op)) {
-        case Executor::Arithmetic:
-        case Executor::WarpOperation:
-        case Executor::Load:
-            return true;
-        case Executor::Atomic:
-            return in.op != ptx::Op::Red;
-        default:
-            return false;
-        }
-    }
-    // The destination registers of `in` (and a `|p` partner) belong to round `round`, 0 for none.
-    static void mark_destination(Warp& w, const ptx::Instr& in, uint32_t round)
-    {
-        for (int i = 0; i < (in.has_pair_dest ? 2 : 1); ++i) {
-            const ptx::Operand& o = in.ops[i];
-            if (o.kind == ptx::Operand::Kind::Reg)
-                w.load_round[o.reg] = round;
-            else if (o.kind == ptx::Operand::Kind::Vec)
-                for (int v = 0; v < o.count; ++v)
-                    if (o.vec[v] != ptx::Operand::kNoReg)
-                        w.load_round[o.vec[v]] = round;
-        }
-    }
-    // Whether `in` reads a register that a global load of the warp's open round writes, or one
-    // computed from such a register.
-    static bool reads_load_in_flight(const Warp& w, const ptx::Instr& in)
-    {
-        auto pending = [&](uint32_t r) { return r != ptx::Operand::kNoReg && w.load_round[r] == w.round; };
-        if (pending(in.guard))
-            return true;
-        for (int i = writes_first_operand(in) ? (in.has_pair_dest ? 2 : 1) : 0; i < in.num_ops; ++i) {
-            const ptx::Operand& o = in.ops[i];
-            switch (o.kind) {
-            case ptx::Operand::Kind::Reg:
-            case ptx::Operand::Kind::Addr:
-                if (pending(o.reg))
-                    return true;
-                break;
-            case ptx::Operand::Kind::Vec:
-                for (int v = 0; v < o.count; ++v)
-                    if (pending(o.vec[v]))
-                        return true;
-                break;
-            default:
-                break;
-            }
-        }
-        return false;
     }
     // Counts one warp-wide access; for global memory, returns where its farthest sector came from
     // (a RoundSource).
@@ -188,7 +141,26 @@ private:
     }
     void count_atomic(const ptx::Instr& in, const ptx::Operand& value, const MemoryEvent& access);
 
+    // What follow_round needs of each instruction, found once per launch: its role, and the
+    // registers it reads (its guard and sources) and the destinations it writes, in round_registers_.
+    enum class RoundRole : uint8_t {
+        Issue,       // a load, atomic or call: waits for a value in flight it reads
+        EndOfBlock,  // a branch, barrier or exit
+        Compute,     // arithmetic or a warp operation: its result in flight if a source is
+        Other,
+    };
+    struct RoundOperands {
+        uint32_t first = 0;  // its registers' index in round_registers_: the reads, then the writes
+        uint8_t reads = 0;
+        uint8_t writes = 0;
+        RoundRole role = RoundRole::Other;
+    };
+    void describe_round_operands(const ptx::Kernel& kernel);
+
     Counts& counts_;
+    const ptx::Instr* code_;
+    std::vector<RoundOperands> round_operands_;  // by instruction
+    std::vector<uint32_t> round_registers_;
     uint64_t epoch_;
     bool one_worker_;
     const Allocation* footprint_allocation_ = nullptr;  // the allocation touch_sectors used last

@@ -24,7 +24,7 @@ using TracedListeners = ListenerPair<CounterListener, WarpTrace>;
 class Interpreter {
 public:
     Interpreter(LaunchContext& launch, Counts& counts)
-        : launch_(launch), counters_(counts, launch.epoch, launch.one_worker),
+        : launch_(launch), counters_(counts, *launch.kernel, launch.epoch, launch.one_worker),
           memory_(launch.params, launch.kernel->param_bytes), sliced_(launch.grid_workspace != 0),
           race_check_(launch.race_check), init_check_(launch.init_check), ordering_(launch.ordering),
           fast_paths_(fast_paths_of(launch.kernel->code)), straight_runs_(straight_runs_of(*launch.kernel, fast_paths_))
