@@ -687,41 +687,33 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
                     ordering::after_flag_read(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
             }
         };
+        // A word of type T: atom.add's operation inlined, any other chosen by mode.
+        const auto each_lane_as = [&]<class T>(T) {
+            if (in.mode == ptx::AtomAdd)
+                each_lane(add_as<T>());
+            else
+                each_lane(update_as<T>(in.mode));
+        };
         switch (in.type) {
         case Type::F32:
-            if (in.mode == ptx::AtomAdd)
-                each_lane(add_as<float>());
-            else
-                each_lane(update_as<float>(in.mode));
+            each_lane_as(float{});
             break;
         case Type::F64:
             each_lane(update_as<double>(in.mode));
             break;
         case Type::S32:
-            if (in.mode == ptx::AtomAdd)
-                each_lane(add_as<int32_t>());
-            else
-                each_lane(update_as<int32_t>(in.mode));
+            each_lane_as(int32_t{});
             break;
         case Type::S64:
-            if (in.mode == ptx::AtomAdd)
-                each_lane(add_as<int64_t>());
-            else
-                each_lane(update_as<int64_t>(in.mode));
+            each_lane_as(int64_t{});
             break;
         case Type::U64:
         case Type::B64:
-            if (in.mode == ptx::AtomAdd)
-                each_lane(add_as<uint64_t>());
-            else
-                each_lane(update_as<uint64_t>(in.mode));
+            each_lane_as(uint64_t{});
             break;
         case Type::U32:
         case Type::B32:
-            if (in.mode == ptx::AtomAdd)
-                each_lane(add_as<uint32_t>());
-            else
-                each_lane(update_as<uint32_t>(in.mode));
+            each_lane_as(uint32_t{});
             break;
         case Type::F16:
         case Type::BF16:
