@@ -139,7 +139,7 @@ TEST_CASE("fast paths: add, sub, mul.lo, mul.wide, mad of 32- and 64-bit integer
     }
     for (Type t : {Type::U32, Type::S32}) {
         for (uint8_t mode : {uint8_t{ptx::MulLo}, uint8_t{ptx::MulWide}}) {
-            check_binary(Op::Mul, t, mode, random, {3, -3, 0x12345678});
+            check_binary(Op::Mul, t, mode, random, {3, -3, 0x12345678, 1, 4, 8, 0x40000000, 0x80000000, -4});
             for (uint32_t destination : {0u, 3u})
                 for (bool b_immediate : {false, true})
                     for (bool c_immediate : {false, true})

@@ -121,15 +121,29 @@ void ternary(Warp& w, const Instr& in, uint32_t exec)
 
 // ---- the lane functions ----
 
-// add, sub and mul.lo/mad.lo wrap around in the type's width, whatever its sign: computed on the
-// unsigned type U, the result zero-extended.
+// A register's 32-bit value, as a 64-bit word: zero- or sign-extended. Each lane stays in its
+// 64-bit slot (a mask, or an exclusive or and a subtraction), so that a vectorised loop needs no
+// narrowing to 32-bit lanes and widening back, which cost more than the operation itself.
+inline uint64_t zero_extend32(uint64_t v)
+{
+    return v & 0xffffffffu;
+}
+
+inline uint64_t sign_extend32(uint64_t v)
+{
+    constexpr uint64_t kSign = uint64_t{1} << 31;
+    return ((v & 0xffffffffu) ^ kSign) - kSign;
+}
+
+// add, sub and mul.lo/mad.lo wrap around in the type's width, whatever its sign: computed on 64
+// bits, the low 32 kept for a 32-bit type.
 template <class U, bool Subtract>
 struct AddSub {
     explicit AddSub(const Instr&) {}
     uint64_t operator()(uint64_t a, uint64_t b) const
     {
-        return Subtract ? static_cast<U>(static_cast<U>(a) - static_cast<U>(b))
-                        : static_cast<U>(static_cast<U>(a) + static_cast<U>(b));
+        const uint64_t r = Subtract ? a - b : a + b;
+        return sizeof(U) == 4 ? zero_extend32(r) : r;
     }
 };
 
@@ -142,12 +156,17 @@ struct MulLo32 {
 template <bool Signed>
 struct MulWide32 {
     explicit MulWide32(const Instr&) {}
-    static uint64_t widen(uint64_t v)
-    {
-        return Signed ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))) : static_cast<uint32_t>(v);
-    }
+    static uint64_t widen(uint64_t v) { return Signed ? sign_extend32(v) : zero_extend32(v); }
     uint64_t operator()(uint64_t a, uint64_t b) const { return widen(a) * widen(b); }
     uint64_t operator()(uint64_t a, uint64_t b, uint64_t c) const { return widen(a) * widen(b) + c; }
+};
+
+// mul.wide by an immediate power of two (an index scaled to an element's bytes): a shift.
+template <bool Signed>
+struct MulWideByPowerOfTwo32 {
+    int shift;
+    explicit MulWideByPowerOfTwo32(const Instr& in) : shift(std::countr_zero(static_cast<uint32_t>(in.ops[3].imm))) {}
+    uint64_t operator()(uint64_t a, uint64_t) const { return MulWide32<Signed>::widen(a) << shift; }
 };
 
 // and, or, xor: on the registers' 64 bits, as execute_arithmetic does.
@@ -261,10 +280,9 @@ struct WordConversion {
     {
         uint64_t value = a;
         if constexpr (SourceBits == 32)
-            value = SignedSource ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(a)))
-                                 : static_cast<uint64_t>(static_cast<uint32_t>(a));
+            value = SignedSource ? sign_extend32(a) : zero_extend32(a);
         if constexpr (DestinationBits == 32)
-            value = static_cast<uint32_t>(value);
+            value = zero_extend32(value);
         return value;
     }
 };
@@ -273,9 +291,20 @@ struct WordConversion {
 template <class T, ptx::CmpMode Mode>
 struct Compare {
     explicit Compare(const Instr&) {}
+    // 32-bit values compared as 64-bit ones that keep their order: zero-extended (unsigned) or
+    // moved to the high half (signed), so that the loop stays in 64-bit lanes.
+    static auto key(uint64_t v)
+    {
+        if constexpr (std::is_same_v<T, uint32_t>)
+            return static_cast<int64_t>(zero_extend32(v));
+        else if constexpr (std::is_same_v<T, int32_t>)
+            return static_cast<int64_t>(v << 32);
+        else
+            return static_cast<T>(v);
+    }
     uint64_t operator()(uint64_t a, uint64_t b) const
     {
-        const T x = static_cast<T>(a), y = static_cast<T>(b);
+        const auto x = key(a), y = key(b);
         bool r;
         if constexpr (Mode == ptx::CmpEq)
             r = x == y;
@@ -389,6 +418,10 @@ FastPath multiply_of(const Instr& in, bool addend)
         return addend ? ternary_of<MulLo32>(in) : binary_of<MulLo32>(in);
     if (in.mode != ptx::MulWide)
         return nullptr;
+    if (const auto factor = static_cast<uint64_t>(in.ops[3].imm);
+        !addend && is_immediate(in.ops[3]) && std::has_single_bit(factor) && factor < (uint64_t{1} << 31))
+        return ptx::is_signed(in.type) ? &binary<MulWideByPowerOfTwo32<true>, true>
+                                       : &binary<MulWideByPowerOfTwo32<false>, true>;
     if (ptx::is_signed(in.type))
         return addend ? ternary_of<MulWide32<true>>(in) : binary_of<MulWide32<true>>(in);
     return addend ? ternary_of<MulWide32<false>>(in) : binary_of<MulWide32<false>>(in);
