@@ -4,6 +4,7 @@
 // to one of them.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -89,7 +90,8 @@ std::string describe(const ptx::Instr& in)
 
 // Runs `in` both ways on the same registers under several masks (all lanes, half of them, three,
 // one, none), in every build of the fast paths this CPU runs; every register must agree.
-void check_same(const ptx::Instr& in, std::mt19937_64& random)
+// `uniform_register`: a register given one value in every lane (a divisor every lane shares).
+void check_same(const ptx::Instr& in, std::mt19937_64& random, int uniform_register = -1)
 {
     INFO(describe(in));
     const ptx::Kernel kernel;
@@ -101,7 +103,13 @@ void check_same(const ptx::Instr& in, std::mt19937_64& random)
             const uint32_t three = (1u << (random() % 32)) | (1u << (random() % 32)) | (1u << (random() % 32));
             const uint32_t masks[] = {0xffffffffu, static_cast<uint32_t>(random()), three, 1u << (random() % 32), 0u};
             for (uint32_t exec : masks) {
-                std::vector<uint64_t> general = registers(random), quick = general;
+                std::vector<uint64_t> general = registers(random);
+                if (uniform_register >= 0) {
+                    static const uint64_t shared[] = {0, 1, 2, 3, 8, 64, 0x80000000, 0x100000000, 0x8000000000000000};
+                    const uint64_t value = round % 2 ? shared[random() % std::size(shared)] : random();
+                    std::fill_n(general.begin() + uniform_register * kWarpSize, kWarpSize, value);
+                }
+                std::vector<uint64_t> quick = general;
                 Warp a, b;
                 a.regs = general.data();
                 b.regs = quick.data();
@@ -148,6 +156,17 @@ TEST_CASE("fast paths: add, sub, mul.lo, mul.wide, mad of 32- and 64-bit integer
                             random);
         }
     }
+}
+
+TEST_CASE("fast paths: unsigned div and rem, by a divisor every lane shares and by any other")
+{
+    std::mt19937_64 random(4);
+    for (Op op : {Op::Div, Op::Rem})
+        for (Type t : {Type::U32, Type::U64}) {
+            check_binary(op, t, 0, random, {0, 1, 2, 7, 16, 0x80000000, int64_t{1} << 33, -1});
+            for (uint32_t destination : {0u, 2u})
+                check_same(instruction(op, t, 0, {{}, {}}, destination), random, 2);
+        }
 }
 
 TEST_CASE("fast paths: and, or, xor, shifts and funnel shifts")
@@ -199,7 +218,8 @@ TEST_CASE("fast paths: the forms they leave to execute_arithmetic")
           instruction(Op::Mul, Type::S32, ptx::MulHi, {{}, {}}), instruction(Op::Setp, Type::F32, ptx::CmpLt, {{}, {}}),
           instruction(Op::Setp, Type::S32, ptx::CmpLtu, {{}, {}}),
           instruction(Op::Cvt, Type::F32, 0, {{}}, 0, Type::S32), instruction(Op::Add, Type::S32, 0, {{true, 1}, {}}),
-          instruction(Op::Div, Type::U32, 0, {{}, {}}), instruction(Op::Bra, Type::None, 0, {})}) {
+          instruction(Op::Div, Type::S32, 0, {{}, {}}), instruction(Op::Rem, Type::S64, 0, {{}, {}}),
+          instruction(Op::Bra, Type::None, 0, {})}) {
         INFO(describe(in));
         for (const FastPathBuild build : fast_path_builds())
             CHECK_FALSE(static_cast<bool>(fast_path_of(in, build)));

@@ -119,6 +119,44 @@ void ternary(Warp& w, const Instr& in, uint32_t exec)
     write_lanes(w, in, exec, [&](int l) { return f(a[l], b[l], c[l]); });
 }
 
+// div and rem of unsigned integers. A divisor that every lane of `exec` shares and that is a power
+// of two (`tid % (2 * stride)`) makes a mask or a shift for the whole warp; any other a division
+// per lane, by zero as on a GPU: all ones for the quotient, the dividend for the remainder.
+template <class U, bool Remainder, bool ImmediateB>
+void divide_unsigned(Warp& w, const Instr& in, uint32_t exec)
+{
+    if (exec == 0)
+        return;
+    constexpr uint64_t keep = static_cast<U>(~U{0});
+    const Source<false> a(w, in.ops[2]);
+    const Source<ImmediateB> b(w, in.ops[3]);
+    const uint64_t d = b[std::countr_zero(exec)] & keep;
+    uint64_t differs = 0;
+    if constexpr (!ImmediateB) {
+        if (exec == 0xffffffffu) {  // no early exit, so that the loop vectorises
+            for (int l = 0; l < kWarpSize; ++l)
+                differs |= (b[l] ^ d) & keep;
+        } else {
+            for (uint32_t m = exec; m; m &= m - 1)
+                differs |= (b[std::countr_zero(m)] ^ d) & keep;
+        }
+    }
+    if (differs == 0 && std::has_single_bit(d)) {
+        const int shift = std::countr_zero(d);
+        if constexpr (Remainder)
+            write_lanes(w, in, exec, [&](int l) { return a[l] & (d - 1); });
+        else
+            write_lanes(w, in, exec, [&](int l) { return (a[l] & keep) >> shift; });
+        return;
+    }
+    write_lanes(w, in, exec, [&](int l) -> uint64_t {
+        const auto x = static_cast<U>(a[l]), y = static_cast<U>(b[l]);
+        if (y == 0)
+            return Remainder ? x : static_cast<U>(~U{0});
+        return Remainder ? x % y : x / y;
+    });
+}
+
 // ---- the lane functions ----
 
 // A register's 32-bit value, as a 64-bit word: zero- or sign-extended. Each lane stays in its
@@ -437,6 +475,20 @@ FastPath shift_of(const Instr& in)
     return constant ? &binary<ShiftRightByConstant, true> : binary_of<ShiftRightUnsigned>(in);
 }
 
+template <bool Remainder>
+FastPath divide_of(const Instr& in)
+{
+    const bool immediate = is_immediate(in.ops[3]);
+    switch (in.type) {
+    case Type::U32:
+        return immediate ? &divide_unsigned<uint32_t, Remainder, true> : &divide_unsigned<uint32_t, Remainder, false>;
+    case Type::U64:
+        return immediate ? &divide_unsigned<uint64_t, Remainder, true> : &divide_unsigned<uint64_t, Remainder, false>;
+    default:
+        return nullptr;
+    }
+}
+
 FastPath funnel_shift_of(const Instr& in)
 {
     const bool left = in.mode & ptx::ShfLeft, clamp = in.mode & ptx::ShfClamp;
@@ -489,6 +541,10 @@ FastPath fast_path_of(const Instr& in)
         return sources == 2 && is_word(t) ? multiply_of(in, false) : nullptr;
     case Op::Mad:
         return sources == 3 && is_word(t) && is_register_or_immediate(in.ops[4]) ? multiply_of(in, true) : nullptr;
+    case Op::Div:
+        return sources == 2 ? divide_of<false>(in) : nullptr;
+    case Op::Rem:
+        return sources == 2 ? divide_of<true>(in) : nullptr;
     case Op::And:
         return sources == 2 && (is_integer(t) || t == Type::Pred) ? binary_of<Logic<Op::And>>(in) : nullptr;
     case Op::Or:
