@@ -82,18 +82,31 @@ inline void write_back(Warp& w, const Operand& o, const uint64_t* values, uint32
 inline uint32_t predicate_mask(Warp& w, uint32_t reg)
 {
     const uint64_t* p = w.reg(reg);
-    uint32_t m = 0;
 #if defined(__SSE2__)
-    // Move bit 0 of two lanes into their sign bits and collect those.
-    for (int l = 0; l < kWarpSize; l += 2) {
-        __m128i v = _mm_slli_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + l)), 63);
-        m |= static_cast<uint32_t>(_mm_movemask_pd(_mm_castsi128_pd(v))) << l;
-    }
+    // Bit 0 of each lane, kept alone, then the 64-bit lanes narrowed to bytes by three rounds of
+    // packing (each value 0 or 1 survives the saturation), and the bytes' bits collected.
+    const __m128i one = _mm_set1_epi64x(1);
+    const auto pair = [&](int l) {  // lanes l and l + 1, as two 32-bit words of four
+        return _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + l)), one);
+    };
+    const auto words = [&](int l) {  // lanes l to l + 3 as 32-bit words
+        return _mm_packs_epi32(pair(l), pair(l + 2));
+    };
+    const auto halves = [&](int l) {  // lanes l to l + 7 as 16-bit words
+        return _mm_packs_epi32(words(l), words(l + 4));
+    };
+    const auto bytes = [&](int l) {  // lanes l to l + 15 as bytes
+        return _mm_packs_epi16(halves(l), halves(l + 8));
+    };
+    const auto low = static_cast<uint32_t>(_mm_movemask_epi8(_mm_slli_epi16(bytes(0), 7)));
+    const auto high = static_cast<uint32_t>(_mm_movemask_epi8(_mm_slli_epi16(bytes(16), 7)));
+    return low | high << 16;
 #else
+    uint32_t m = 0;
     for (int l = 0; l < kWarpSize; ++l)
         m |= static_cast<uint32_t>(p[l] & 1) << l;
-#endif
     return m;
+#endif
 }
 
 // Applies f lane-wise to the instruction's sources and writes ops[0].
