@@ -58,6 +58,15 @@ __global__ void globalBytes(const unsigned char* in, int* out)
     out[threadIdx.x] = in[threadIdx.x * 4];
 }
 
+// The odd lanes read every third int, the highest first: 16 lanes whose sectors come out of order,
+// two lanes in some of them (ints 0 to 90, six apart: 12 sectors); they write one int each, two
+// lanes to a sector (4 sectors).
+__global__ void globalOddLanesBackwards(const int* in, int* out)
+{
+    if (threadIdx.x % 2 == 1)
+        out[threadIdx.x] = in[(31 - threadIdx.x) * 3];
+}
+
 void show(const char* what)
 {
     cudasim::LaunchCounters c = cudasim::last_launch_counters();
@@ -106,5 +115,7 @@ int main()
     show("global reverse");
     globalBytes<<<1, 32>>>(reinterpret_cast<const unsigned char*>(a), b);
     show("global bytes");
+    globalOddLanesBackwards<<<1, 32>>>(a, b);
+    show("odd lanes back");
     return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }

@@ -165,25 +165,26 @@ uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const Mem
         } else {
             // Distinct 32-byte sectors touched by the warp's request.
             // Accesses are aligned to their size (at most 16 bytes), so each lies
-            // in a single sector. Coalesced warps visit sectors in ascending order,
-            // which is counted in one pass; other patterns are sorted.
+            // in a single sector. Lanes in one sector are mostly neighbours: a sector is kept
+            // when it differs from the one before, and those come in ascending order in most
+            // requests (then they are the distinct ones); other patterns are sorted.
             uint64_t sectors[kWarpSize];
             int count = 0;
             bool ascending = true;
+            uint64_t last = ~uint64_t{0};  // no sector yet: every lane's differs
             for (uint32_t m = lanes; m; m &= m - 1) {
-                uint64_t sector = addrs[std::countr_zero(m)] >> 5;
-                if (count > 0 && sector != sectors[count - 1]) {
-                    ascending &= sector > sectors[count - 1];
-                    ++distinct;
+                const uint64_t sector = addrs[std::countr_zero(m)] >> 5;
+                if (sector != last) {
+                    ascending &= count == 0 || sector > last;
+                    sectors[count++] = sector;
+                    last = sector;
                 }
-                sectors[count++] = sector;
             }
-            distinct += count > 0 ? 1 : 0;
             if (!ascending) {
                 std::sort(sectors, sectors + count);
-                distinct = static_cast<uint64_t>(std::unique(sectors, sectors + count) - sectors);
-                count = static_cast<int>(distinct);
+                count = static_cast<int>(std::unique(sectors, sectors + count) - sectors);
             }
+            distinct = static_cast<uint64_t>(count);
             // Sectors in one allocation (most requests' are) are touched a word of its record at
             // a time; others a run of consecutive sectors at a time.
             RunTouches touched;
