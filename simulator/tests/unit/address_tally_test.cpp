@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <random>
 #include <utility>
@@ -93,4 +94,49 @@ TEST_CASE("an address tally whose window holds the first updates agrees with a m
         expected[address] += raise;
         CHECK(merged.hottest() == expected[address]);
     }
+}
+
+TEST_CASE("an address tally's updates of a warp's lanes agree with a map, the first warp's lanes opening its window")
+{
+    std::mt19937_64 random(20261131);
+    AddressTally tally;
+    std::map<uint64_t, uint64_t> expected;
+    tally.add_lanes(nullptr, 0);  // no lanes: nothing read, nothing counted
+    CHECK(tally.hottest() == 0);
+    for (int warp = 0; warp < 4000; ++warp) {
+        uint64_t addresses[32];
+        for (uint64_t& address : addresses) {
+            switch (random() % 4) {
+            case 0:
+                address = 0x7f0000002000 + 4 * (random() % 64);  // the bins
+                break;
+            case 1:
+                address = 0x7f0000001ffc - 4 * (random() % 1024);  // just below them
+                break;
+            case 2:
+                address = 0x7f0000002002 + 4 * (random() % 64);  // 2-byte atomics among them
+                break;
+            default:
+                address = random() % 100000 * 8;
+            }
+        }
+        if (warp == 0)
+            addresses[5] = 0x7f0000002010;  // the first lane of the first warp: its window holds the bins
+        const auto lanes = static_cast<uint32_t>(warp == 0 ? 0xffffffe0u : random());
+        tally.add_lanes(addresses, lanes);
+        for (int l = 0; l < 32; ++l)
+            if ((lanes >> l) & 1)
+                ++expected[addresses[l]];
+    }
+    CHECK(tally.hottest() == hottest_of(expected));
+    CHECK(tally.hottest() > 100);  // a bin's count, in the window
+
+    // Then a word below the bins, in the table, becomes the hottest.
+    uint64_t below[32];
+    std::fill(std::begin(below), std::end(below), 0x7f0000001ff0);
+    for (int warp = 0; warp < 40; ++warp)
+        tally.add_lanes(below, 0xffffffffu);
+    expected[0x7f0000001ff0] += 40 * 32;
+    CHECK(tally.hottest() == hottest_of(expected));
+    CHECK(tally.hottest() == expected[0x7f0000001ff0]);
 }

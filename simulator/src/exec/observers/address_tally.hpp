@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -17,15 +18,32 @@ class AddressTally {
 public:
     void add(uint64_t address, uint64_t updates = 1)
     {
-        if (window_.empty()) {
-            window_.assign(kWindowWords, 0);
-            window_base_ = address & ~(kWindowWords * 4 - 1);
-        }
+        if (window_.empty())
+            open_window(address);
         if (const uint64_t word = (address - window_base_) / 4; word < kWindowWords && address % 4 == 0) {
             window_[word] += updates;
             return;
         }
         add_to_table(address, updates);
+    }
+
+    // One update of each lane's address, for the lanes of `lanes` (a warp's atomic): the window's
+    // base and counts read once, not again after each update (they might alias the counts).
+    void add_lanes(const uint64_t* addresses, uint32_t lanes)
+    {
+        if (lanes == 0)
+            return;
+        if (window_.empty())
+            open_window(addresses[std::countr_zero(lanes)]);
+        uint64_t* const counts = window_.data();
+        const uint64_t base = window_base_;
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            const uint64_t address = addresses[std::countr_zero(m)];
+            if (const uint64_t offset = address - base; offset < kWindowWords * 4 && offset % 4 == 0)
+                ++counts[offset / 4];
+            else
+                add_to_table(address, 1);
+        }
     }
 
     // Adds another tally's updates to this one's.
@@ -52,6 +70,12 @@ public:
 
 private:
     static constexpr uint64_t kWindowWords = 2048;
+
+    void open_window(uint64_t address)
+    {
+        window_.assign(kWindowWords, 0);
+        window_base_ = address & ~(kWindowWords * 4 - 1);
+    }
 
     void add_to_table(uint64_t address, uint64_t updates)
     {

@@ -269,8 +269,7 @@ void CounterListener::count_atomic(const Instr& in, const Operand& value, const 
         return;
     }
     counts_.atomic_operations += static_cast<uint64_t>(std::popcount(exec));
-    for (uint32_t m = exec; m; m &= m - 1)
-        atomic_targets_.add(addrs[std::countr_zero(m)]);
+    atomic_targets_.add_lanes(addrs, exec);
 }
 
 }  // namespace cudasim
