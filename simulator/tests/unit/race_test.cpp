@@ -1,7 +1,7 @@
 // The shared-memory race check on handwritten PTX: what orders two accesses (bar.warp.sync for
 // the lanes of its mask, nothing for atomics against plain stores), what never races (atomics with
 // atomics or with plain loads), stores of an unchanged value, and CUDASIM_RACECHECK=0
-// (LaunchContext::race_check).
+// (LaunchContext::race_check); and the global one's stores of single bytes.
 #include <doctest/doctest.h>
 
 #include "ptx_runner.hpp"
@@ -159,4 +159,48 @@ TEST_CASE("race check: off, a racing kernel runs to its end")
     ptx::Module m = parse_ptx(kRaces);
     LaunchResult unchecked = run_kernel(m.kernels[3], {1, 1, 1}, {64, 1, 1}, {1}, 0, 1'000'000'000, false);
     CHECK(unchecked.error == cudaSuccess);
+}
+
+namespace {
+
+// Thread t stores byte t of a global buffer, then reads byte (t + shift) % 32 of it, without a
+// barrier: its own byte (shift 0) races with nothing, though three other threads wrote the rest of
+// its word; another thread's byte (shift 1) races with that thread's store.
+const char* kGlobalBytes = R"(
+.visible .entry global_bytes(.param .u64 buffer, .param .u32 shift)
+{
+  .reg .b16 %h<3>;
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [buffer];
+  ld.param.u32 %r2, [shift];
+  mov.u32 %r1, %tid.x;
+  cvt.u64.u32 %rd2, %r1;
+  add.s64 %rd3, %rd1, %rd2;
+  cvt.u16.u32 %h1, %r1;
+  st.global.u8 [%rd3], %h1;
+  add.u32 %r3, %r1, %r2;
+  and.b32 %r4, %r3, 31;
+  cvt.u64.u32 %rd4, %r4;
+  add.s64 %rd5, %rd1, %rd4;
+  ld.global.u8 %h2, [%rd5];
+  ret;
+}
+)";
+
+}  // namespace
+
+TEST_CASE("race check: global stores of single bytes race only with reads of the same bytes")
+{
+    ptx::Module m = parse_ptx(kGlobalBytes);
+    DeviceBuffer buffer(32);
+    LaunchResult own = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {buffer.address(), 0});
+    INFO(own.message);
+    CHECK(own.error == cudaSuccess);
+    LaunchResult neighbour = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {buffer.address(), 1});
+    INFO(neighbour.message);
+    CHECK(neighbour.error == cudaErrorLaunchFailure);
+    CHECK(contains(neighbour.message, "(read-after-write)"));
+    CHECK(contains(neighbour.message, "thread (3,0,0) (warp 0, lane 3) writes at PTX line 16"));
+    CHECK(contains(neighbour.message, "thread (2,0,0) (warp 0, lane 2) reads at PTX line 21"));
 }

@@ -156,6 +156,41 @@ void store_shared_checked(const LaunchContext& launch, BlockState& b, const Warp
     }
 }
 
+// A store whose lanes all lie in one allocation (`offset` turns an address into a host pointer), of
+// one value per lane: each lane a plain move. `packed`: a whole warp whose lanes write one block of
+// memory, lane after lane, written at once.
+template <class Word>
+void store_lanes(const uint64_t* addrs, int64_t offset, const uint64_t* values, uint32_t exec, bool packed)
+{
+    if (packed) {
+        Word block[kWarpSize];
+        for (int l = 0; l < kWarpSize; ++l)
+            block[l] = static_cast<Word>(values[l]);
+        std::memcpy(reinterpret_cast<void*>(addrs[0] + static_cast<uint64_t>(offset)), block, sizeof block);
+        return;
+    }
+    for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        const auto value = static_cast<Word>(values[l]);
+        std::memcpy(reinterpret_cast<void*>(addrs[l] + static_cast<uint64_t>(offset)), &value, sizeof(Word));
+    }
+}
+
+void store_direct(const LaneAddresses& a, int64_t offset, const uint64_t* values, uint32_t exec, int bytes)
+{
+    const bool packed = exec == 0xffffffffu && a.stride == bytes;
+    switch (bytes) {
+    case 1:
+        return store_lanes<uint8_t>(a.addr, offset, values, exec, packed);
+    case 2:
+        return store_lanes<uint16_t>(a.addr, offset, values, exec, packed);
+    case 4:
+        return store_lanes<uint32_t>(a.addr, offset, values, exec, packed);
+    default:
+        return store_lanes<uint64_t>(a.addr, offset, values, exec, packed);
+    }
+}
+
 // A load whose lanes all lie in one allocation (`shift` turns an address into a host pointer):
 // the element size and signedness fixed, so that each lane is a plain move. `packed`: a whole warp
 // whose lanes read one block of memory, lane after lane (each lane's parts side by side), copied
@@ -433,32 +468,41 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
     }
     if (ordering_ && (in.space == ptx::Space::Global || in.space == ptx::Space::Generic))
         order_stores(w, b, in, a.addr, exec, total);
-    for (uint32_t m = exec; m; m &= m - 1) {
-        int l = std::countr_zero(m);
-        uint8_t* p = direct ? reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
-                            : memory_.resolve(in.space, a.addr[l], total, true, site(w, b, l, in), b, where);
+    if (direct && values && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8) &&
+        !(race_check_ && where == ResolvedSpace::Shared)) {
+        // One value per lane, all in one allocation: the race check records the warp's writes at once,
+        // and each lane's value is a plain move.
         if (race_check_ && where == ResolvedSpace::Global)
-            check_global_access(launch_, b, w, l, pc, a.addr[l], total, true);
-        if (race_check_ && where == ResolvedSpace::Shared) {
-            // Checked before the store, which may leave the word as it was (then it races with nothing).
-            const uint64_t width = bytes == 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
-            bool unchanged = true;
-            if (values) {
-                unchanged = read_value(p, bytes, Type::None) == (values[l] & width);
-            } else {
-                for (int i = 0; i < v.count && unchanged; ++i) {
-                    uint64_t x = v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l];
-                    unchanged = read_value(p + i * bytes, bytes, Type::None) == (x & width);
+            record_global_stores(b, w, pc, a.addr, exec, total, a.lowest, a.highest);
+        store_direct(a, offset, values, exec, bytes);
+    } else {
+        for (uint32_t m = exec; m; m &= m - 1) {
+            int l = std::countr_zero(m);
+            uint8_t* p = direct ? reinterpret_cast<uint8_t*>(a.addr[l] + static_cast<uint64_t>(offset))
+                                : memory_.resolve(in.space, a.addr[l], total, true, site(w, b, l, in), b, where);
+            if (race_check_ && where == ResolvedSpace::Global)
+                check_global_access(launch_, b, w, l, pc, a.addr[l], total, true);
+            if (race_check_ && where == ResolvedSpace::Shared) {
+                // Checked before the store, which may leave the word as it was (then it races with nothing).
+                const uint64_t width = bytes == 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
+                bool unchanged = true;
+                if (values) {
+                    unchanged = read_value(p, bytes, Type::None) == (values[l] & width);
+                } else {
+                    for (int i = 0; i < v.count && unchanged; ++i) {
+                        uint64_t x = v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l];
+                        unchanged = read_value(p + i * bytes, bytes, Type::None) == (x & width);
+                    }
                 }
+                check_shared_access(launch_, b, w, l, pc, static_cast<uint64_t>(p - b.shared.data()), total,
+                                    RaceAccessKind::Write, unchanged);
             }
-            check_shared_access(launch_, b, w, l, pc, static_cast<uint64_t>(p - b.shared.data()), total,
-                                RaceAccessKind::Write, unchanged);
-        }
-        if (values) {
-            write_value(p, values[l], bytes);
-        } else {
-            for (int i = 0; i < v.count; ++i)
-                write_value(p + i * bytes, v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l], bytes);
+            if (values) {
+                write_value(p, values[l], bytes);
+            } else {
+                for (int i = 0; i < v.count; ++i)
+                    write_value(p + i * bytes, v.vec[i] == Operand::kNoReg ? 0 : w.reg(v.vec[i])[l], bytes);
+            }
         }
     }
     listener.on_memory_access(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total, a.stride});

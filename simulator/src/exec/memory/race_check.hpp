@@ -183,6 +183,35 @@ inline void check_global_access(const LaunchContext& launch, BlockState& b, cons
         race_detail::check_global_word(launch, b, w, lane, thread, pc, word, 0xf, write);
 }
 
+// A warp's plain global stores of `size` bytes (1 to 16, aligned) at `addrs`, the lanes of `exec`,
+// all in one allocation: recorded as the interval's writes, what check_global_access does for each
+// lane's store, with the table and the interval's state read once. `lowest` and `highest`: the
+// lowest and highest of the lanes' addresses.
+inline void record_global_stores(BlockState& b, const Warp& w, uint32_t pc, const uint64_t* addrs, uint32_t exec,
+                                 uint32_t size, uint64_t lowest, uint64_t highest)
+{
+    if (exec == 0)
+        return;
+    GlobalWriteSlot* const slots = b.global_writes.data();
+    const uint64_t mask = b.global_write_mask;
+    const uint32_t epoch = b.race_epoch, syncs = w.syncs, first_thread = w.index * kWarpSize;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        const uint32_t thread = first_thread + static_cast<uint32_t>(l);
+        const uint64_t address = addrs[l];
+        if (size < 4) {
+            const uint32_t bytes = ((1u << size) - 1) << (address & 3);
+            slots[address / 4 & mask] = {address / 4, RaceAccess(epoch, syncs, thread, bytes, false, pc)};
+            continue;
+        }
+        for (uint64_t word = address / 4; word < (address + size) / 4; ++word)
+            slots[word & mask] = {word, RaceAccess(epoch, syncs, thread, 0xf, false, pc)};
+    }
+    b.global_written = true;
+    b.lowest_word_written = std::min(b.lowest_word_written, lowest / 4);
+    b.highest_word_written = std::max(b.highest_word_written, (highest + size - 1) / 4);
+}
+
 // One lane's access of `size` bytes (1 to 16, aligned) at byte `offset` of the block's shared
 // memory, by instruction `pc`. `unchanged`: a store of the bytes already there. Throws
 // DeviceFault (cudaErrorLaunchFailure) on a race. Always inlined: it runs in each caller's loop
