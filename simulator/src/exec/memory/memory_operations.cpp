@@ -341,8 +341,8 @@ void Interpreter::mark_written(const uint64_t* addrs, uint32_t exec, uint32_t si
     WrittenBytes* record = nullptr;
     uint64_t base = 0;
     if ((lowest & kWindowMask) == 0 && memory_.written_bytes(lowest, highest + size - lowest, record, base)) {
-        if (!record)
-            return;
+        if (!record || record->complete())
+            return;  // not checked, or every byte written already (a buffer the host filled)
         if (gapless) {
             record->mark(lowest - base, highest + size - lowest);
             return;
