@@ -146,8 +146,9 @@ bool conflict_free(const uint64_t* addrs, uint32_t lanes, int64_t stride)
 
 }  // namespace
 
-uint8_t CounterListener::count_memory(ResolvedSpace where, bool write, const MemoryEvent& access)
+uint8_t CounterListener::count_memory(bool write, const MemoryEvent& access)
 {
+    const ResolvedSpace where = access.where;
     const uint64_t* addrs = access.addresses;
     const uint32_t lanes = access.lanes, bytes = access.bytes;
     int n = std::popcount(lanes);

@@ -24,8 +24,9 @@ namespace cudasim {
 
 class CounterListener : public ExecutionListener {
 public:
-    // `kernel`: the launch's; `epoch`: the launch's number, for the sectors it touches (exec/observers/sector_footprint.hpp);
-    // `one_worker`: no other worker thread runs the launch (LaunchContext::one_worker).
+    // `kernel`: the launch's; `epoch`: the launch's number, for the sectors it touches
+    // (exec/observers/sector_footprint.hpp); `one_worker`: no other worker thread runs the launch
+    // (LaunchContext::one_worker).
     CounterListener(Counts& counts, const ptx::Kernel& kernel, uint64_t epoch, bool one_worker)
         : counts_(counts), code_(kernel.code.data()), epoch_(epoch), one_worker_(one_worker)
     {
@@ -60,13 +61,13 @@ public:
     {
         switch (access.kind) {
         case MemoryEvent::Kind::Load: {
-            const uint8_t from = count_memory(access.where, false, access);
+            const uint8_t from = count_memory(false, access);
             if (access.where == ResolvedSpace::Global)
                 start_round(w, in.ops[0], from);
             break;
         }
         case MemoryEvent::Kind::Store:
-            count_memory(access.where, true, access);
+            count_memory(true, access);
             break;
         case MemoryEvent::Kind::Atomic:
             if (access.where == ResolvedSpace::Global) {
@@ -123,7 +124,7 @@ private:
     }
     // Counts one warp-wide access; for global memory, returns where its farthest sector came from
     // (a RoundSource).
-    uint8_t count_memory(ResolvedSpace where, bool write, const MemoryEvent& access);
+    uint8_t count_memory(bool write, const MemoryEvent& access);
     // Records the `count` consecutive sectors from `address` as touched by this launch.
     RunTouches touch_sectors(uint64_t address, uint64_t count);
     // The allocation whose footprint records the sectors of [address, end), or null.
