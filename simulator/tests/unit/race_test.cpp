@@ -6,6 +6,7 @@
 
 #include "ptx_runner.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -203,4 +204,100 @@ TEST_CASE("race check: global stores of single bytes race only with reads of the
     CHECK(contains(neighbour.message, "(read-after-write)"));
     CHECK(contains(neighbour.message, "thread (3,0,0) (warp 0, lane 3) writes at PTX line 16"));
     CHECK(contains(neighbour.message, "thread (2,0,0) (warp 0, lane 2) reads at PTX line 21"));
+}
+
+namespace {
+
+// A warp's accesses of 32 consecutive words, lane after lane (exec/memory/shared_race_lines.hpp).
+// lines: thread t stores word t, then (after a barrier, where `barrier` asks for one) reads word
+// (t + shift) % 64; a barrier whose guard is false for every lane is none. rewrite: thread t stores
+// 7 in word t; after a barrier, the threads of warp 0 read words 32 to 63, and then each thread
+// stores in its word 7 again (`change` 0) or its index.
+const char* kLines = R"(
+.visible .entry lines(.param .u32 shift, .param .u32 barrier)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<9>;
+  .shared .align 4 .b8 cache[256];
+  mov.u32 %r1, %tid.x;
+  ld.param.u32 %r2, [shift];
+  ld.param.u32 %r3, [barrier];
+  mov.u32 %r4, cache;
+  shl.b32 %r5, %r1, 2;
+  add.u32 %r5, %r4, %r5;
+  st.shared.u32 [%r5], %r1;
+  setp.ne.u32 %p1, %r3, 0;
+  @%p1 bar.sync 0;
+  add.u32 %r6, %r1, %r2;
+  and.b32 %r6, %r6, 63;
+  shl.b32 %r6, %r6, 2;
+  add.u32 %r6, %r4, %r6;
+  ld.shared.u32 %r7, [%r6];
+  ret;
+}
+.visible .entry rewrite(.param .u32 change)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<9>;
+  .shared .align 4 .b8 cache[256];
+  mov.u32 %r1, %tid.x;
+  ld.param.u32 %r2, [change];
+  mov.u32 %r4, cache;
+  shl.b32 %r5, %r1, 2;
+  add.u32 %r5, %r4, %r5;
+  st.shared.u32 [%r5], 7;
+  bar.sync 0;
+  add.u32 %r6, %r1, 32;
+  and.b32 %r6, %r6, 63;
+  shl.b32 %r6, %r6, 2;
+  add.u32 %r6, %r4, %r6;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 ld.shared.u32 %r7, [%r6];
+  setp.ne.u32 %p1, %r2, 0;
+  selp.u32 %r8, %r1, 7, %p1;
+  st.shared.u32 [%r5], %r8;
+  ret;
+}
+)";
+
+LaunchResult run_lines(const ptx::Module& m, int kernel, const std::vector<uint64_t>& args)
+{
+    return run_kernel(m.kernels[static_cast<size_t>(kernel)], {1, 1, 1}, {64, 1, 1}, args);
+}
+
+}  // namespace
+
+TEST_CASE("race check: a warp's line of shared words races where its lanes' words do")
+{
+    ptx::Module m = parse_ptx(kLines);
+    CHECK(run_lines(m, 0, {0, 0}).error == cudaSuccess);   // each thread its own word
+    CHECK(run_lines(m, 0, {32, 1}).error == cudaSuccess);  // the other warp's words, after a barrier
+    // Lane 0 reads the word lane 1 stored: lanes of one warp are not ordered.
+    LaunchResult neighbour = run_lines(m, 0, {1, 0});
+    INFO(neighbour.message);
+    CHECK(neighbour.error == cudaErrorLaunchFailure);
+    CHECK(contains(neighbour.message, "(read-after-write) at __shared__ 0x4 in kernel lines, block (0,0,0): "
+                                      "thread (1,0,0) (warp 0, lane 1) writes at PTX line 16, "
+                                      "thread (0,0,0) (warp 0, lane 0) reads at PTX line 23"));
+    // Warp 0 reads words 32 to 63 before warp 1 stores them, with no barrier between.
+    LaunchResult other_warp = run_lines(m, 0, {32, 0});
+    INFO(other_warp.message);
+    CHECK(other_warp.error == cudaErrorLaunchFailure);
+    CHECK(contains(other_warp.message, "(write-after-read) at __shared__ 0x80 in kernel lines, block (0,0,0): "
+                                       "thread (0,0,0) (warp 0, lane 0) reads at PTX line 23, "
+                                       "thread (32,0,0) (warp 1, lane 0) writes at PTX line 16"));
+}
+
+TEST_CASE("race check: a warp's line of shared stores races only where it changes a word")
+{
+    ptx::Module m = parse_ptx(kLines);
+    LaunchResult same = run_lines(m, 1, {0});
+    INFO(same.message);
+    CHECK(same.error == cudaSuccess);
+    LaunchResult changed = run_lines(m, 1, {1});
+    INFO(changed.message);
+    CHECK(changed.error == cudaErrorLaunchFailure);
+    CHECK(contains(changed.message, "(write-after-read) at __shared__ 0x80 in kernel rewrite, block (0,0,0): "
+                                    "thread (0,0,0) (warp 0, lane 0) reads at PTX line 43, "
+                                    "thread (32,0,0) (warp 1, lane 0) writes at PTX line 46"));
 }

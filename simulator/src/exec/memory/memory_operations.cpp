@@ -14,6 +14,7 @@
 #include "exec/arithmetic/half_precision.hpp"
 #include "exec/memory/ordering_check.hpp"
 #include "exec/memory/race_check.hpp"
+#include "exec/memory/shared_race_lines.hpp"
 #include "exec/observers/listener.hpp"
 #include "exec/scheduling/interpreter.hpp"
 #include "exec/scheduling/lanes.hpp"
@@ -138,12 +139,24 @@ void compute_addresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& 
 
 // A shared store of one word per lane, `offset` turning the lanes' addresses into host pointers,
 // each lane checked for races before it writes: a store that leaves the word as it was races with
-// nothing.
+// nothing. A whole warp's 4-byte words side by side (`stride` 4) are checked at once.
 template <class Word>
 void store_shared_checked(const LaunchContext& launch, BlockState& b, const Warp& w, uint32_t pc, const uint64_t* addrs,
-                          int64_t offset, const uint64_t* values, uint32_t exec)
+                          int64_t offset, int64_t stride, const uint64_t* values, uint32_t exec)
 {
     const uint64_t base = reinterpret_cast<uint64_t>(b.shared.data());
+    if (sizeof(Word) == 4 && stride == 4) {
+        void* const line = reinterpret_cast<void*>(addrs[0] + static_cast<uint64_t>(offset));
+        uint32_t words[kWarpSize];
+        std::memcpy(words, line, sizeof words);
+        const RaceAccess lane0(b.race_epoch, w.syncs, w.index * kWarpSize, 0xf, false, pc);
+        if (write_shared_line(b.shared_shadow, (reinterpret_cast<uint64_t>(line) - base) / 4, lane0, words, values)) {
+            for (int l = 0; l < kWarpSize; ++l)
+                words[l] = static_cast<uint32_t>(values[l]);
+            std::memcpy(line, words, sizeof words);
+            return;
+        }
+    }
     for (uint32_t m = exec; m; m &= m - 1) {
         int l = std::countr_zero(m);
         uint8_t* p = reinterpret_cast<uint8_t*>(addrs[l] + static_cast<uint64_t>(offset));
@@ -303,7 +316,7 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
     }
     listener.on_memory_access(w, in, {MemoryEvent::Kind::Load, where, a.addr, exec, total, a.stride});
     if (race_check_ && where == ResolvedSpace::Shared)
-        check_shared_lanes(w, b, in, a.addr, exec, total, false);
+        check_shared_lanes(w, b, in, a.addr, exec, total, a.stride, false);
     else if (race_check_ && where == ResolvedSpace::Global &&
              b.may_have_written(a.lowest / 4, (a.highest + total - 1) / 4))
         check_global_reads(w, b, in, a.addr, exec, total);
@@ -417,10 +430,13 @@ void Interpreter::check_global_reads(Warp& w, BlockState& b, const Instr& in, co
 }
 
 void Interpreter::check_shared_lanes(Warp& w, BlockState& b, const Instr& in, const uint64_t* addrs, uint32_t exec,
-                                     uint32_t size, bool atomic)
+                                     uint32_t size, int64_t stride, bool atomic)
 {
     const uint32_t pc = pc_of(in);
     if (in.space == ptx::Space::Shared && size == 4 && !atomic) {  // the common case, with constants
+        if (stride == 4 && read_shared_line(b.shared_shadow, addrs[0] / 4,
+                                            RaceAccess(b.race_epoch, w.syncs, w.index * kWarpSize, 0xf, false, pc)))
+            return;
         for (uint32_t m = exec; m; m &= m - 1) {
             int l = std::countr_zero(m);
             check_shared_access(launch_, b, w, l, pc, addrs[l], 4, RaceAccessKind::Read);
@@ -460,9 +476,9 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
     if (race_check_ && direct && where == ResolvedSpace::Shared && values && (bytes == 4 || bytes == 8)) {
         // The most common shared stores: an int or float, a long long or double.
         if (bytes == 4)
-            store_shared_checked<uint32_t>(launch_, b, w, pc, a.addr, offset, values, exec);
+            store_shared_checked<uint32_t>(launch_, b, w, pc, a.addr, offset, a.stride, values, exec);
         else
-            store_shared_checked<uint64_t>(launch_, b, w, pc, a.addr, offset, values, exec);
+            store_shared_checked<uint64_t>(launch_, b, w, pc, a.addr, offset, a.stride, values, exec);
         listener.on_memory_access(w, in, {MemoryEvent::Kind::Store, where, a.addr, exec, total, a.stride});
         return;
     }
@@ -783,7 +799,7 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
     listener.on_memory_access(
         w, in, {MemoryEvent::Kind::Atomic, where, addrs, exec, static_cast<uint32_t>(bytes), lanes.stride});
     if (race_check_ && where == ResolvedSpace::Shared)
-        check_shared_lanes(w, b, in, addrs, exec, static_cast<uint32_t>(bytes), true);
+        check_shared_lanes(w, b, in, addrs, exec, static_cast<uint32_t>(bytes), lanes.stride, true);
     if (init_check_ && where == ResolvedSpace::Global)
         mark_written(addrs, exec, static_cast<uint32_t>(bytes), lanes.lowest, lanes.highest,
                      lanes.stride == bytes || lanes.stride == -bytes);

@@ -125,45 +125,47 @@ inline void check_global_word(const LaunchContext& launch, BlockState& b, const 
                                                      uint32_t bytes, RaceAccessKind kind, bool unchanged)
 {
     const uint32_t epoch = b.race_epoch;
-    SharedWordShadow& s = b.shared_shadow[word];
+    RaceAccess& last_write = b.shared_shadow.write[word];
+    RaceAccess& last_read = b.shared_shadow.read[word];
+    RaceAccess& other_read = b.shared_shadow.other_read[word];
     const RaceAccess now(epoch, w.syncs, thread, bytes, kind == RaceAccessKind::Atomic, pc);
     if (kind == RaceAccessKind::Read) {
-        if (!s.write.atomic() && unordered(s.write, epoch, w, lane, thread, bytes))
-            race(launch, b, w, s.write, write_kind(s.write), now, kind, word);
-        if (s.read.epoch() != epoch) {
-            s.read = now;
-            s.other_read.forget();
-        } else if (s.read.thread() == thread) {
-            const uint32_t before = s.read.bytes();
-            s.read = now;
-            s.read.add_bytes(before);
+        if (!last_write.atomic() && unordered(last_write, epoch, w, lane, thread, bytes))
+            race(launch, b, w, last_write, write_kind(last_write), now, kind, word);
+        if (last_read.epoch() != epoch) {
+            last_read = now;
+            other_read.forget();
+        } else if (last_read.thread() == thread) {
+            const uint32_t before = last_read.bytes();
+            last_read = now;
+            last_read.add_bytes(before);
         } else {
             // Keep a reader of another warp if there was one: any of them races with a write here.
             const uint32_t warp = w.index;
-            const bool keep_other = s.other_read.epoch() == epoch && s.other_read.thread() / kWarpSize != warp &&
-                                    s.read.thread() / kWarpSize == warp;
+            const bool keep_other = other_read.epoch() == epoch && other_read.thread() / kWarpSize != warp &&
+                                    last_read.thread() / kWarpSize == warp;
             if (!keep_other)
-                s.other_read = s.read;
-            s.read = now;
+                other_read = last_read;
+            last_read = now;
         }
         return;
     }
     const bool atomic = kind == RaceAccessKind::Atomic;
     if (!unchanged) {
-        if (!(atomic && s.write.atomic()) && unordered(s.write, epoch, w, lane, thread, bytes))
-            race(launch, b, w, s.write, write_kind(s.write), now, kind, word);
-        if (!atomic && unordered(s.read, epoch, w, lane, thread, bytes))
-            race(launch, b, w, s.read, RaceAccessKind::Read, now, kind, word);
-        if (!atomic && unordered(s.other_read, epoch, w, lane, thread, bytes))
-            race(launch, b, w, s.other_read, RaceAccessKind::Read, now, kind, word);
+        if (!(atomic && last_write.atomic()) && unordered(last_write, epoch, w, lane, thread, bytes))
+            race(launch, b, w, last_write, write_kind(last_write), now, kind, word);
+        if (!atomic && unordered(last_read, epoch, w, lane, thread, bytes))
+            race(launch, b, w, last_read, RaceAccessKind::Read, now, kind, word);
+        if (!atomic && unordered(other_read, epoch, w, lane, thread, bytes))
+            race(launch, b, w, other_read, RaceAccessKind::Read, now, kind, word);
         // The reads so far all come before this write (else it raced): later accesses need only be
         // checked against the write. An atomic keeps them: a later atomic does not race with it.
         if (!atomic && bytes == 0xf) {
-            s.read.forget();
-            s.other_read.forget();
+            last_read.forget();
+            other_read.forget();
         }
     }
-    s.write = now;
+    last_write = now;
 }
 
 }  // namespace race_detail

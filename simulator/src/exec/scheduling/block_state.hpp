@@ -39,14 +39,42 @@ public:
     void add_bytes(uint32_t bytes) { bits_ |= uint64_t{bytes} << 37; }
     void forget() { bits_ = 0; }
 
+    // The packed fields, for the checks of a warp's words at once (exec/memory/shared_race_lines.cpp).
+    static constexpr uint64_t kEpochField = 0x3fff;
+    static constexpr int kThreadShift = 27;
+    static constexpr uint64_t kThreadField = uint64_t{0x3ff} << kThreadShift;
+    static constexpr uint64_t kAtomicBit = uint64_t{1} << 41;
+    uint64_t bits() const { return bits_; }
+    static RaceAccess from_bits(uint64_t bits)
+    {
+        RaceAccess a;
+        a.bits_ = bits;
+        return a;
+    }
+
 private:
     uint64_t bits_ = 0;
 };
 
-struct SharedWordShadow {
-    RaceAccess write{};       // the last write
-    RaceAccess read{};        // the last read
-    RaceAccess other_read{};  // an earlier read by another thread (of another warp if there was one)
+// What the race check remembers of each 4-byte word of a block's shared memory: the last write, the
+// last read, and an earlier read by another thread (of another warp if there was one). Three
+// arrays indexed by the word, so that a warp's accesses of consecutive words are checked a vector
+// of words at a time.
+struct SharedShadow {
+    std::vector<RaceAccess> write, read, other_read;
+
+    void resize(size_t words)
+    {
+        write.resize(words);
+        read.resize(words);
+        other_read.resize(words);
+    }
+    void clear()
+    {
+        std::fill(write.begin(), write.end(), RaceAccess{});
+        std::fill(read.begin(), read.end(), RaceAccess{});
+        std::fill(other_read.begin(), other_read.end(), RaceAccess{});
+    }
 };
 
 // A global word written in the block's current barrier interval (exec/memory/race_check.hpp).
@@ -111,7 +139,7 @@ struct BlockState {
     // number of the current barrier interval, a new one at each block start and each barrier.
     // Entries of earlier intervals and blocks are simply stale, so nothing is cleared per block,
     // only when the number wraps.
-    std::vector<SharedWordShadow> shared_shadow;
+    SharedShadow shared_shadow;
     // The global words written in the interval, in a table indexed by a hash of the address: a
     // write evicts an older one in its slot (a race with that one goes unnoticed), and loads
     // look only where the interval has written global memory: while it has written any, and where
@@ -134,7 +162,7 @@ struct BlockState {
         highest_word_written = 0;
         if (++race_epoch < RaceAccess::kEpochs)
             return;
-        std::fill(shared_shadow.begin(), shared_shadow.end(), SharedWordShadow{});
+        shared_shadow.clear();
         std::fill(global_writes.begin(), global_writes.end(), GlobalWriteSlot{});
         race_epoch = 1;
     }

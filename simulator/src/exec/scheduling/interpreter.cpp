@@ -321,6 +321,8 @@ void Interpreter::run_with(Warp& w, BlockState& b, Listener& listener)
             branch(w, in, exec);
             continue;
         case Executor::Barrier:
+            if (exec == 0)
+                break;  // a barrier no lane executes (its guard false for the whole warp) waits for nothing
             listener.on_barrier(w, in, exec);
             if (arrive_at_barrier(w, b, in, exec, code))
                 return;

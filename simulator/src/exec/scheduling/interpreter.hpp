@@ -89,9 +89,10 @@ private:
                           const ptx::Operand& mask);
     [[noreturn, gnu::cold, gnu::noinline]] void
     invalid_membermask(const Warp& w, const BlockState& b, const ptx::Instr& in, int lane, const ptx::Operand& mask);
-    // Race check of a warp's shared-memory reads or atomics at `addrs` (in.space addresses).
+    // Race check of a warp's shared-memory reads or atomics at `addrs` (in.space addresses), `stride`
+    // apart where they are a whole warp's line (LaneAddresses::stride).
     void check_shared_lanes(Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
-                            uint32_t size, bool atomic);
+                            uint32_t size, int64_t stride, bool atomic);
     void check_reads_written(Warp& w, BlockState& b, const ptx::Instr& in, const uint64_t* addrs, uint32_t exec,
                              uint32_t size, uint64_t lowest, uint64_t highest);
     void mark_written(const uint64_t* addrs, uint32_t exec, uint32_t size, uint64_t lowest, uint64_t highest,

@@ -1,0 +1,95 @@
+// Each function is written as one loop over the 32 lanes without a branch, which the compiler
+// turns into vector instructions; it is compiled for AVX2 as well as for any x86-64 and the CPU
+// picks at run time (function multiversioning): the 64-bit comparisons need AVX2 to vectorise.
+#include "exec/memory/shared_race_lines.hpp"
+
+#include <cstdint>
+#include <vector>
+
+#include "exec/scheduling/warp.hpp"
+
+#if defined(__x86_64__) && defined(__ELF__)
+#define CUDASIM_VECTOR_CLONES [[gnu::target_clones("avx2", "default")]]
+#else
+#define CUDASIM_VECTOR_CLONES
+#endif
+
+namespace cudasim {
+namespace {
+
+constexpr uint64_t kEpoch = RaceAccess::kEpochField;
+constexpr uint64_t kThread = RaceAccess::kThreadField;
+
+// Whether an earlier access `earlier` (packed) cannot race with `now`: it is from an earlier
+// interval (or none), or by the same thread. 1 or 0.
+inline uint64_t cannot_race(uint64_t earlier, uint64_t now)
+{
+    const uint64_t differ = earlier ^ now;
+    return static_cast<uint64_t>((differ & kEpoch) != 0) | static_cast<uint64_t>((differ & kThread) == 0);
+}
+
+// `yes` where `choose` (1 or 0) is 1, else `no`: arithmetic, so that every lane's record is stored
+// (a conditional store would become a masked one, slow on some CPUs).
+inline uint64_t select(uint64_t choose, uint64_t yes, uint64_t no)
+{
+    const uint64_t all = 0 - choose;
+    return (yes & all) | (no & ~all);
+}
+
+// Runs `update(lane, now, write, read, other_read)` for each lane, `now` its access and the others
+// its word's records (packed), which it may change; returns whether it returned 1 for every lane.
+template <class Update>
+[[gnu::always_inline]] inline bool update_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0,
+                                               Update update)
+{
+    RaceAccess* const __restrict writes = shadow.write.data() + first_word;
+    RaceAccess* const __restrict reads = shadow.read.data() + first_word;
+    RaceAccess* const __restrict other_reads = shadow.other_read.data() + first_word;
+    uint64_t failed = 0;
+    for (int l = 0; l < kWarpSize; ++l) {
+        const uint64_t now = lane0.bits() + (uint64_t(l) << RaceAccess::kThreadShift);
+        uint64_t write = writes[l].bits(), read = reads[l].bits(), other = other_reads[l].bits();
+        failed |= update(l, now, write, read, other) ^ 1;
+        writes[l] = RaceAccess::from_bits(write);
+        reads[l] = RaceAccess::from_bits(read);
+        other_reads[l] = RaceAccess::from_bits(other);
+    }
+    return failed == 0;
+}
+
+}  // namespace
+
+CUDASIM_VECTOR_CLONES bool read_shared_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0)
+{
+    return update_line(shadow, first_word, lane0,
+                       [](int, uint64_t now, uint64_t& write, uint64_t& read, uint64_t& other) {
+                           // A read races with a plain write of another thread in this interval; the last read is
+                           // replaced (the thread's own), or starts this interval's reads (the other one forgotten).
+                           const uint64_t write_ok =
+                               cannot_race(write, now) | static_cast<uint64_t>((write & RaceAccess::kAtomicBit) != 0);
+                           const uint64_t read_stale = static_cast<uint64_t>(((read ^ now) & kEpoch) != 0);
+                           const uint64_t passes = write_ok & cannot_race(read, now);
+                           other = select(passes & read_stale, 0, other);
+                           read = select(passes, now, read);
+                           return passes;
+                       });
+}
+
+CUDASIM_VECTOR_CLONES bool write_shared_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0,
+                                             const uint32_t* before, const uint64_t* values)
+{
+    return update_line(
+        shadow, first_word, lane0, [&](int l, uint64_t now, uint64_t& write, uint64_t& read, uint64_t& other) {
+            // A store that changes its word races with any access of another thread in this interval,
+            // and the reads before it are forgotten; one that does not is only recorded.
+            const uint64_t changes = static_cast<uint64_t>(before[l] != (values[l] & 0xffffffffu));
+            const uint64_t passes =
+                (changes ^ 1) | (cannot_race(write, now) & cannot_race(read, now) & cannot_race(other, now));
+            write = select(passes, now, write);
+            read = select(passes & changes, 0, read);
+            other = select(passes & changes, 0, other);
+            return passes;
+        });
+}
+
+}  // namespace cudasim
