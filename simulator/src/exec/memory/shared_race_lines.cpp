@@ -37,8 +37,9 @@ inline uint64_t select(uint64_t choose, uint64_t yes, uint64_t no)
 }
 
 // Runs `update(lane, now, write, read, other_read)` for each lane, `now` its access and the others
-// its word's records (packed), which it may change; returns whether it returned 1 for every lane.
-template <class Update>
+// its word's records (packed), which it may change (the last write only where `kWrites`); returns
+// whether it returned 1 for every lane.
+template <bool kWrites, class Update>
 [[gnu::always_inline]] inline bool update_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0,
                                                Update update)
 {
@@ -50,7 +51,8 @@ template <class Update>
         const uint64_t now = lane0.bits() + (uint64_t(l) << RaceAccess::kThreadShift);
         uint64_t write = writes[l].bits(), read = reads[l].bits(), other = other_reads[l].bits();
         failed |= update(l, now, write, read, other) ^ 1;
-        writes[l] = RaceAccess::from_bits(write);
+        if constexpr (kWrites)
+            writes[l] = RaceAccess::from_bits(write);
         reads[l] = RaceAccess::from_bits(read);
         other_reads[l] = RaceAccess::from_bits(other);
     }
@@ -61,35 +63,35 @@ template <class Update>
 
 CUDASIM_VECTOR_CLONES bool read_shared_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0)
 {
-    return update_line(shadow, first_word, lane0,
-                       [](int, uint64_t now, uint64_t& write, uint64_t& read, uint64_t& other) {
-                           // A read races with a plain write of another thread in this interval; the last read is
-                           // replaced (the thread's own), or starts this interval's reads (the other one forgotten).
-                           const uint64_t write_ok =
-                               cannot_race(write, now) | static_cast<uint64_t>((write & RaceAccess::kAtomicBit) != 0);
-                           const uint64_t read_stale = static_cast<uint64_t>(((read ^ now) & kEpoch) != 0);
-                           const uint64_t passes = write_ok & cannot_race(read, now);
-                           other = select(passes & read_stale, 0, other);
-                           read = select(passes, now, read);
-                           return passes;
-                       });
+    // A read races with a plain write of another thread in this interval; the last read is
+    // replaced (the thread's own), or starts this interval's reads (the other one forgotten).
+    const auto read_lane = [](int, uint64_t now, uint64_t& write, uint64_t& read, uint64_t& other) {
+        const uint64_t write_ok =
+            cannot_race(write, now) | static_cast<uint64_t>((write & RaceAccess::kAtomicBit) != 0);
+        const uint64_t read_stale = static_cast<uint64_t>(((read ^ now) & kEpoch) != 0);
+        const uint64_t passes = write_ok & cannot_race(read, now);
+        other = select(passes & read_stale, 0, other);
+        read = select(passes, now, read);
+        return passes;
+    };
+    return update_line<false>(shadow, first_word, lane0, read_lane);
 }
 
 CUDASIM_VECTOR_CLONES bool write_shared_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0,
                                              const uint32_t* before, const uint64_t* values)
 {
-    return update_line(
-        shadow, first_word, lane0, [&](int l, uint64_t now, uint64_t& write, uint64_t& read, uint64_t& other) {
-            // A store that changes its word races with any access of another thread in this interval,
-            // and the reads before it are forgotten; one that does not is only recorded.
-            const uint64_t changes = static_cast<uint64_t>(before[l] != (values[l] & 0xffffffffu));
-            const uint64_t passes =
-                (changes ^ 1) | (cannot_race(write, now) & cannot_race(read, now) & cannot_race(other, now));
-            write = select(passes, now, write);
-            read = select(passes & changes, 0, read);
-            other = select(passes & changes, 0, other);
-            return passes;
-        });
+    // A store that changes its word races with any access of another thread in this interval, and
+    // the reads before it are forgotten; one that does not is only recorded.
+    const auto write_lane = [&](int l, uint64_t now, uint64_t& write, uint64_t& read, uint64_t& other) {
+        const uint64_t changes = static_cast<uint64_t>(before[l] != (values[l] & 0xffffffffu));
+        const uint64_t passes =
+            (changes ^ 1) | (cannot_race(write, now) & cannot_race(read, now) & cannot_race(other, now));
+        write = select(passes, now, write);
+        read = select(passes & changes, 0, read);
+        other = select(passes & changes, 0, other);
+        return passes;
+    };
+    return update_line<true>(shadow, first_word, lane0, write_lane);
 }
 
 }  // namespace cudasim
