@@ -258,6 +258,48 @@ const char* kLines = R"(
   st.shared.u32 [%r5], %r8;
   ret;
 }
+.visible .entry scattered(.param .u32 barrier)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<9>;
+  .shared .align 4 .b8 cache[256];
+  mov.u32 %r1, %tid.x;
+  ld.param.u32 %r2, [barrier];
+  mov.u32 %r4, cache;
+  mul.lo.u32 %r5, %r1, 33;
+  and.b32 %r5, %r5, 63;
+  shl.b32 %r5, %r5, 2;
+  add.u32 %r5, %r4, %r5;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 st.shared.u32 [%r5], %r1;
+  setp.ne.u32 %p2, %r2, 0;
+  @%p2 bar.sync 0;
+  and.b32 %r6, %r1, 31;
+  shl.b32 %r6, %r6, 2;
+  add.u32 %r6, %r4, %r6;
+  @!%p1 ld.shared.u32 %r7, [%r6];
+  ret;
+}
+.visible .entry mixed()
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<9>;
+  .shared .align 4 .b8 cache[256];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r4, cache;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 st.shared.u32 [%r4], 5;
+  setp.lt.u32 %p2, %r1, 32;
+  and.b32 %r5, %r1, 31;
+  shl.b32 %r5, %r5, 2;
+  add.u32 %r5, %r4, %r5;
+  @%p2 ld.shared.u32 %r7, [%r5];
+  sub.u32 %r6, %r1, 31;
+  shl.b32 %r6, %r6, 2;
+  add.u32 %r6, %r4, %r6;
+  @!%p2 st.shared.u32 [%r6], %r1;
+  ret;
+}
 )";
 
 LaunchResult run_lines(const ptx::Module& m, int kernel, const std::vector<uint64_t>& args)
@@ -286,6 +328,25 @@ TEST_CASE("race check: a warp's line of shared words races where its lanes' word
     CHECK(contains(other_warp.message, "(write-after-read) at __shared__ 0x80 in kernel lines, block (0,0,0): "
                                        "thread (0,0,0) (warp 0, lane 0) reads at PTX line 23, "
                                        "thread (32,0,0) (warp 1, lane 0) writes at PTX line 16"));
+}
+
+TEST_CASE("race check: a warp's line of shared accesses races with the lanes' accesses of another warp")
+{
+    ptx::Module m = parse_ptx(kLines);
+    CHECK(run_lines(m, 2, {1}).error == cudaSuccess);
+    LaunchResult unordered = run_lines(m, 2, {0});
+    INFO(unordered.message);
+    CHECK(unordered.error == cudaErrorLaunchFailure);
+    CHECK(contains(unordered.message, "(read-after-write) at __shared__ 0x0 in kernel scattered, block (0,0,0): "
+                                      "thread (0,0,0) (warp 0, lane 0) writes at PTX line 62, "
+                                      "thread (32,0,0) (warp 1, lane 0) reads at PTX line 68"));
+    // Warp 0's reads of words 1 to 31 are of this interval though word 32 has no record yet.
+    LaunchResult after_reads = run_lines(m, 3, {});
+    INFO(after_reads.message);
+    CHECK(after_reads.error == cudaErrorLaunchFailure);
+    CHECK(contains(after_reads.message, "(write-after-read) at __shared__ 0x4 in kernel mixed, block (0,0,0): "
+                                        "thread (1,0,0) (warp 0, lane 1) reads at PTX line 84, "
+                                        "thread (32,0,0) (warp 1, lane 0) writes at PTX line 88"));
 }
 
 TEST_CASE("race check: a warp's line of shared stores races only where it changes a word")

@@ -129,6 +129,7 @@ inline void check_global_word(const LaunchContext& launch, BlockState& b, const 
     RaceAccess& last_read = b.shared_shadow.read[word];
     RaceAccess& other_read = b.shared_shadow.other_read[word];
     const RaceAccess now(epoch, w.syncs, thread, bytes, kind == RaceAccessKind::Atomic, pc);
+    b.shared_shadow.interval[word] = static_cast<uint16_t>(epoch);
     if (kind == RaceAccessKind::Read) {
         if (!last_write.atomic() && unordered(last_write, epoch, w, lane, thread, bytes))
             race(launch, b, w, last_write, write_kind(last_write), now, kind, word);

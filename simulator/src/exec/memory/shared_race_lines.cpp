@@ -46,9 +46,25 @@ template <bool kWrites, class Update>
     RaceAccess* const __restrict writes = shadow.write.data() + first_word;
     RaceAccess* const __restrict reads = shadow.read.data() + first_word;
     RaceAccess* const __restrict other_reads = shadow.other_read.data() + first_word;
+    uint16_t* const __restrict intervals = shadow.interval.data() + first_word;
+    const auto epoch = static_cast<uint16_t>(lane0.epoch());
+    uint32_t recent = 0;
+    for (int l = 0; l < kWarpSize; ++l)
+        recent |= static_cast<uint32_t>(intervals[l] == epoch);
+    if (recent == 0) {
+        // No word has a record of this interval: none can race, and the older records need no
+        // change but the one this access replaces (an older read or write is as good as none).
+        RaceAccess* const __restrict replaced = kWrites ? writes : reads;
+        for (int l = 0; l < kWarpSize; ++l) {
+            replaced[l] = RaceAccess::from_bits(lane0.bits() + (uint64_t(l) << RaceAccess::kThreadShift));
+            intervals[l] = epoch;
+        }
+        return true;
+    }
     uint64_t failed = 0;
     for (int l = 0; l < kWarpSize; ++l) {
         const uint64_t now = lane0.bits() + (uint64_t(l) << RaceAccess::kThreadShift);
+        intervals[l] = epoch;  // a lane that fails gets the same from the full check
         uint64_t write = writes[l].bits(), read = reads[l].bits(), other = other_reads[l].bits();
         failed |= update(l, now, write, read, other) ^ 1;
         if constexpr (kWrites)

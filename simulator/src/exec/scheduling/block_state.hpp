@@ -57,23 +57,27 @@ private:
 };
 
 // What the race check remembers of each 4-byte word of a block's shared memory: the last write, the
-// last read, and an earlier read by another thread (of another warp if there was one). Three
-// arrays indexed by the word, so that a warp's accesses of consecutive words are checked a vector
-// of words at a time.
+// last read, and an earlier read by another thread (of another warp if there was one), and the
+// barrier interval of the last of them (0: none), which tells at a glance whether any is of the
+// current interval. Arrays indexed by the word, so that a warp's accesses of consecutive words are
+// checked a vector of words at a time.
 struct SharedShadow {
     std::vector<RaceAccess> write, read, other_read;
+    std::vector<uint16_t> interval;  // a RaceAccess::epoch()
 
     void resize(size_t words)
     {
         write.resize(words);
         read.resize(words);
         other_read.resize(words);
+        interval.resize(words);
     }
     void clear()
     {
         std::fill(write.begin(), write.end(), RaceAccess{});
         std::fill(read.begin(), read.end(), RaceAccess{});
         std::fill(other_read.begin(), other_read.end(), RaceAccess{});
+        std::fill(interval.begin(), interval.end(), uint16_t{0});
     }
 };
 
