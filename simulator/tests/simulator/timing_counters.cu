@@ -1,6 +1,7 @@
 // Simulator-only: the counters behind the timing model (README, "Timing model") on kernels whose
 // values are known: issue slots of an integer remainder, aggregated and per-lane atomics, DRAM
-// sectors with L2 residency across launches, and memory round trips.
+// sectors with L2 residency across launches, and memory round trips (in a kernel with many
+// registers too).
 #include <cstdio>
 
 #include <cudasim/counters.hpp>
@@ -56,6 +57,21 @@ __global__ void computedFromLoad(const int* index, int* out)
 {
     const int i = index[threadIdx.x];
     out[threadIdx.x] = index[(i * 3 + 1) % 64];
+}
+
+// Over two hundred registers: a sum of 160 loaded values, in registers numbered past the first
+// 128, then a load from an address computed from that sum, which waits for it: two round trips.
+__global__ void manyRegisters(const int* in, int* out)
+{
+    int v[160];
+#pragma unroll
+    for (int k = 0; k < 160; ++k)
+        v[k] = in[k % 128];
+    int sum = 0;
+#pragma unroll
+    for (int k = 0; k < 160; ++k)
+        sum += v[k] * (k + 1);
+    out[threadIdx.x] = in[sum & 127];
 }
 
 cudasim::LaunchCounters last()
@@ -116,6 +132,8 @@ int main()
     showMemory("loadPerIteration, 3");
     computedFromLoad<<<1, 32>>>(in, out);
     showMemory("computedFromLoad");
+    manyRegisters<<<1, 32>>>(in, out);
+    showMemory("manyRegisters");
 
     const int threads = 256;
     remainder<<<1000, threads>>>(out, 7);  // 1000 blocks, 8 per SM at most by threads

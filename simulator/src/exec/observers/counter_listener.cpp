@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "exec/memory/device_memory.hpp"
 #include "exec/observers/sector_footprint.hpp"
@@ -34,32 +35,39 @@ void CounterListener::on_phase_end(std::span<Warp> warps)
 
 void CounterListener::describe_round_operands(const ptx::Kernel& kernel)
 {
+    round_words_ = round_words(kernel);
     round_operands_.reserve(kernel.code.size());
+    std::vector<uint64_t> read(round_words_), written(round_words_);
     for (const Instr& in : kernel.code) {
-        RoundOperands o;
-        o.first = static_cast<uint32_t>(round_registers_.size());
+        std::fill(read.begin(), read.end(), 0);
+        std::fill(written.begin(), written.end(), 0);
+        const auto add = [](std::vector<uint64_t>& set, uint32_t r) {
+            if (r != Operand::kNoReg && r >= ptx::SrCarry)  // no other special register is ever in flight
+                set[round_bit(r) / 64] |= uint64_t{1} << (round_bit(r) % 64);
+        };
+        const auto add_operand = [&](std::vector<uint64_t>& set, const Operand& op, bool with_address) {
+            if (op.kind == Operand::Kind::Reg || (with_address && op.kind == Operand::Kind::Addr))
+                add(set, op.reg);
+            else if (op.kind == Operand::Kind::Vec)
+                for (int v = 0; v < op.count; ++v)
+                    add(set, op.vec[v]);
+        };
         const Executor executor = executor_of(in.op);
         const bool writes = executor == Executor::Arithmetic || executor == Executor::WarpOperation ||
                             executor == Executor::Load || (executor == Executor::Atomic && in.op != ptx::Op::Red);
         const int destinations = writes ? (in.has_pair_dest ? 2 : 1) : 0;
-        const auto add = [&](uint32_t r) {
-            if (r != Operand::kNoReg)
-                round_registers_.push_back(r);
-        };
-        const auto add_operand = [&](const Operand& op, bool with_address) {
-            if (op.kind == Operand::Kind::Reg || (with_address && op.kind == Operand::Kind::Addr))
-                add(op.reg);
-            else if (op.kind == Operand::Kind::Vec)
-                for (int v = 0; v < op.count; ++v)
-                    add(op.vec[v]);
-        };
-        add(in.guard);
+        add(read, in.guard);
         for (int i = destinations; i < in.num_ops; ++i)
-            add_operand(in.ops[i], true);
-        o.reads = static_cast<uint8_t>(round_registers_.size() - o.first);
+            add_operand(read, in.ops[i], true);
         for (int i = 0; i < destinations; ++i)
-            add_operand(in.ops[i], false);
-        o.writes = static_cast<uint8_t>(round_registers_.size() - o.first - o.reads);
+            add_operand(written, in.ops[i], false);
+        RoundOperands o;
+        o.issue_slots = static_cast<uint8_t>(issue_cost(in));
+        std::copy_n(read.begin(), kInlineWords, o.read);
+        std::copy_n(written.begin(), kInlineWords, o.written);
+        o.more = static_cast<uint32_t>(round_masks_.size());
+        round_masks_.insert(round_masks_.end(), read.begin() + kInlineWords, read.end());
+        round_masks_.insert(round_masks_.end(), written.begin() + kInlineWords, written.end());
         switch (executor) {
         case Executor::Load:
         case Executor::Atomic:
@@ -79,6 +87,23 @@ void CounterListener::describe_round_operands(const ptx::Kernel& kernel)
             break;
         }
         round_operands_.push_back(o);
+    }
+}
+
+bool CounterListener::reads_more_in_flight(const Warp& w, const RoundOperands& o) const
+{
+    uint64_t any = 0;
+    for (size_t i = kInlineWords; i < round_words_; ++i)
+        any |= round_masks_[o.more + i - kInlineWords] & w.in_flight[i];
+    return any != 0;
+}
+
+void CounterListener::mark_more_written(Warp& w, const RoundOperands& o, bool in_round) const
+{
+    const uint64_t* written = round_masks_.data() + o.more + round_words_ - kInlineWords;
+    for (size_t i = kInlineWords; i < round_words_; ++i) {
+        const uint64_t bits = written[i - kInlineWords];
+        w.in_flight[i] = in_round ? w.in_flight[i] | bits : w.in_flight[i] & ~bits;
     }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "exec/memory/race_check.hpp"
+#include "exec/observers/counter_listener.hpp"
 #include "exec/scheduling/device_model.hpp"
 #include "exec/scheduling/schedule.hpp"
 #include "support/demangle.hpp"
@@ -64,7 +65,7 @@ void BlockRunner::fill_constant_registers()
         uint64_t count = std::min<uint64_t>(kWarpSize, threads - first);
         w.valid_mask = count == kWarpSize ? 0xffffffffu : (1u << count) - 1;
         w.regs = registers_.data() + i * k.num_regs * kWarpSize;
-        w.load_round.assign(k.num_regs, 0);
+        w.in_flight.assign(CounterListener::round_words(k), 0);
         auto fill = [&](uint32_t reg, uint64_t value) { std::fill(w.reg(reg), w.reg(reg) + kWarpSize, value); };
         for (int l = 0; l < kWarpSize; ++l) {
             uint64_t t = first + static_cast<uint64_t>(l);
@@ -110,8 +111,7 @@ void BlockRunner::start_warps(uint64_t linear_index)
         w.grid_arrivals = 0;
         w.stack.clear();
         w.calls.clear();
-        std::fill(w.load_round.begin(), w.load_round.end(), 0);
-        w.round = 1;
+        std::fill(w.in_flight.begin(), w.in_flight.end(), 0);
         w.round_open = false;
         w.round_used = false;
         w.round_source = kRoundCached;

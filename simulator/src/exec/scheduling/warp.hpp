@@ -62,11 +62,10 @@ struct Warp {
     uint64_t* regs = nullptr;  // num_regs x 32 lanes, register-major
 
     // Memory round trips, for the timing model, kept by the counter listener
-    // (exec/observers/counter_listener.hpp). A register written by a global load carries the number of the
-    // round that loaded it until an instruction reads it: that instruction waits for the memory,
-    // which ends the round. Loads issued before it overlap in one round trip.
-    std::vector<uint32_t> load_round;  // per register
-    uint32_t round = 1;
+    // (exec/observers/counter_listener.hpp). A register written by a global load is in flight until
+    // an instruction reads it: that instruction waits for the memory, which ends the round (every
+    // value has arrived then). Loads issued before it overlap in one round trip.
+    std::vector<uint64_t> in_flight;  // a bit per register (CounterListener::round_bit)
     bool round_open = false;
     bool round_used = false;        // an instruction read a value of the open round
     uint8_t round_source = 0;       // the farthest any load of the round went: a kRound* index
@@ -79,7 +78,8 @@ struct Warp {
     void end_round()
     {
         ++phase_rounds[round_source];
-        ++round;
+        for (uint64_t& word : in_flight)
+            word = 0;
         round_open = false;
         round_used = false;
         round_source = kRoundCached;
