@@ -1,18 +1,14 @@
-// Each function is written as one loop over the 32 lanes without a branch, which the compiler
-// turns into vector instructions; it is compiled for AVX2 as well as for any x86-64 and the CPU
-// picks at run time (function multiversioning): the 64-bit comparisons need AVX2 to vectorise.
+// Each check is written as one loop over the 32 lanes without a branch, which the compiler turns
+// into vector instructions. It is compiled for any x86-64 CPU and, where the simulator has the fast
+// paths' AVX2 build, for AVX2 too, whose 64-bit comparisons let it vectorise; the CPU runs the build
+// the fast paths run (fast_path_builds).
 #include "exec/memory/shared_race_lines.hpp"
 
 #include <cstdint>
 #include <vector>
 
+#include "exec/arithmetic/fast_paths.hpp"
 #include "exec/scheduling/warp.hpp"
-
-#if defined(__x86_64__) && defined(__ELF__)
-#define CUDASIM_VECTOR_CLONES [[gnu::target_clones("avx2", "default")]]
-#else
-#define CUDASIM_VECTOR_CLONES
-#endif
 
 namespace cudasim {
 namespace {
@@ -75,9 +71,7 @@ template <bool kWrites, class Update>
     return failed == 0;
 }
 
-}  // namespace
-
-CUDASIM_VECTOR_CLONES bool read_shared_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0)
+[[gnu::always_inline]] inline bool read_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0)
 {
     // A read races with a plain write of another thread in this interval; the last read is
     // replaced (the thread's own), or starts this interval's reads (the other one forgotten).
@@ -93,8 +87,8 @@ CUDASIM_VECTOR_CLONES bool read_shared_line(SharedShadow& shadow, uint64_t first
     return update_line<false>(shadow, first_word, lane0, read_lane);
 }
 
-CUDASIM_VECTOR_CLONES bool write_shared_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0,
-                                             const uint32_t* before, const uint64_t* values)
+[[gnu::always_inline]] inline bool write_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0,
+                                              const uint32_t* before, const uint64_t* values)
 {
     // A store that changes its word races with any access of another thread in this interval, and
     // the reads before it are forgotten; one that does not is only recorded.
@@ -108,6 +102,57 @@ CUDASIM_VECTOR_CLONES bool write_shared_line(SharedShadow& shadow, uint64_t firs
         return passes;
     };
     return update_line<true>(shadow, first_word, lane0, write_lane);
+}
+
+bool read_line_baseline(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0)
+{
+    return read_line(shadow, first_word, lane0);
+}
+
+bool write_line_baseline(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0, const uint32_t* before,
+                         const uint64_t* values)
+{
+    return write_line(shadow, first_word, lane0, before, values);
+}
+
+#if CUDASIM_FAST_PATHS_AVX2
+[[gnu::target("avx2")]] bool read_line_avx2(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0)
+{
+    return read_line(shadow, first_word, lane0);
+}
+
+[[gnu::target("avx2")]] bool write_line_avx2(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0,
+                                             const uint32_t* before, const uint64_t* values)
+{
+    return write_line(shadow, first_word, lane0, before, values);
+}
+#endif
+
+bool use_avx2()
+{
+    static const bool avx2 = fast_path_builds().back() == FastPathBuild::Avx2;
+    return avx2;
+}
+
+}  // namespace
+
+bool read_shared_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0)
+{
+#if CUDASIM_FAST_PATHS_AVX2
+    if (use_avx2())
+        return read_line_avx2(shadow, first_word, lane0);
+#endif
+    return read_line_baseline(shadow, first_word, lane0);
+}
+
+bool write_shared_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0, const uint32_t* before,
+                       const uint64_t* values)
+{
+#if CUDASIM_FAST_PATHS_AVX2
+    if (use_avx2())
+        return write_line_avx2(shadow, first_word, lane0, before, values);
+#endif
+    return write_line_baseline(shadow, first_word, lane0, before, values);
 }
 
 }  // namespace cudasim
