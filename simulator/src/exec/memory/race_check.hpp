@@ -19,9 +19,11 @@
 //   * a store that leaves the word as it was races with nothing (many threads setting the same
 //     flag), though it still counts as a write for later readers.
 //
-// Shadow state: per 4-byte word of the block's shared memory, 24 bytes: the last write and the
-// last two reads by different threads (one from another warp where there was one). Reads from threads
-// other than these two are forgotten, so the check can miss a race; what it reports is a race.
+// Shadow state: per 4-byte word of the block's shared memory, 26 bytes (SharedShadow): the last
+// write and the last two reads by different threads (one from another warp where there was one),
+// and the interval of the last of them. Reads from threads other than these two are forgotten, so
+// the check can miss a race; what it reports is a race. A warp's line of 32 words is checked at
+// once where it can (exec/memory/shared_race_lines.hpp).
 // Global memory: the words written in the current interval, in a table of kGlobalWriteSlots
 // entries per worker indexed by the address's low bits; a write evicts an older one that shares its
 // slot, and reads are not remembered (a write after another thread's read goes unnoticed).
