@@ -137,38 +137,6 @@ void compute_addresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& 
     }
 }
 
-// A shared store of one word per lane, `offset` turning the lanes' addresses into host pointers,
-// each lane checked for races before it writes: a store that leaves the word as it was races with
-// nothing. A whole warp's 4-byte words side by side (`stride` 4) are checked at once.
-template <class Word>
-void store_shared_checked(const LaunchContext& launch, BlockState& b, const Warp& w, uint32_t pc, const uint64_t* addrs,
-                          int64_t offset, int64_t stride, const uint64_t* values, uint32_t exec)
-{
-    const uint64_t base = reinterpret_cast<uint64_t>(b.shared.data());
-    if (sizeof(Word) == 4 && stride == 4) {
-        void* const line = reinterpret_cast<void*>(addrs[0] + static_cast<uint64_t>(offset));
-        uint32_t words[kWarpSize];
-        std::memcpy(words, line, sizeof words);
-        const RaceAccess lane0(b.race_epoch, w.syncs, w.index * kWarpSize, 0xf, false, pc);
-        if (write_shared_line(b.shared_shadow, (reinterpret_cast<uint64_t>(line) - base) / 4, lane0, words, values)) {
-            for (int l = 0; l < kWarpSize; ++l)
-                words[l] = static_cast<uint32_t>(values[l]);
-            std::memcpy(line, words, sizeof words);
-            return;
-        }
-    }
-    for (uint32_t m = exec; m; m &= m - 1) {
-        int l = std::countr_zero(m);
-        uint8_t* p = reinterpret_cast<uint8_t*>(addrs[l] + static_cast<uint64_t>(offset));
-        Word before;
-        std::memcpy(&before, p, sizeof(Word));
-        const auto value = static_cast<Word>(values[l]);
-        check_shared_access(launch, b, w, l, pc, reinterpret_cast<uint64_t>(p) - base, sizeof(Word),
-                            RaceAccessKind::Write, before == value);
-        std::memcpy(p, &value, sizeof(Word));
-    }
-}
-
 // A store whose lanes all lie in one allocation (`offset` turns an address into a host pointer), of
 // one value per lane: each lane a plain move. `packed`: a whole warp whose lanes write one block of
 // memory, lane after lane, written at once.
@@ -186,6 +154,35 @@ void store_lanes(const uint64_t* addrs, int64_t offset, const uint64_t* values, 
         const int l = std::countr_zero(m);
         const auto value = static_cast<Word>(values[l]);
         std::memcpy(reinterpret_cast<void*>(addrs[l] + static_cast<uint64_t>(offset)), &value, sizeof(Word));
+    }
+}
+
+// A shared store of one word per lane, `offset` turning the lanes' addresses into host pointers,
+// each lane checked for races before it writes: a store that leaves the word as it was races with
+// nothing. A whole warp's 4-byte words side by side (`stride` 4) are checked at once.
+template <class Word>
+void store_shared_checked(const LaunchContext& launch, BlockState& b, const Warp& w, uint32_t pc, const uint64_t* addrs,
+                          int64_t offset, int64_t stride, const uint64_t* values, uint32_t exec)
+{
+    const uint64_t base = reinterpret_cast<uint64_t>(b.shared.data());
+    if (sizeof(Word) == 4 && stride == 4) {
+        const uint64_t line = addrs[0] + static_cast<uint64_t>(offset);
+        uint32_t before[kWarpSize];
+        std::memcpy(before, reinterpret_cast<const void*>(line), sizeof before);
+        if (write_shared_line(b, w, pc, (line - base) / 4, before, values)) {
+            store_lanes<uint32_t>(addrs, offset, values, exec, true);
+            return;
+        }
+    }
+    for (uint32_t m = exec; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        uint8_t* p = reinterpret_cast<uint8_t*>(addrs[l] + static_cast<uint64_t>(offset));
+        Word before;
+        std::memcpy(&before, p, sizeof(Word));
+        const auto value = static_cast<Word>(values[l]);
+        check_shared_access(launch, b, w, l, pc, reinterpret_cast<uint64_t>(p) - base, sizeof(Word),
+                            RaceAccessKind::Write, before == value);
+        std::memcpy(p, &value, sizeof(Word));
     }
 }
 
@@ -434,8 +431,7 @@ void Interpreter::check_shared_lanes(Warp& w, BlockState& b, const Instr& in, co
 {
     const uint32_t pc = pc_of(in);
     if (in.space == ptx::Space::Shared && size == 4 && !atomic) {  // the common case, with constants
-        if (stride == 4 && read_shared_line(b.shared_shadow, addrs[0] / 4,
-                                            RaceAccess(b.race_epoch, w.syncs, w.index * kWarpSize, 0xf, false, pc)))
+        if (stride == 4 && read_shared_line(b, w, pc, addrs[0] / 4))
             return;
         for (uint32_t m = exec; m; m &= m - 1) {
             int l = std::countr_zero(m);

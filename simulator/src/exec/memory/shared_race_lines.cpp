@@ -134,25 +134,34 @@ bool use_avx2()
     return avx2;
 }
 
-}  // namespace
-
-bool read_shared_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0)
+// Lane 0's access of a line by `w` at `pc`, a 4-byte plain one: lane l's is the same by thread
+// lane0.thread() + l.
+RaceAccess lane0_access(const BlockState& b, const Warp& w, uint32_t pc)
 {
-#if CUDASIM_FAST_PATHS_AVX2
-    if (use_avx2())
-        return read_line_avx2(shadow, first_word, lane0);
-#endif
-    return read_line_baseline(shadow, first_word, lane0);
+    return RaceAccess(b.race_epoch, w.syncs, w.index * kWarpSize, 0xf, false, pc);
 }
 
-bool write_shared_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0, const uint32_t* before,
-                       const uint64_t* values)
+}  // namespace
+
+bool read_shared_line(BlockState& b, const Warp& w, uint32_t pc, uint64_t first_word)
 {
+    const RaceAccess lane0 = lane0_access(b, w, pc);
 #if CUDASIM_FAST_PATHS_AVX2
     if (use_avx2())
-        return write_line_avx2(shadow, first_word, lane0, before, values);
+        return read_line_avx2(b.shared_shadow, first_word, lane0);
 #endif
-    return write_line_baseline(shadow, first_word, lane0, before, values);
+    return read_line_baseline(b.shared_shadow, first_word, lane0);
+}
+
+bool write_shared_line(BlockState& b, const Warp& w, uint32_t pc, uint64_t first_word, const uint32_t* before,
+                       const uint64_t* values)
+{
+    const RaceAccess lane0 = lane0_access(b, w, pc);
+#if CUDASIM_FAST_PATHS_AVX2
+    if (use_avx2())
+        return write_line_avx2(b.shared_shadow, first_word, lane0, before, values);
+#endif
+    return write_line_baseline(b.shared_shadow, first_word, lane0, before, values);
 }
 
 }  // namespace cudasim

@@ -10,17 +10,19 @@
 #include <cstdint>
 
 #include "exec/scheduling/block_state.hpp"
+#include "exec/scheduling/warp.hpp"
 
 namespace cudasim {
 
-// Reads of the words from `first_word`, lane l's access being `lane0`'s made by thread
-// lane0.thread() + l. Updates the records of the lanes that pass; returns whether all did.
-bool read_shared_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0);
+// Reads by warp `w`'s lanes of the words from `first_word`, lane l at first_word + l, by the
+// instruction `pc` (an index into Kernel::code). Updates the records of the lanes that pass; returns
+// whether all did.
+bool read_shared_line(BlockState& b, const Warp& w, uint32_t pc, uint64_t first_word);
 
-// Plain stores of `values` (one per lane, their low 32 bits) over the words from `first_word`,
-// whose contents were `before`: a lane that leaves its word as it was races with nothing.
-// Updates the records of the lanes that pass; returns whether all did.
-bool write_shared_line(SharedShadow& shadow, uint64_t first_word, RaceAccess lane0, const uint32_t* before,
+// Plain stores of `values` (one per lane, their low 32 bits) over the same words, whose contents
+// were `before`: a lane that leaves its word as it was races with nothing. Updates the records of
+// the lanes that pass; returns whether all did.
+bool write_shared_line(BlockState& b, const Warp& w, uint32_t pc, uint64_t first_word, const uint32_t* before,
                        const uint64_t* values);
 
 }  // namespace cudasim
