@@ -140,3 +140,50 @@ TEST_CASE("an address tally's updates of a warp's lanes agree with a map, the fi
     CHECK(tally.hottest() == hottest_of(expected));
     CHECK(tally.hottest() == expected[0x7f0000001ff0]);
 }
+
+TEST_CASE("an address tally's updates of a warp's line of words agree with a map, in its window, across its ends and "
+          "outside it")
+{
+    std::mt19937_64 random(20261132);
+    AddressTally tally;
+    std::map<uint64_t, uint64_t> expected;
+    const auto add_line = [&](uint64_t first) {
+        uint64_t addresses[32];
+        for (uint64_t l = 0; l < 32; ++l)
+            addresses[l] = first + 4 * l;
+        tally.add_line_of_words(addresses);
+        for (const uint64_t address : addresses)
+            ++expected[address];
+    };
+    const uint64_t window = 0x7f0000002000;  // the first line opens a window of 2048 words here
+    add_line(window + 64);
+    for (int warp = 0; warp < 3000; ++warp) {
+        switch (random() % 5) {
+        case 0:
+            add_line(window + 4 * (random() % (2048 - 32)));  // inside the window
+            break;
+        case 1:
+            add_line(window + 8192 - 4 * (random() % 32));  // across its end: lanes in it, lanes past it
+            break;
+        case 2:
+            add_line(window - 4 * (random() % 64));  // across its start, or wholly below it
+            break;
+        case 3:
+            add_line(window + 2 + 4 * (random() % 64));  // 2-byte aligned: not the window's words
+            break;
+        default:
+            add_line(random() % 100000 * 8);
+        }
+        if (warp % 500 == 0)
+            CHECK(tally.hottest() == hottest_of(expected));
+    }
+    CHECK(tally.hottest() == hottest_of(expected));
+    // Lines across the window's end make one of their words the hottest.
+    for (int warp = 0; warp < 2000; ++warp)
+        add_line(window + 8192 - 4 * 16);
+    uint64_t across_end = 0;
+    for (uint64_t l = 0; l < 32; ++l)
+        across_end = std::max(across_end, expected[window + 8192 - 4 * 16 + 4 * l]);
+    CHECK(tally.hottest() == hottest_of(expected));
+    CHECK(tally.hottest() == across_end);
+}

@@ -610,6 +610,92 @@ TEST_CASE("a whole warp's loads: lane after lane, backwards, one address, spread
         CHECK(out.as<int32_t>()[lane] == (lane % 2 == 0 ? -lane : lane * 1000));
 }
 
+TEST_CASE("a warp adding to a line of words, one each: every lane updates its own word and sees its old value")
+{
+    // Lines of .u32 (wrapping around), .f32 and .u64 words in global memory, a red on a line, and
+    // a line of shared words; one block, so the updates run as one warp's line.
+    ptx::Module m = parse_ptx(R"(
+.visible .entry lines(.param .u64 words, .param .u64 out)
+{
+  .reg .b32 %r<10>;
+  .reg .f32 %f<3>;
+  .reg .b64 %rd<12>;
+  .shared .align 4 .b8 line[128];
+  ld.param.u64 %rd1, [words];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %laneid;
+  add.u32 %r2, %r1, 1;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  atom.global.add.u32 %r3, [%rd4], %r2;
+  cvt.rn.f32.u32 %f1, %r2;
+  atom.global.add.f32 %f2, [%rd4+128], %f1;
+  mul.wide.u32 %rd5, %r1, 8;
+  add.s64 %rd6, %rd1, %rd5;
+  cvt.u64.u32 %rd7, %r2;
+  shl.b64 %rd8, %rd7, 33;
+  atom.global.add.u64 %rd9, [%rd6+256], %rd8;
+  red.global.add.u32 [%rd4+512], %r2;
+  mov.u32 %r4, line;
+  shl.b32 %r5, %r1, 2;
+  add.u32 %r6, %r4, %r5;
+  mul.lo.u32 %r7, %r1, 7;
+  st.shared.u32 [%r6], %r7;
+  atom.shared.add.u32 %r8, [%r6], %r2;
+  ld.shared.u32 %r9, [%r6];
+  mul.wide.u32 %rd10, %r1, 24;
+  add.s64 %rd11, %rd2, %rd10;
+  st.global.u32 [%rd11], %r3;
+  st.global.f32 [%rd11+4], %f2;
+  st.global.u64 [%rd11+8], %rd9;
+  st.global.u32 [%rd11+16], %r8;
+  st.global.u32 [%rd11+20], %r9;
+  ret;
+}
+)");
+    REQUIRE(m.kernels[0].error.empty());
+    struct Words {
+        uint32_t u32[32];
+        float f32[32];
+        uint64_t u64[32];
+        uint32_t reduced[32];
+    } initial{};
+    for (uint32_t l = 0; l < 32; ++l) {
+        initial.u32[l] = 0xfffffff0u + l;
+        initial.f32[l] = 0.5f * static_cast<float>(l);
+        initial.u64[l] = uint64_t{l} << 40;
+        initial.reduced[l] = 100 * l;
+    }
+    DeviceBuffer words(sizeof(Words));
+    DeviceBuffer out(32 * 24);
+    REQUIRE(cudaMemcpy(words.data, &initial, sizeof initial, cudaMemcpyHostToDevice) == cudaSuccess);
+    LaunchResult r = run_kernel(m.kernels[0], {1, 1, 1}, {32, 1, 1}, {words.address(), out.address()});
+    INFO(r.message);
+    REQUIRE(r.error == cudaSuccess);
+    const Words& after = *words.as<Words>();
+    for (uint32_t l = 0; l < 32; ++l) {
+        CAPTURE(l);
+        const unsigned char* seen = out.as<unsigned char>() + l * 24;
+        uint32_t old32 = 0, old_shared = 0, new_shared = 0;
+        float old_f32 = 0;
+        uint64_t old64 = 0;
+        std::memcpy(&old32, seen, 4);
+        std::memcpy(&old_f32, seen + 4, 4);
+        std::memcpy(&old64, seen + 8, 8);
+        std::memcpy(&old_shared, seen + 16, 4);
+        std::memcpy(&new_shared, seen + 20, 4);
+        CHECK(old32 == initial.u32[l]);
+        CHECK(after.u32[l] == initial.u32[l] + l + 1);  // wraps from lane 8 on
+        CHECK(old_f32 == initial.f32[l]);
+        CHECK(after.f32[l] == initial.f32[l] + static_cast<float>(l + 1));
+        CHECK(old64 == initial.u64[l]);
+        CHECK(after.u64[l] == initial.u64[l] + (uint64_t{l + 1} << 33));
+        CHECK(after.reduced[l] == initial.reduced[l] + l + 1);
+        CHECK(old_shared == 7 * l);
+        CHECK(new_shared == 7 * l + l + 1);
+    }
+}
+
 TEST_CASE("lanes adding to one counter: each sees the sum of the lanes before it, in lane order")
 {
     ptx::Module m = parse_ptx(R"(

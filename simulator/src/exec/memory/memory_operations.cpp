@@ -636,6 +636,23 @@ uint64_t atomic_add_half(uint8_t* p, uint64_t operand, Type t)
     return old;
 }
 
+// atom.add of a whole warp on a line of words of type T at `line`, one word each
+// (`atomicAdd(&out[i], x)`) and no other thread of the process running the launch: no two lanes
+// share a word, so lane order is moot, and the sums are a loop the compiler vectorises.
+template <class T>
+void add_line(uint8_t* line, const uint64_t* values, uint64_t* result)
+{
+    T words[kWarpSize];
+    std::memcpy(words, line, sizeof words);
+    for (int l = 0; l < kWarpSize; ++l) {
+        T operand;
+        std::memcpy(&operand, &values[l], sizeof(T));  // the value's low bytes
+        result[l] = std::bit_cast<std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>(words[l]);
+        words[l] += operand;
+    }
+    std::memcpy(line, words, sizeof words);
+}
+
 }  // namespace
 
 // Many lanes adding to one counter (atom.add or red.add of an integer type, every lane at one
@@ -743,9 +760,15 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
                     ordering::after_flag_read(*ordering_, b.ordering, thread, addrs[l] / 4, in.order);
             }
         };
-        // A word of type T: atom.add's operation inlined, any other chosen by mode.
+        // A whole warp adding to a line of words, one each, its updates alone in the process.
+        const bool line_alone = direct && !publishes && !observes && exec == 0xffffffffu && lanes.stride == bytes &&
+                                (launch_.one_worker || where != ResolvedSpace::Global);
+        // A word of type T: atom.add's operation inlined (on a line, all lanes at once), any other
+        // chosen by mode.
         const auto each_lane_as = [&]<class T>(T) {
-            if (in.mode == ptx::AtomAdd)
+            if (in.mode == ptx::AtomAdd && line_alone)
+                add_line<T>(reinterpret_cast<uint8_t*>(addrs[0] + static_cast<uint64_t>(offset)), v, result);
+            else if (in.mode == ptx::AtomAdd)
                 each_lane(add_as<T>());
             else
                 each_lane(update_as<T>(in.mode));

@@ -46,6 +46,23 @@ public:
         }
     }
 
+    // One update of each of a whole warp's 32 addresses that step 4 bytes from addresses[0] (an
+    // atomic on a line of words, `atomicAdd(&out[i], x)`): in the window, a loop without a test.
+    void add_line_of_words(const uint64_t* addresses)
+    {
+        constexpr uint32_t kLanes = 32;
+        if (window_.empty())
+            open_window(addresses[0]);
+        if (const uint64_t offset = addresses[0] - window_base_;
+            offset % 4 == 0 && offset / 4 + kLanes <= kWindowWords) {
+            uint64_t* const counts = window_.data() + offset / 4;
+            for (uint32_t l = 0; l < kLanes; ++l)
+                ++counts[l];
+            return;
+        }
+        add_lanes(addresses, ~0u);
+    }
+
     // Adds another tally's updates to this one's.
     void merge(const AddressTally& other)
     {

@@ -295,7 +295,10 @@ void CounterListener::count_atomic(const Instr& in, const Operand& value, const 
         return;
     }
     counts_.atomic_operations += static_cast<uint64_t>(std::popcount(exec));
-    atomic_targets_.add_lanes(addrs, exec);
+    if (exec == 0xffffffffu && access.stride == 4)
+        atomic_targets_.add_line_of_words(addrs);
+    else
+        atomic_targets_.add_lanes(addrs, exec);
 }
 
 }  // namespace cudasim

@@ -112,6 +112,22 @@ void Interpreter::branch(Warp& w, const Instr& in, uint32_t taken)
         int32_t join = in.reconverge;
         if (join != w.rpc)
             w.stack.push_back({join, w.rpc, w.active});
+        // Lanes whose way leads straight to the join wait there, in the join's entry (its mask is the
+        // whole path): only the other lanes' path runs. The commonest divergence is of this kind
+        // (an `if` without `else`), and a path pushed to be popped at once would be work for nothing.
+        // Under a seeded schedule the paths are pushed as before, so that a seed keeps its meaning.
+        if (!shuffle_ && in.target == join) {
+            w.active = not_taken;
+            w.rpc = join;
+            ++w.pc;
+            return;
+        }
+        if (!shuffle_ && w.pc + 1 == join) {
+            w.active = taken;
+            w.rpc = join;
+            w.pc = in.target;
+            return;
+        }
         if (shuffle_ && (shuffle_->next() & 1)) {  // a seeded schedule may run the not-taken lanes first
             w.stack.push_back({in.target, join, taken});
             w.active = not_taken;
