@@ -724,11 +724,14 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
         // The ordering check's calls, decided for the warp: most atomics have none to make.
         const bool publishes = ordering_ && ordering::may_publish(b.ordering, in.order);
         const bool observes = ordering_ && ordering::may_observe(*ordering_, in.order);
+        // The common case: each lane's word in the one allocation, its update alone (shared and local
+        // memory belong to one block, which one worker runs at a time).
+        const bool plain = direct && !publishes && !observes;
+        const bool alone = launch_.one_worker || where != ResolvedSpace::Global;
         // The lanes one after another, `update` (one per type, so that the compiler inlines it)
         // applying each lane's operation.
         const auto each_lane = [&](auto update) {
-            if (direct && !publishes && !observes) {  // the common case: each lane its update alone
-                const bool alone = launch_.one_worker || where != ResolvedSpace::Global;
+            if (plain) {
                 const auto apply = [&](int l, bool one_thread) __attribute__((always_inline))
                 {
                     uint8_t* p = reinterpret_cast<uint8_t*>(addrs[l] + static_cast<uint64_t>(offset));
@@ -761,8 +764,7 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
             }
         };
         // A whole warp adding to a line of words, one each, its updates alone in the process.
-        const bool line_alone = direct && !publishes && !observes && exec == 0xffffffffu && lanes.stride == bytes &&
-                                (launch_.one_worker || where != ResolvedSpace::Global);
+        const bool line_alone = plain && alone && exec == 0xffffffffu && lanes.stride == bytes;
         // A word of type T: atom.add's operation inlined (on a line, all lanes at once), any other
         // chosen by mode.
         const auto each_lane_as = [&]<class T>(T) {
