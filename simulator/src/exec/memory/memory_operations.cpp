@@ -219,6 +219,15 @@ void load_lanes(Warp& w, const Operand& d, const uint64_t* addrs, uint64_t shift
             return static_cast<uint64_t>(x);
     };
     const int parts = d.kind == Operand::Kind::Vec ? d.count : 1;
+    if (packed && d.kind == Operand::Kind::Reg && d.reg != Operand::kNoReg) {
+        // One element per lane, side by side: widened straight from memory, a vectorised loop.
+        Element block[kWarpSize];
+        std::memcpy(block, reinterpret_cast<const void*>(addrs[0] + shift), sizeof block);
+        uint64_t* out = w.reg(d.reg);
+        for (int l = 0; l < kWarpSize; ++l)
+            out[l] = widen(block[l]);
+        return;
+    }
     if (packed) {
         constexpr int kMaxParts = 4;
         Element block[kWarpSize * kMaxParts];

@@ -171,108 +171,164 @@ bool conflict_free(const uint64_t* addrs, uint32_t lanes, int64_t stride)
 
 }  // namespace
 
+bool CounterListener::sectors_in_one_window(const MemoryEvent& access, uint64_t& window, uint64_t& bits)
+{
+    const uint64_t* addrs = access.addresses;
+    const uint32_t lanes = access.lanes;
+    if (lanes == 0)
+        return false;
+    window = (addrs[std::countr_zero(lanes)] >> 5) / kWindowSectors;
+    // Each lane's sector from the window's first, one branch-free step per lane: a sector outside
+    // the window (below it, wrapping around, or past it) makes an offset from kWindowSectors up.
+    uint64_t offsets = 0;
+    const auto add = [&](int l) {
+        const uint64_t offset = (addrs[l] >> 5) - window * kWindowSectors;
+        offsets |= offset;
+        bits |= uint64_t{1} << (offset % kWindowSectors);
+    };
+    if (lanes == 0xffffffffu) {
+        for (int l = 0; l < kWarpSize; ++l)
+            add(l);
+    } else {
+        for (uint32_t m = lanes; m; m &= m - 1)
+            add(std::countr_zero(m));
+    }
+    if (offsets < kWindowSectors)
+        return true;
+    bits = 0;
+    return false;
+}
+
 uint8_t CounterListener::count_memory(bool write, const MemoryEvent& access)
 {
-    const ResolvedSpace where = access.where;
+    if (access.where == ResolvedSpace::Global)
+        return count_global(write, access);
+    if (access.where == ResolvedSpace::Shared)
+        count_shared(write, access);
+    return kRoundCached;
+}
+
+uint8_t CounterListener::count_global(bool write, const MemoryEvent& access)
+{
     const uint64_t* addrs = access.addresses;
-    const uint32_t lanes = access.lanes, bytes = access.bytes;
-    int n = std::popcount(lanes);
-    uint8_t from = kRoundCached;
-    if (where == ResolvedSpace::Global) {
-        uint64_t distinct = 0;
-        if (sectors_in_one_run(access)) {
-            // The commonest request: a whole warp reading or writing one element each, lane after
-            // lane (or a field of each of consecutive small records).
-            const uint64_t first = std::min(addrs[0], addrs[kWarpSize - 1]) >> 5;
-            distinct = (std::max(addrs[0], addrs[kWarpSize - 1]) >> 5) - first + 1;
+    uint64_t distinct = 0;
+    uint8_t from = kRoundCached;  // where sectors this launch touched already come from
+    if (sectors_in_one_run(access)) {
+        // The commonest request: a whole warp reading or writing one element each, lane after
+        // lane (or a field of each of consecutive small records).
+        const uint64_t first = std::min(addrs[0], addrs[kWarpSize - 1]) >> 5;
+        distinct = (std::max(addrs[0], addrs[kWarpSize - 1]) >> 5) - first + 1;  // 32 at most
+        const uint64_t window = first / kWindowSectors;
+        const bool one_window = (first + distinct - 1) / kWindowSectors == window;
+        const uint64_t bits = ((uint64_t{1} << distinct) - 1) << (first % kWindowSectors);
+        if (!one_window || !touched_already(window, bits)) {
             const RunTouches touched = touch_sectors(first << 5, distinct);
             counts_.dram_sectors += touched.dram;
             from = round_source(touched);
-        } else {
-            // Distinct 32-byte sectors touched by the warp's request.
-            // Accesses are aligned to their size (at most 16 bytes), so each lies
-            // in a single sector. Lanes in one sector are mostly neighbours: a sector is kept
-            // when it differs from the one before, and those come in ascending order in most
-            // requests (then they are the distinct ones); other patterns are sorted.
-            uint64_t sectors[kWarpSize];
-            int count = 0;
-            bool ascending = true;
-            uint64_t last = ~uint64_t{0};  // no sector yet: every lane's differs
-            for (uint32_t m = lanes; m; m &= m - 1) {
-                const uint64_t sector = addrs[std::countr_zero(m)] >> 5;
-                if (sector != last) {
-                    ascending &= count == 0 || sector > last;
-                    sectors[count++] = sector;
-                    last = sector;
-                }
-            }
-            if (!ascending) {
-                std::sort(sectors, sectors + count);
-                count = static_cast<int>(std::unique(sectors, sectors + count) - sectors);
-            }
-            distinct = static_cast<uint64_t>(count);
-            // Sectors in one allocation (most requests' are) are touched a word of its record at
-            // a time; others a run of consecutive sectors at a time.
-            RunTouches touched;
-            if (const Allocation* a =
-                    count > 0 ? footprint_holding(sectors[0] << 5, (sectors[count - 1] + 1) << 5) : nullptr) {
-                touched = a->footprint->touch_sorted(sectors, count, epoch_, one_worker_);
-            } else {
-                for (int i = 0; i < count;) {
-                    int end = i + 1;
-                    while (end < count && sectors[end] <= sectors[end - 1] + 1)
-                        ++end;
-                    touched += touch_sectors(sectors[i] << 5, sectors[end - 1] - sectors[i] + 1);
-                    i = end;
-                }
-            }
+            if (one_window)
+                remember_touched(window, bits);
+        }
+    } else if (uint64_t window = 0, bits = 0; sectors_in_one_window(access, window, bits)) {
+        // Most other requests (a partial warp's, a strided one's): sectors near one another.
+        distinct = static_cast<uint64_t>(std::popcount(bits));
+        if (!touched_already(window, bits)) {
+            const RunTouches touched = touch_scattered(access, distinct);
             counts_.dram_sectors += touched.dram;
             from = round_source(touched);
+            remember_touched(window, bits);
         }
-        if (write) {
-            ++counts_.global_store_requests;
-            counts_.global_store_sectors += distinct;
-        } else {
-            ++counts_.global_load_requests;
-            counts_.global_load_sectors += distinct;
-            if (bytes == 16)
-                ++counts_.global_wide_load_requests;
-        }
-    } else if (where == ResolvedSpace::Shared) {
-        if (write)
-            ++counts_.shared_store_requests;
-        else
-            ++counts_.shared_load_requests;
-        // Each bank serves one 4-byte word per wavefront; distinct words in the
-        // same bank serialise. A request of B bytes needs at least B/128 wavefronts.
-        if (bytes == 4 && conflict_free(addrs, lanes, access.stride))
-            return from;
-        // Words that come in ascending order, as most requests' do, are distinct and counted as
-        // they are gathered; others are sorted and deduplicated first.
-        uint64_t words[kWarpSize * 4];
-        int count = 0;
-        bool ascending = true;
-        for (uint32_t m = lanes; m; m &= m - 1) {
-            int l = std::countr_zero(m);
-            for (uint32_t o = 0; o < bytes; o += 4) {
-                const uint64_t word = (addrs[l] + o) >> 2;
-                ascending &= count == 0 || word > words[count - 1];
-                words[count++] = word;
-            }
-        }
-        if (!ascending) {
-            std::sort(words, words + count);
-            count = static_cast<int>(std::unique(words, words + count) - words);
-        }
-        uint8_t per_bank[32] = {};
-        int worst = 0;
-        for (int i = 0; i < count; ++i)
-            worst = std::max(worst, int{++per_bank[words[i] & 31]});
-        int ideal = static_cast<int>((static_cast<uint64_t>(n) * bytes + 127) / 128);
-        if (worst > ideal)
-            counts_.shared_bank_conflicts += static_cast<uint64_t>(worst - ideal);
+    } else {
+        const RunTouches touched = touch_scattered(access, distinct);
+        counts_.dram_sectors += touched.dram;
+        from = round_source(touched);
+    }
+    if (write) {
+        ++counts_.global_store_requests;
+        counts_.global_store_sectors += distinct;
+    } else {
+        ++counts_.global_load_requests;
+        counts_.global_load_sectors += distinct;
+        if (access.bytes == 16)
+            ++counts_.global_wide_load_requests;
     }
     return from;
+}
+
+RunTouches CounterListener::touch_scattered(const MemoryEvent& access, uint64_t& distinct)
+{
+    // Accesses are aligned to their size (at most 16 bytes), so each lies in a single sector.
+    // Lanes in one sector are mostly neighbours: a sector is kept when it differs from the one
+    // before, and those come in ascending order in most requests (then they are the distinct
+    // ones); other patterns are sorted.
+    const uint64_t* addrs = access.addresses;
+    uint64_t sectors[kWarpSize];
+    int count = 0;
+    bool ascending = true;
+    uint64_t last = ~uint64_t{0};  // no sector yet: every lane's differs
+    for (uint32_t m = access.lanes; m; m &= m - 1) {
+        const uint64_t sector = addrs[std::countr_zero(m)] >> 5;
+        if (sector != last) {
+            ascending &= count == 0 || sector > last;
+            sectors[count++] = sector;
+            last = sector;
+        }
+    }
+    if (!ascending) {
+        std::sort(sectors, sectors + count);
+        count = static_cast<int>(std::unique(sectors, sectors + count) - sectors);
+    }
+    distinct = static_cast<uint64_t>(count);
+    // Sectors in one allocation (most requests' are) are touched a word of its record at a time;
+    // others a run of consecutive sectors at a time.
+    if (const Allocation* a = count > 0 ? footprint_holding(sectors[0] << 5, (sectors[count - 1] + 1) << 5) : nullptr)
+        return a->footprint->touch_sorted(sectors, count, epoch_, one_worker_);
+    RunTouches touched;
+    for (int i = 0; i < count;) {
+        int end = i + 1;
+        while (end < count && sectors[end] <= sectors[end - 1] + 1)
+            ++end;
+        touched += touch_sectors(sectors[i] << 5, sectors[end - 1] - sectors[i] + 1);
+        i = end;
+    }
+    return touched;
+}
+
+void CounterListener::count_shared(bool write, const MemoryEvent& access)
+{
+    const uint64_t* addrs = access.addresses;
+    const uint32_t lanes = access.lanes, bytes = access.bytes;
+    if (write)
+        ++counts_.shared_store_requests;
+    else
+        ++counts_.shared_load_requests;
+    // Each bank serves one 4-byte word per wavefront; distinct words in the
+    // same bank serialise. A request of B bytes needs at least B/128 wavefronts.
+    if (bytes == 4 && conflict_free(addrs, lanes, access.stride))
+        return;
+    // Words that come in ascending order, as most requests' do, are distinct and counted as
+    // they are gathered; others are sorted and deduplicated first.
+    uint64_t words[kWarpSize * 4];
+    int count = 0;
+    bool ascending = true;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        for (uint32_t o = 0; o < bytes; o += 4) {
+            const uint64_t word = (addrs[l] + o) >> 2;
+            ascending &= count == 0 || word > words[count - 1];
+            words[count++] = word;
+        }
+    }
+    if (!ascending) {
+        std::sort(words, words + count);
+        count = static_cast<int>(std::unique(words, words + count) - words);
+    }
+    uint8_t per_bank[32] = {};
+    int worst = 0;
+    for (int i = 0; i < count; ++i)
+        worst = std::max(worst, int{++per_bank[words[i] & 31]});
+    int ideal = static_cast<int>((static_cast<uint64_t>(std::popcount(lanes)) * bytes + 127) / 128);
+    if (worst > ideal)
+        counts_.shared_bank_conflicts += static_cast<uint64_t>(worst - ideal);
 }
 
 // ptxas turns an atomic that adds the same constant to one address from every lane into one

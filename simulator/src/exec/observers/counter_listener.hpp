@@ -155,9 +155,38 @@ private:
         }
         w.round_used |= reads;
     }
+    // A request whose sectors this listener touched already in this launch needs no look at the
+    // record: each is one this launch touched (SectorTouch::Again), as no other launch runs
+    // meanwhile. What it touched is kept for a few recent windows of kWindowSectors sectors (2 KiB,
+    // aligned), as bits, each window in the slot its number selects: a block's requests (a
+    // reduction's loads and stores of its own slice) mostly fall in windows its earlier ones did.
+    static constexpr uint64_t kWindowSectors = 64;
+    static constexpr size_t kWindowSlots = 4;
+    struct TouchedWindow {
+        uint64_t window = ~uint64_t{0};  // none yet
+        uint64_t bits = 0;
+    };
+    bool touched_already(uint64_t window, uint64_t bits) const
+    {
+        const TouchedWindow& slot = touched_windows_[window % kWindowSlots];
+        return slot.window == window && (bits & ~slot.bits) == 0;
+    }
+    void remember_touched(uint64_t window, uint64_t bits)
+    {
+        TouchedWindow& slot = touched_windows_[window % kWindowSlots];
+        slot.bits = slot.window == window ? slot.bits | bits : bits;
+        slot.window = window;
+    }
+    // Whether the sectors of `access` lie in one window: then `window` is its number (sector /
+    // kWindowSectors) and `bits` its sectors there; else `bits` is 0.
+    static bool sectors_in_one_window(const MemoryEvent& access, uint64_t& window, uint64_t& bits);
     // Counts one warp-wide access; for global memory, returns where its farthest sector came from
     // (a RoundSource).
     uint8_t count_memory(bool write, const MemoryEvent& access);
+    uint8_t count_global(bool write, const MemoryEvent& access);
+    void count_shared(bool write, const MemoryEvent& access);
+    // Records the sectors of a request that are not one run, and says how many are `distinct`.
+    RunTouches touch_scattered(const MemoryEvent& access, uint64_t& distinct);
     // Records the `count` consecutive sectors from `address` as touched by this launch.
     RunTouches touch_sectors(uint64_t address, uint64_t count);
     // The allocation whose footprint records the sectors of [address, end), or null.
@@ -187,6 +216,7 @@ private:
     uint64_t epoch_;
     bool one_worker_;
     const Allocation* footprint_allocation_ = nullptr;  // the allocation touch_sectors used last
+    TouchedWindow touched_windows_[kWindowSlots];
     AddressTally atomic_targets_;
 };
 
