@@ -211,36 +211,29 @@ uint8_t CounterListener::count_memory(bool write, const MemoryEvent& access)
 uint8_t CounterListener::count_global(bool write, const MemoryEvent& access)
 {
     const uint64_t* addrs = access.addresses;
-    uint64_t distinct = 0;
-    uint8_t from = kRoundCached;  // where sectors this launch touched already come from
-    if (sectors_in_one_run(access)) {
-        // The commonest request: a whole warp reading or writing one element each, lane after
-        // lane (or a field of each of consecutive small records).
-        const uint64_t first = std::min(addrs[0], addrs[kWarpSize - 1]) >> 5;
+    // The request's sectors: a run from `first` (the commonest request, a whole warp reading or
+    // writing one element each, lane after lane, or a field of each of consecutive small records),
+    // or any others; and, when they lie in one window, that window and their bits in it.
+    const bool run = sectors_in_one_run(access);
+    uint64_t first = 0, distinct = 0, window = 0, bits = 0;
+    bool one_window;
+    if (run) {
+        first = std::min(addrs[0], addrs[kWarpSize - 1]) >> 5;
         distinct = (std::max(addrs[0], addrs[kWarpSize - 1]) >> 5) - first + 1;  // 32 at most
-        const uint64_t window = first / kWindowSectors;
-        const bool one_window = (first + distinct - 1) / kWindowSectors == window;
-        const uint64_t bits = ((uint64_t{1} << distinct) - 1) << (first % kWindowSectors);
-        if (!one_window || !touched_already(window, bits)) {
-            const RunTouches touched = touch_sectors(first << 5, distinct);
-            counts_.dram_sectors += touched.dram;
-            from = round_source(touched);
-            if (one_window)
-                remember_touched(window, bits);
-        }
-    } else if (uint64_t window = 0, bits = 0; sectors_in_one_window(access, window, bits)) {
-        // Most other requests (a partial warp's, a strided one's): sectors near one another.
-        distinct = static_cast<uint64_t>(std::popcount(bits));
-        if (!touched_already(window, bits)) {
-            const RunTouches touched = touch_scattered(access, distinct);
-            counts_.dram_sectors += touched.dram;
-            from = round_source(touched);
-            remember_touched(window, bits);
-        }
+        window = first / kWindowSectors;
+        one_window = (first + distinct - 1) / kWindowSectors == window;
+        bits = ((uint64_t{1} << distinct) - 1) << (first % kWindowSectors);
     } else {
-        const RunTouches touched = touch_scattered(access, distinct);
+        one_window = sectors_in_one_window(access, window, bits);
+        distinct = static_cast<uint64_t>(std::popcount(bits));  // touch_scattered counts them otherwise
+    }
+    uint8_t from = kRoundCached;  // where sectors this launch touched already come from
+    if (!one_window || !touched_already(window, bits)) {
+        const RunTouches touched = run ? touch_sectors(first << 5, distinct) : touch_scattered(access, distinct);
         counts_.dram_sectors += touched.dram;
         from = round_source(touched);
+        if (one_window)
+            remember_touched(window, bits);
     }
     if (write) {
         ++counts_.global_store_requests;
