@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exec/memory/device_memory.hpp"
@@ -72,16 +73,17 @@ void throw_uninitialized_read(uint32_t size, uint64_t addr, uint64_t unwritten, 
                           " was never written (by a copy or memset from the host, or by a kernel)");
 }
 
-bool MemoryAccess::cached_allocation_holds(uint64_t begin, uint64_t end)
+bool MemoryAccess::other_allocation_holds(uint64_t begin, uint64_t end)
 {
-    if (begin >= cached_base_ && end <= cached_end_)
+    if (recent_[1].holds(begin, end)) {
+        std::swap(recent_[0], recent_[1]);
         return true;
+    }
     const Allocation* a = DeviceMemory::instance().find(begin);
     if (!a || end > a->base + a->size)
         return false;
-    cached_base_ = a->base;
-    cached_end_ = a->base + a->size;
-    cached_written_ = a->written.get();
+    recent_[1] = recent_[0];
+    recent_[0] = {a->base, a->base + a->size, a->written.get()};
     return true;
 }
 
@@ -121,16 +123,10 @@ bool MemoryAccess::translate_range(ptx::Space space, uint64_t lowest, uint64_t h
 
 uint8_t* MemoryAccess::global(uint64_t addr, uint32_t size, bool write, const AccessSite& site)
 {
-    if (addr >= cached_base_ && addr + size <= cached_end_)
+    if (cached_allocation_holds(addr, addr + size))
         return reinterpret_cast<uint8_t*>(addr);
     const DeviceMemory& mem = DeviceMemory::instance();
     if (const Allocation* a = mem.find(addr)) {
-        if (addr + size <= a->base + a->size) {
-            cached_base_ = a->base;
-            cached_end_ = a->base + a->size;
-            cached_written_ = a->written.get();
-            return reinterpret_cast<uint8_t*>(addr);
-        }
         throw_access_fault(cudaErrorIllegalAddress, "__global__", write, size, addr,
                            "access runs past the end of a " + std::to_string(a->size) + "-byte allocation at " +
                                hex_address(a->base),

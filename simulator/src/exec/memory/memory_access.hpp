@@ -46,8 +46,8 @@ public:
                      BlockState& block, ResolvedSpace& where)
     {
         // Fast path: an aligned global access inside the last allocation hit.
-        if ((space == ptx::Space::Global || space == ptx::Space::Generic) && addr >= cached_base_ &&
-            addr + size <= cached_end_ && (addr & (size - 1)) == 0) {
+        if ((space == ptx::Space::Global || space == ptx::Space::Generic) && recent_[0].holds(addr, addr + size) &&
+            (addr & (size - 1)) == 0) {
             where = ResolvedSpace::Global;
             return reinterpret_cast<uint8_t*>(addr);
         }
@@ -60,8 +60,8 @@ public:
     {
         if (!cached_allocation_holds(addr, addr + size))
             return false;
-        record = cached_written_;
-        base = cached_base_;
+        record = recent_[0].written;
+        base = recent_[0].base;
         return true;
     }
 
@@ -69,13 +69,24 @@ private:
     uint8_t* resolve_slow(ptx::Space space, uint64_t addr, uint32_t size, bool write, const AccessSite& site,
                           BlockState& block, ResolvedSpace& where);
     uint8_t* global(uint64_t addr, uint32_t size, bool write, const AccessSite& site);
-    // One-entry cache of the last allocation hit, valid during one launch.
-    bool cached_allocation_holds(uint64_t begin, uint64_t end);
+    // Whether [begin, end) lies in one allocation: then that allocation is recent_[0].
+    bool cached_allocation_holds(uint64_t begin, uint64_t end)
+    {
+        return recent_[0].holds(begin, end) || other_allocation_holds(begin, end);
+    }
+    bool other_allocation_holds(uint64_t begin, uint64_t end);
+
+    // The two allocations hit last, the latest first, valid during one launch: a kernel that reads
+    // one buffer and updates another (a histogram's values and bins) alternates between two.
+    struct RecentAllocation {
+        uintptr_t base = 1;  // none: holds no range
+        uintptr_t end = 0;
+        WrittenBytes* written = nullptr;
+        bool holds(uint64_t from, uint64_t to) const { return from >= base && to <= end; }
+    };
     const uint8_t* params_;
     uint32_t param_bytes_;
-    uintptr_t cached_base_ = 1;
-    uintptr_t cached_end_ = 0;
-    WrittenBytes* cached_written_ = nullptr;
+    RecentAllocation recent_[2];
 };
 
 [[noreturn]] void throw_access_fault(cudaError_t error, const char* space, bool write, uint32_t size, uint64_t addr,

@@ -85,8 +85,14 @@ namespace {
 // aligned to them. `stride`: for a whole warp whose lane l reads first + l * stride (a coalesced
 // access, the common case), that stride, found from the lanes' steps before any minimum or
 // maximum is taken; 0 otherwise.
+// `addr`: the address register itself where the operand adds no offset to it and the instruction
+// writes no register before its last use of the addresses (32 copies spared); else `copy`.
 struct LaneAddresses {
-    Lanes addr;
+    LaneAddresses() = default;
+    LaneAddresses(const LaneAddresses&) = delete;  // `addr` may point into this object
+    LaneAddresses& operator=(const LaneAddresses&) = delete;
+    const uint64_t* addr = copy;
+    Lanes copy;
     uint64_t lowest = ~0ull, highest = 0, bits = 0;
     int64_t stride = 0;
 };
@@ -94,17 +100,30 @@ struct LaneAddresses {
 // Strides up to this size in bytes count as a line: 31 of them cannot wrap around the address space.
 constexpr int64_t kMaxLineStride = int64_t{1} << 32;
 
-void compute_addresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& out)
+// Whether the destination `d` (a register or a vector of them) includes register `reg`.
+bool writes_register(const Operand& d, uint32_t reg)
+{
+    if (d.kind == Operand::Kind::Vec)
+        return std::find(d.vec, d.vec + d.count, reg) != d.vec + d.count;
+    return d.kind == Operand::Kind::Reg && d.reg == reg;
+}
+
+// `in_place`: the addresses may be read from the register itself (LaneAddresses::addr).
+void compute_addresses(Warp& w, const Operand& a, uint32_t exec, LaneAddresses& out, bool in_place)
 {
     const uint64_t offset = static_cast<uint64_t>(a.imm);
     if (a.reg == Operand::kNoReg) {  // one address for every lane
-        std::fill(out.addr, out.addr + kWarpSize, offset);
+        std::fill(out.copy, out.copy + kWarpSize, offset);
         out.lowest = out.highest = out.bits = offset;
         return;
     }
     const uint64_t* base = w.reg(a.reg);
-    for (int l = 0; l < kWarpSize; ++l)
-        out.addr[l] = base[l] + offset;
+    if (offset == 0 && in_place) {
+        out.addr = base;
+    } else {
+        for (int l = 0; l < kWarpSize; ++l)
+            out.copy[l] = base[l] + offset;
+    }
     if (exec == 0xffffffffu) {
         // The steps between lanes, from the register rather than from the addresses just written
         // (reading those back at an offset would wait for the stores).
@@ -297,9 +316,9 @@ void Interpreter::load(Warp& w, BlockState& b, const Instr& in, uint32_t exec, L
         return;
     int bytes = ptx::type_bytes(in.type);
     uint32_t total = static_cast<uint32_t>(bytes * in.vec_width);
-    LaneAddresses a;
-    compute_addresses(w, in.ops[2], exec, a);
     const Operand& d = in.ops[0];
+    LaneAddresses a;
+    compute_addresses(w, in.ops[2], exec, a, !writes_register(d, in.ops[2].reg));
     ResolvedSpace where = ResolvedSpace::Global;
     int64_t offset = 0;
     bool direct =
@@ -470,7 +489,7 @@ void Interpreter::store(Warp& w, BlockState& b, const Instr& in, uint32_t exec, 
     int bytes = ptx::type_bytes(in.type);
     uint32_t total = static_cast<uint32_t>(bytes * in.vec_width);
     LaneAddresses a;
-    compute_addresses(w, in.ops[0], exec, a);
+    compute_addresses(w, in.ops[0], exec, a, true);  // a store writes no register
     Lanes scratch;
     const uint64_t* values = v.kind == Operand::Kind::Vec ? nullptr : source(w, v, scratch, b.clock);
     ResolvedSpace where = ResolvedSpace::Global;
@@ -723,7 +742,7 @@ void Interpreter::atomic(Warp& w, BlockState& b, const Instr& in, uint32_t exec,
     int bytes = ptx::type_bytes(in.type);
     ResolvedSpace where = ResolvedSpace::Global;
     LaneAddresses lanes;
-    compute_addresses(w, a, exec, lanes);
+    compute_addresses(w, a, exec, lanes, true);  // the old values are written back after the last use
     const uint64_t* addrs = lanes.addr;
     if (!add_to_one_address(w, b, in, exec, addrs, v, result, where)) {
         // Every lane in one allocation (or in shared memory): one check for the warp.
