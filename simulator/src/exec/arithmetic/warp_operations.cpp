@@ -14,6 +14,60 @@ namespace cudasim {
 using ptx::Op;
 using ptx::Type;
 
+namespace {
+
+// The lane that `lane` of a shfl in mode Mode reads (PTX ISA, shfl.sync), from its b (the source
+// lane, offset or xor mask) and its c (the clamp in bits 0-4, the segment mask in bits 8-12), and
+// whether it may: a lane that may not reads its own value.
+template <uint8_t Mode>
+int shuffle_source(int lane, uint64_t b, uint64_t c, bool& valid)
+{
+    const auto bval = static_cast<int32_t>(b & 0x1f);
+    const auto cval = static_cast<int32_t>(c & 0x1f);
+    const auto segmask = static_cast<int32_t>((c >> 8) & 0x1f);
+    const int32_t max_lane = (lane & segmask) | (cval & ~segmask);
+    int32_t j;
+    if constexpr (Mode == ptx::ShflUp) {
+        j = lane - bval;
+        valid = j >= max_lane;
+    } else if constexpr (Mode == ptx::ShflDown) {
+        j = lane + bval;
+        valid = j <= max_lane;
+    } else if constexpr (Mode == ptx::ShflBfly) {
+        j = lane ^ bval;
+        valid = j <= max_lane;
+    } else {
+        j = (lane & segmask) | (bval & ~segmask);
+        valid = j <= max_lane;
+    }
+    return valid ? j : lane;
+}
+
+// Every lane's shuffled value `d` and validity `p`. Most shuffles give every lane the same b and c
+// (an offset and a width, `__shfl_down_sync(mask, v, 16)`): then they are read once, not per lane.
+template <uint8_t Mode>
+void shuffle_lanes(const uint64_t* a, const uint64_t* bv, const uint64_t* cv, uint64_t* d, uint64_t* p)
+{
+    uint64_t differ = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane)
+        differ |= (bv[lane] ^ bv[0]) | (cv[lane] ^ cv[0]);
+    const auto one = [&](int lane, uint64_t b, uint64_t c) {
+        bool valid;
+        d[lane] = a[shuffle_source<Mode>(lane, b, c, valid)];
+        p[lane] = valid ? 1 : 0;
+    };
+    if (differ == 0) {
+        const uint64_t b = bv[0], c = cv[0];
+        for (int lane = 0; lane < kWarpSize; ++lane)
+            one(lane, b, c);
+        return;
+    }
+    for (int lane = 0; lane < kWarpSize; ++lane)
+        one(lane, bv[lane], cv[lane]);
+}
+
+}  // namespace
+
 void execute_warp_operation(Warp& w, const Instr& in, uint32_t exec, uint64_t clk, const ptx::Kernel& kernel)
 {
     const Type t = in.type;
@@ -23,36 +77,19 @@ void execute_warp_operation(Warp& w, const Instr& in, uint32_t exec, uint64_t cl
         const uint64_t* a = source(w, in.ops[2], s0, clk);
         const uint64_t* bv = source(w, in.ops[3], s1, clk);
         const uint64_t* cv = source(w, in.ops[4], s2, clk);
-        for (int lane = 0; lane < kWarpSize; ++lane) {
-            int32_t bval = static_cast<int32_t>(bv[lane] & 0x1f);
-            int32_t cval = static_cast<int32_t>(cv[lane] & 0x1f);
-            int32_t segmask = static_cast<int32_t>((cv[lane] >> 8) & 0x1f);
-            int32_t max_lane = (lane & segmask) | (cval & ~segmask);
-            int32_t min_lane = lane & segmask;
-            int32_t j = lane;
-            bool valid;
-            switch (in.mode) {
-            case ptx::ShflUp:
-                j = lane - bval;
-                valid = j >= max_lane;
-                break;
-            case ptx::ShflDown:
-                j = lane + bval;
-                valid = j <= max_lane;
-                break;
-            case ptx::ShflBfly:
-                j = lane ^ bval;
-                valid = j <= max_lane;
-                break;
-            default:
-                j = min_lane | (bval & ~segmask);
-                valid = j <= max_lane;
-                break;
-            }
-            if (!valid)
-                j = lane;
-            d[lane] = a[j];
-            p[lane] = valid ? 1 : 0;
+        switch (in.mode) {
+        case ptx::ShflUp:
+            shuffle_lanes<ptx::ShflUp>(a, bv, cv, d, p);
+            break;
+        case ptx::ShflDown:
+            shuffle_lanes<ptx::ShflDown>(a, bv, cv, d, p);
+            break;
+        case ptx::ShflBfly:
+            shuffle_lanes<ptx::ShflBfly>(a, bv, cv, d, p);
+            break;
+        default:
+            shuffle_lanes<ptx::ShflIdx>(a, bv, cv, d, p);
+            break;
         }
         write_back(w, in.ops[0], d, exec);
         if (in.has_pair_dest)
