@@ -668,17 +668,16 @@ uint64_t atomic_add_half(uint8_t* p, uint64_t operand, Type t)
 // (`atomicAdd(&out[i], x)`) and no other thread of the process running the launch: no two lanes
 // share a word, so lane order is moot, and the sums are a loop the compiler vectorises.
 template <class T>
-void add_line(uint8_t* line, const uint64_t* values, uint64_t* result)
+void add_line(uint8_t* __restrict line, const uint64_t* __restrict values, uint64_t* __restrict result)
 {
-    T words[kWarpSize];
-    std::memcpy(words, line, sizeof words);
     for (int l = 0; l < kWarpSize; ++l) {
-        T operand;
+        T word, operand;
+        std::memcpy(&word, line + l * sizeof(T), sizeof(T));
         std::memcpy(&operand, &values[l], sizeof(T));  // the value's low bytes
-        result[l] = std::bit_cast<std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>(words[l]);
-        words[l] += operand;
+        result[l] = std::bit_cast<std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>(word);
+        word += operand;
+        std::memcpy(line + l * sizeof(T), &word, sizeof(T));
     }
-    std::memcpy(line, words, sizeof words);
 }
 
 }  // namespace
