@@ -666,7 +666,8 @@ uint64_t atomic_add_half(uint8_t* p, uint64_t operand, Type t)
 
 // atom.add of a whole warp on a line of words of type T at `line`, one word each
 // (`atomicAdd(&out[i], x)`) and no other thread of the process running the launch: no two lanes
-// share a word, so lane order is moot, and the sums are a loop the compiler vectorises.
+// share a word, so lane order is moot, and the sums are a loop the compiler vectorises (the line
+// is device memory, the values and results the lanes' own: none overlaps another).
 template <class T>
 void add_line(uint8_t* __restrict line, const uint64_t* __restrict values, uint64_t* __restrict result)
 {
