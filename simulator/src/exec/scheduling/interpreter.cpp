@@ -279,17 +279,20 @@ void Interpreter::run_with(Warp& w, BlockState& b, Listener& listener)
             continue;
         }
         if (const uint32_t run = straight_runs_[static_cast<size_t>(w.pc)]; run > 1 && budget_left_ >= run) {
-            // Each instruction of the run executes for the whole path, with its fast path: what the
-            // steps below would do for each, without their tests (the run has no guard, no branch
-            // and no reconvergence point, and the budget covers it).
+            // Each instruction of the run executes for the whole path, with its fast path or as a
+            // memory access: what the steps below would do for each, without their tests (the run
+            // has no guard, no branch and no reconvergence point, and the budget covers it).
             budget_left_ -= run;
             const uint32_t exec = w.active;
             const auto first = static_cast<size_t>(w.pc);
             for (size_t pc = first; pc < first + run; ++pc) {
                 listener.on_issue(w, b, code[pc], exec, exec);
-                fast_paths_[pc](w, code[pc], exec);
+                if (const FastPath fast = fast_paths_[pc])
+                    fast(w, code[pc], exec);
+                else
+                    access_memory(w, b, code[pc], exec, listener);
             }
-            b.clock += run;  // no fast path reads the clock
+            b.clock += run;  // no instruction of a run reads the clock
             w.pc += static_cast<int32_t>(run);
             continue;
         }
@@ -379,6 +382,24 @@ void Interpreter::run_with(Warp& w, BlockState& b, Listener& listener)
             break;
         }
         ++w.pc;
+    }
+}
+
+// A load, store or atomic of a straight run (the warp's pc stays at the run's start: what a fault
+// reports comes from the instruction itself).
+template <class Listener>
+void Interpreter::access_memory(Warp& w, BlockState& b, const Instr& in, uint32_t exec, Listener& listener)
+{
+    switch (executor_of(in.op)) {
+    case Executor::Load:
+        load(w, b, in, exec, listener);
+        break;
+    case Executor::Store:
+        store(w, b, in, exec, listener);
+        break;
+    default:
+        atomic(w, b, in, exec, listener);
+        break;
     }
 }
 

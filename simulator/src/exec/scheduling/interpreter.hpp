@@ -27,7 +27,8 @@ public:
         : launch_(launch), counters_(counts, *launch.kernel, launch.epoch, launch.one_worker),
           memory_(launch.params, launch.kernel->param_bytes), sliced_(launch.grid_workspace != 0),
           race_check_(launch.race_check), init_check_(launch.init_check), ordering_(launch.ordering),
-          fast_paths_(fast_paths_of(launch.kernel->code)), straight_runs_(straight_runs_of(*launch.kernel, fast_paths_))
+          fast_paths_(fast_paths_of(launch.kernel->code)),
+          straight_runs_(straight_runs_of(*launch.kernel, fast_paths_, !sliced_))
     {
     }
 
@@ -65,6 +66,8 @@ private:
     [[noreturn, gnu::cold, gnu::noinline]] void trap(const Warp& w, const BlockState& b, const ptx::Instr& in,
                                                      uint32_t exec);
     void branch(Warp& w, const ptx::Instr& in, uint32_t exec);
+    template <class Listener>
+    void access_memory(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec, Listener& listener);
     bool arrive_at_barrier(Warp& w, BlockState& b, const ptx::Instr& in, uint32_t exec, const ptx::Instr* code);
     void exit_lanes(Warp& w, BlockState& b, uint32_t lanes);
     void retire_lanes_waiting_at_exit(Warp& w, const ptx::Instr* code);
