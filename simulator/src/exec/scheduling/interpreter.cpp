@@ -323,13 +323,9 @@ void Interpreter::run_with(Warp& w, BlockState& b, Listener& listener)
         }
         switch (executor) {
         case Executor::Load:
-            load(w, b, in, exec, listener);
-            break;
         case Executor::Store:
-            store(w, b, in, exec, listener);
-            break;
         case Executor::Atomic:
-            atomic(w, b, in, exec, listener);
+            access_memory(w, b, in, exec, listener);
             break;
         case Executor::Texture:
             fetch_texture(w, b, in, exec, listener);
@@ -385,8 +381,8 @@ void Interpreter::run_with(Warp& w, BlockState& b, Listener& listener)
     }
 }
 
-// A load, store or atomic of a straight run (the warp's pc stays at the run's start: what a fault
-// reports comes from the instruction itself).
+// A load, store or atomic, in a straight run or not (in a run the warp's pc stays at the run's
+// start: what a fault reports comes from the instruction itself).
 template <class Listener>
 void Interpreter::access_memory(Warp& w, BlockState& b, const Instr& in, uint32_t exec, Listener& listener)
 {
